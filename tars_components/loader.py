@@ -1,0 +1,334 @@
+"""Loading a stack directory into typed documents (design §3).
+
+Two kinds of bad input, two outcomes:
+
+* input that cannot be read as TarsK8S documents at all (YAML syntax, a document that is not a
+  mapping, unknown apiVersion or kind, an unreadable file) raises :class:`LoadError` with one
+  :class:`LoadProblem` per problem;
+* whatever the CRD schema would reject becomes a :class:`Violation` with the kind's schema code
+  (TS021, TT006, TF001; TT001 for a missing or empty parent) on the returned :class:`Stack`.
+
+:func:`load_texts` is pure; :func:`load_stack` reads the files and calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from .errors import LoadError, LoadProblem, Severity, Violation
+from .models import (
+    API_VERSIONS,
+    KINDS,
+    V1BETA2,
+    V1BETA3,
+    Document,
+    Source,
+    TFrameworkConfig,
+    TServer,
+    TTemplate,
+)
+from .models.base import PATTERN_HINTS
+from .paths import FileIndex, Segment, format_path
+from .stack import Rejected, Stack
+from .yamlio import YamlLoader
+
+SCHEMA_CODES = {TServer.KIND: "TS021", TTemplate.KIND: "TT006", TFrameworkConfig.KIND: "TF001"}
+
+# What a live cluster adds to an object; ignored so that exported objects load unchanged.
+CLUSTER_METADATA = (
+    "managedFields",
+    "uid",
+    "resourceVersion",
+    "generation",
+    "creationTimestamp",
+    "ownerReferences",
+    "selfLink",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+)
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+
+# Fields that exist in one served version only: (kind, apiVersion) → {path: replacement hint}.
+VERSION_ONLY_FIELDS: dict[tuple[str, str], dict[tuple[str, ...], str]] = {
+    (TServer.KIND, V1BETA2): {
+        ("spec", "k8s", "readinessGates"): "use spec.k8s.readinessGate in v1beta2",
+        ("spec", "k8s", "command"): "command needs k8s.tars.io/v1beta3",
+        ("spec", "k8s", "args"): "args needs k8s.tars.io/v1beta3",
+    },
+    (TServer.KIND, V1BETA3): {
+        ("spec", "k8s", "readinessGate"): "use spec.k8s.readinessGates in v1beta3",
+    },
+    (TFrameworkConfig.KIND, V1BETA2): {
+        ("imageUpload",): "use imageRegistry in v1beta2",
+        ("imageBuild", "executor"): "imageBuild.executor needs k8s.tars.io/v1beta3",
+    },
+    (TFrameworkConfig.KIND, V1BETA3): {
+        ("imageRegistry",): "use imageUpload in v1beta3",
+    },
+}
+VERSION_REQUIRED_FIELDS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
+    (TFrameworkConfig.KIND, V1BETA2): (("imageRegistry",),),
+    (TFrameworkConfig.KIND, V1BETA3): (
+        ("imageBuild",),
+        ("imageBuild", "executor"),
+        ("imageUpload",),
+    ),
+}
+
+
+def load_stack(path: str | Path, namespace: str | None = None) -> Stack:
+    """Load every ``*.yaml``/``*.yml`` file of a stack directory (or one file), sorted by path.
+
+    Raises :class:`LoadError` when a file cannot be read or parsed.
+    """
+    root = Path(path)
+    if root.is_dir():
+        files = sorted(p for p in root.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml"))
+    elif root.is_file():
+        files = [root]
+    else:
+        raise LoadError([LoadProblem(str(root), 0, "no such stack directory or file")])
+    texts: dict[str, str] = {}
+    problems: list[LoadProblem] = []
+    for file in files:
+        try:
+            texts[str(file)] = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(LoadProblem(str(file), 0, f"cannot read file: {exc}"))
+    if problems:
+        raise LoadError(problems)
+    return load_texts(texts, namespace)
+
+
+def load_texts(texts: Mapping[str, str], namespace: str | None = None) -> Stack:
+    """Pure loader: ``{file name: YAML text}`` (taken in sorted name order) → :class:`Stack`.
+
+    A document's own ``metadata.namespace`` wins; otherwise ``namespace``; otherwise
+    ``default``.
+    """
+    stack_namespace = namespace or "default"
+    documents: list[Document] = []
+    violations: list[Violation] = []
+    rejected: list[Rejected] = []
+    problems: list[LoadProblem] = []
+    for file in sorted(texts):
+        index = FileIndex(file, texts[file])
+        try:
+            raws = list(yaml.load_all(texts[file], Loader=YamlLoader))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+            line = mark.line + 1 if mark is not None else 1
+            reason = getattr(exc, "problem", None) or str(exc)
+            problems.append(LoadProblem(file, line, f"invalid YAML: {reason}"))
+            continue
+        for position, raw in enumerate(raws):
+            if raw is None:
+                continue
+            source = Source(file, position, index)
+            problem = _identify(raw)
+            if problem:
+                problems.append(LoadProblem(file, index.document_line(position), problem))
+                continue
+            doc, found = _build(_clean(raw, stack_namespace), source)
+            violations.extend(found)
+            if doc is not None:
+                documents.append(doc)
+            else:
+                rejected.append(_rejected(raw, stack_namespace, source))
+    if problems:
+        raise LoadError(problems)
+    return Stack(
+        namespace=stack_namespace,
+        documents=tuple(documents),
+        violations=tuple(violations),
+        rejected=tuple(rejected),
+    )
+
+
+def parse_document(raw: Mapping[str, Any], namespace: str = "default") -> Document:
+    """One document given as a mapping → its typed model.
+
+    Raises :class:`LoadError` for an unknown apiVersion/kind and :class:`ValueError` listing the
+    schema violations otherwise.
+    """
+    problem = _identify(raw)
+    if problem:
+        raise LoadError([LoadProblem("<input>", 0, problem)])
+    doc, found = _build(_clean(raw, namespace), None)
+    if doc is None or any(v.is_error for v in found):
+        raise ValueError("; ".join(v.format() for v in found))
+    return doc
+
+
+def _identify(raw: Any) -> str | None:
+    if not isinstance(raw, dict):
+        return f"document is a {_yaml_type(raw)}, expected a mapping with apiVersion and kind"
+    api_version, kind = raw.get("apiVersion"), raw.get("kind")
+    if api_version not in API_VERSIONS:
+        return f"unknown apiVersion {api_version!r}: expected one of {', '.join(API_VERSIONS)}"
+    if kind not in KINDS:
+        return f"unknown kind {kind!r} for {api_version}: expected one of {', '.join(KINDS)}"
+    return None
+
+
+def _yaml_type(value: Any) -> str:
+    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _clean(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
+    """Drop what a live cluster adds and default the namespace (copies what it changes)."""
+    doc = dict(raw)
+    doc.pop("status", None)
+    meta = doc.get("metadata")
+    if meta is None:
+        meta = {}
+    if isinstance(meta, dict):
+        meta = {k: v for k, v in meta.items() if k not in CLUSTER_METADATA}
+        annotations = meta.get("annotations")
+        if isinstance(annotations, dict) and LAST_APPLIED in annotations:
+            annotations = {k: v for k, v in annotations.items() if k != LAST_APPLIED}
+            if annotations:
+                meta["annotations"] = annotations
+            else:
+                del meta["annotations"]
+        if not meta.get("namespace"):
+            meta["namespace"] = namespace
+        doc["metadata"] = meta
+    return doc
+
+
+def _rejected(raw: Mapping[str, Any], namespace: str, source: Source) -> Rejected:
+    meta = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
+    name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+    ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else namespace
+    return Rejected(kind=str(raw["kind"]), namespace=ns or namespace, name=name, source=source)
+
+
+def _build(raw: dict[str, Any], source: Source | None) -> tuple[Document | None, list[Violation]]:
+    kind, api_version = raw["kind"], raw["apiVersion"]
+    cls = KINDS[kind]
+    errors = list(_version_errors(kind, api_version, raw))
+    meta = raw.get("metadata")
+    if isinstance(meta, dict) and not meta.get("name"):
+        errors.append((("metadata", "name"), "missing", "metadata.name is required"))
+    doc: Document | None = None
+    try:
+        doc = cls.model_validate(raw)
+    except ValidationError as exc:
+        errors.extend(_pydantic_errors(exc))
+    if doc is not None:
+        doc.with_source(source)
+    identity = _rejected(raw, "default", source)
+    violations = [
+        _schema_violation(identity, kind, path, error_type, message)
+        for path, error_type, message in errors
+    ]
+    return doc, violations
+
+
+def _schema_violation(
+    doc: Rejected, kind: str, path: tuple[Segment, ...], error_type: str, message: str
+) -> Violation:
+    code = SCHEMA_CODES[kind]
+    if (
+        kind == TTemplate.KIND
+        and path == ("spec", "parent")
+        and error_type
+        in (
+            "missing",
+            "string_pattern_mismatch",
+            "empty",
+        )
+    ):
+        code = "TT001"
+    field = format_path(path)
+    source = doc.source
+    return Violation(
+        code=code,
+        severity=Severity.ERROR,
+        kind=kind,
+        namespace=doc.namespace,
+        name=doc.name,
+        field=field,
+        message=message,
+        file=source.file if source else None,
+        line=source.line(path) if source else None,
+    )
+
+
+def _version_errors(
+    kind: str, api_version: str, raw: Mapping[str, Any]
+) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
+    for path, hint in VERSION_ONLY_FIELDS.get((kind, api_version), {}).items():
+        if _lookup(raw, path) is not _MISSING:
+            yield path, "extra_forbidden", f"unknown field in {api_version} ({hint})"
+    for path in VERSION_REQUIRED_FIELDS.get((kind, api_version), ()):
+        parent = _lookup(raw, path[:-1]) if len(path) > 1 else raw
+        if isinstance(parent, dict) and path[-1] not in parent:
+            yield path, "missing", f"required field is missing in {api_version}"
+
+
+_MISSING = object()
+
+
+def _lookup(raw: Any, path: tuple[str, ...]) -> Any:
+    node = raw
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return _MISSING
+        node = node[key]
+    return node
+
+
+def _pydantic_errors(exc: ValidationError) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
+    for error in exc.errors(include_url=False):
+        path = tuple(seg for seg in error["loc"] if isinstance(seg, (str, int)))
+        # pydantic appends the validator of a constrained type to the location
+        path = tuple(seg for seg in path if not (isinstance(seg, str) and "[" in seg))
+        yield path, error["type"], _describe(error)
+
+
+def _describe(error: Mapping[str, Any]) -> str:
+    """A short, user-facing sentence for one pydantic error."""
+    kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "string_pattern_mismatch":
+        if value == "":
+            return "must not be empty"
+        hint = PATTERN_HINTS.get(ctx.get("pattern", ""), f"pattern {ctx.get('pattern')}")
+        return f"{value!r} is not valid: expected {hint}"
+    if kind in ("greater_than_equal", "greater_than"):
+        return f"{value!r} is below the minimum {ctx.get('ge', ctx.get('gt'))}"
+    if kind in ("less_than_equal", "less_than"):
+        return f"{value!r} is above the maximum {ctx.get('le', ctx.get('lt'))}"
+    if kind in ("string_too_long", "too_long"):
+        limit = ctx.get("max_length")
+        return f"is longer than {limit} {'characters' if kind == 'string_too_long' else 'items'}"
+    if kind == "too_short":
+        return f"needs at least {ctx.get('min_length')} item(s)"
+    if kind == "enum":
+        return f"{value!r} is not one of {ctx.get('expected')}"
+    if kind == "value_error":
+        return str(ctx.get("error", error["msg"]))
+    expected = {
+        "string_type": "a string",
+        "int_type": "an integer",
+        "bool_type": "a boolean (true or false)",
+        "list_type": "a list",
+        "dict_type": "a mapping",
+        "model_type": "a mapping",
+        "model_attributes_type": "a mapping",
+    }.get(kind)
+    if expected:
+        return f"must be {expected}, got {_yaml_type(value)} {value!r}"
+    return str(error["msg"])

@@ -1,0 +1,82 @@
+"""Typed TarsK8S documents (pydantic v2), with camelCase aliases and the CRD defaults."""
+
+from .base import TarsModel, is_deferred
+from .document import API_VERSIONS, GROUP, V1BETA2, V1BETA3, Document, ObjectMeta, Source
+from .kube import (
+    ClaimTemplate,
+    EnvFromSource,
+    EnvVar,
+    Mount,
+    MountSource,
+    NodeSelectorRequirement,
+    Resources,
+)
+from .tframework import FRAMEWORK_CONFIG_NAME, ImageRef, RegistryRef, TFrameworkConfig
+from .tserver import (
+    RESERVED_PORT,
+    TARS_ACTIVE_GATE,
+    AbilityAffinity,
+    HostPort,
+    ImagePullPolicy,
+    K8sSpec,
+    LauncherType,
+    NormalSpec,
+    PodManagementPolicy,
+    Release,
+    Servant,
+    ServerPort,
+    SubType,
+    TarsSpec,
+    TServer,
+    TServerSpec,
+    UpdateStrategy,
+    UpdateStrategyType,
+)
+from .ttemplate import ROOT_TEMPLATE, TTemplate, TTemplateSpec
+
+KINDS: dict[str, type[Document]] = {cls.KIND: cls for cls in (TServer, TTemplate, TFrameworkConfig)}
+
+__all__ = [
+    "API_VERSIONS",
+    "FRAMEWORK_CONFIG_NAME",
+    "GROUP",
+    "KINDS",
+    "RESERVED_PORT",
+    "ROOT_TEMPLATE",
+    "TARS_ACTIVE_GATE",
+    "V1BETA2",
+    "V1BETA3",
+    "AbilityAffinity",
+    "ClaimTemplate",
+    "Document",
+    "EnvFromSource",
+    "EnvVar",
+    "HostPort",
+    "ImagePullPolicy",
+    "ImageRef",
+    "K8sSpec",
+    "LauncherType",
+    "Mount",
+    "MountSource",
+    "NodeSelectorRequirement",
+    "NormalSpec",
+    "ObjectMeta",
+    "PodManagementPolicy",
+    "RegistryRef",
+    "Release",
+    "Resources",
+    "Servant",
+    "ServerPort",
+    "Source",
+    "SubType",
+    "TFrameworkConfig",
+    "TServer",
+    "TServerSpec",
+    "TTemplate",
+    "TTemplateSpec",
+    "TarsModel",
+    "TarsSpec",
+    "UpdateStrategy",
+    "UpdateStrategyType",
+    "is_deferred",
+]

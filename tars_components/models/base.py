@@ -1,0 +1,125 @@
+"""Shared model machinery: the base class, the CRD patterns, and deferred (``pulumi.Input``) values.
+
+The core never imports Pulumi. A field that is only *placed* in the output (release image and
+id, node image, env values, resource quantities) accepts either a plain value, which is checked
+against the CRD pattern, or a deferred value (anything with an ``apply`` method, such as a
+``pulumi.Output``, or an awaitable), which is carried through untouched and checked by the
+dynamic provider once it is known.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
+from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
+
+
+class TarsModel(BaseModel):
+    """Base of every TarsK8S model: camelCase aliases, unknown fields rejected, strict JSON types."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        strict=True,
+        validate_default=False,
+        arbitrary_types_allowed=True,
+        use_enum_values=True,
+    )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The document as YAML would carry it: camelCase keys, unset optional fields left out."""
+        return self.model_dump(by_alias=True, exclude_none=True, mode="python")
+
+
+# Patterns of the TarsK8S CRDs (reference §2, named patterns).
+P_APP = r"^[A-Za-z][0-9A-Za-z]*$"
+P_DNS1123SUB = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
+P_PORTNAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+P_IMAGE = r"^[\x2d-\x3a\x61-\x7a]+$"
+P_IMAGE_OR_EMPTY = r"^[\x2d-\x3a\x61-\x7a]*$"
+P_QUALNAME = (
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
+)
+P_QTY = r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
+P_ALNUM_DASH = r"^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$"
+P_SERVANT = r"^[A-Za-z][0-9A-Za-z]{0,62}$"
+P_RELEASE_ID = r"^([0-9A-Za-z][-_.0-9A-Za-z]*)?[0-9A-Za-z]$"
+P_SECRET = r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$"
+P_ENV_NAME = r"^[-._0-9A-Za-z]{1,63}$"
+P_ENV_PREFIX = r"^[A-Za-z][_0-9A-Za-z]*$"
+P_UID = r"^(0|[1-9][0-9]{0,5})$"
+
+PATTERN_HINTS: dict[str, str] = {
+    P_APP: "a letter followed by letters and digits",
+    P_DNS1123SUB: "a lowercase DNS subdomain (a-z, 0-9, '-' and '.')",
+    P_PORTNAME: "lowercase letters, digits and '-', not starting or ending with '-'",
+    P_IMAGE: "only lowercase letters, digits and - . / : (no uppercase, '_' or '@')",
+    P_IMAGE_OR_EMPTY: "only lowercase letters, digits and - . / : (no uppercase, '_' or '@')",
+    P_QUALNAME: "a Kubernetes qualified name ([prefix/]name)",
+    P_QTY: "a Kubernetes quantity such as 500m or 2Gi",
+    P_ALNUM_DASH: "letters, digits and '-', not starting or ending with '-'",
+    P_SERVANT: "a letter followed by up to 62 letters and digits",
+    P_RELEASE_ID: "letters, digits, '-', '_' and '.', starting and ending alphanumeric",
+    P_SECRET: "a lowercase DNS subdomain",
+    P_ENV_NAME: "1 to 63 letters, digits, '-', '.' and '_'",
+    P_ENV_PREFIX: "a letter followed by letters, digits and '_'",
+    P_UID: "a decimal number from 0 to 999999 without leading zeros",
+}
+"""Plain-language descriptions of the patterns, for violation messages."""
+
+
+def pattern(regex: str, max_length: int | None = None) -> Any:
+    """A strict string constrained by a CRD pattern (and maximum length)."""
+    return Field(pattern=regex, max_length=max_length)
+
+
+def is_deferred(value: object) -> bool:
+    """True for values that are not known yet (``pulumi.Output``, awaitables)."""
+    return callable(getattr(value, "apply", None)) or inspect.isawaitable(value)
+
+
+def _placed_validator(regex: str | None, max_length: int | None) -> PlainValidator:
+    compiled = re.compile(regex) if regex else None
+
+    def validate(value: Any) -> Any:
+        if is_deferred(value):
+            return value
+        if not isinstance(value, str):
+            raise PydanticCustomError("string_type", "Input should be a valid string")
+        if max_length is not None and len(value) > max_length:
+            raise PydanticCustomError(
+                "string_too_long",
+                "String should have at most {max_length} characters",
+                {"max_length": max_length},
+            )
+        if compiled is not None and not compiled.match(value):
+            raise PydanticCustomError(
+                "string_pattern_mismatch",
+                "String should match pattern '{pattern}'",
+                {"pattern": regex},
+            )
+        return value
+
+    return PlainValidator(validate)
+
+
+def placed(regex: str | None = None, max_length: int | None = None) -> Any:
+    """Type for a string that is only placed in the output: a plain str or a deferred value."""
+    return Annotated[
+        Any,
+        _placed_validator(regex, max_length),
+        PlainSerializer(lambda v: v, return_type=Any),
+    ]
+
+
+Quantity = placed(P_QTY)
+"""A Kubernetes quantity (``500m``, ``2G``) or a deferred value."""
+
+PlacedStr = placed()
+"""Any string, or a deferred value."""

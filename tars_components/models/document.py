@@ -1,0 +1,93 @@
+"""Object metadata and the base class of every TarsK8S document."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import PrivateAttr
+
+from .base import TarsModel
+
+if TYPE_CHECKING:
+    from ..paths import FileIndex, Segment
+
+GROUP = "k8s.tars.io"
+V1BETA2 = "k8s.tars.io/v1beta2"
+V1BETA3 = "k8s.tars.io/v1beta3"
+API_VERSIONS = (V1BETA2, V1BETA3)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a document came from: a file and the document's index inside it (0-based)."""
+
+    file: str
+    index: int
+    file_index: FileIndex | None = field(default=None, compare=False, repr=False)
+
+    def line(self, path: str | tuple[Segment, ...] = ()) -> int | None:
+        """1-based line of a field path in this document (None when the text is not known)."""
+        if self.file_index is None:
+            return None
+        return self.file_index.line(self.index, path)
+
+
+class ObjectMeta(TarsModel):
+    """``metadata`` of a TarsK8S document.
+
+    What a live cluster adds (uid, resourceVersion, managedFields, …) is removed by the loader
+    before validation, so exported objects load as they are.
+    """
+
+    name: str | None = None
+    namespace: str | None = None
+    labels: dict[str, str] | None = None
+    annotations: dict[str, str] | None = None
+    finalizers: list[str] | None = None
+
+
+class Document(TarsModel):
+    """A TarsK8S object: apiVersion, kind, metadata and the kind's own fields."""
+
+    KIND: ClassVar[str] = ""
+
+    api_version: str = V1BETA3
+    kind: str = ""
+    metadata: ObjectMeta = ObjectMeta()
+
+    _source: Source | None = PrivateAttr(default=None)
+
+    def model_post_init(self, context: Any, /) -> None:
+        if not self.kind:
+            self.kind = self.KIND
+
+    @property
+    def name(self) -> str:
+        """``metadata.name``."""
+        return self.metadata.name or ""
+
+    @property
+    def namespace(self) -> str:
+        """``metadata.namespace`` (the loader fills it from the stack namespace)."""
+        return self.metadata.namespace or "default"
+
+    @property
+    def source(self) -> Source | None:
+        """The file and document index this object was loaded from, if any."""
+        return self._source
+
+    def with_source(self, source: Source | None) -> Document:
+        """Attach a source location (used by the loader and by copies)."""
+        self._source = source
+        return self
+
+    @property
+    def labels(self) -> dict[str, str]:
+        """``metadata.labels`` (empty when unset)."""
+        return self.metadata.labels or {}
+
+    @property
+    def annotations(self) -> dict[str, str]:
+        """``metadata.annotations`` (empty when unset)."""
+        return self.metadata.annotations or {}

@@ -1,0 +1,337 @@
+"""The Kubernetes-shaped parts of ``spec.k8s``, as the TServer CRD declares them.
+
+They mirror the core/v1 types but only with the fields the CRD keeps (everything else would be
+pruned by the API server, so it is rejected here as an unknown field) and with the CRD's
+defaults, which differ from Kubernetes' own in places (``optional: true``, ``defaultMode: 420``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from .base import (
+    P_ALNUM_DASH,
+    P_ENV_NAME,
+    P_ENV_PREFIX,
+    P_QUALNAME,
+    P_UID,
+    PlacedStr,
+    Quantity,
+    TarsModel,
+    pattern,
+)
+
+Lax = Field(strict=False)
+
+
+class ExactlyOneOf(TarsModel):
+    """A union written as an object with exactly one of its fields set (a CRD ``oneOf``)."""
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ExactlyOneOf:
+        present = [name for name in type(self).model_fields if getattr(self, name) is not None]
+        if len(present) != 1:
+            choices = ", ".join(f.alias or n for n, f in type(self).model_fields.items())
+            raise ValueError(f"exactly one of {choices} must be set")
+        return self
+
+
+# --- env / envFrom ------------------------------------------------------------------------
+
+
+class ObjectFieldSelector(TarsModel):
+    """``fieldRef``: a field of the pod, e.g. ``metadata.name``."""
+
+    api_version: str | None = None
+    field_path: str
+
+
+class ResourceFieldSelector(TarsModel):
+    """``resourceFieldRef``: a resource of a container. Defaults to divisor ``"1"``."""
+
+    container_name: str | None = None
+    resource: str
+    divisor: Quantity = "1"
+
+
+class KeySelector(TarsModel):
+    """``configMapKeyRef`` / ``secretKeyRef``. ``optional`` defaults to true (CRD default)."""
+
+    name: str
+    key: str
+    optional: bool = True
+
+
+class EnvVarSource(ExactlyOneOf):
+    """``valueFrom``: exactly one source."""
+
+    field_ref: ObjectFieldSelector | None = None
+    resource_field_ref: ResourceFieldSelector | None = None
+    config_map_key_ref: KeySelector | None = None
+    secret_key_ref: KeySelector | None = None
+
+
+class EnvVar(TarsModel):
+    """One environment variable of the main container: ``value`` or ``valueFrom``."""
+
+    name: Annotated[str, pattern(P_ENV_NAME)]
+    value: PlacedStr = None
+    value_from: EnvVarSource | None = None
+
+    @model_validator(mode="after")
+    def _value_or_value_from(self) -> EnvVar:
+        if (self.value is None) == (self.value_from is None):
+            raise ValueError("exactly one of value, valueFrom must be set")
+        return self
+
+
+class EnvFromRef(TarsModel):
+    """``configMapRef`` / ``secretRef`` of envFrom. ``optional`` defaults to true."""
+
+    name: str
+    optional: bool = True
+
+
+class EnvFromSource(TarsModel):
+    """One envFrom entry: exactly one of configMapRef / secretRef, with an optional prefix."""
+
+    prefix: Annotated[str | None, pattern(P_ENV_PREFIX, 63)] = None
+    config_map_ref: EnvFromRef | None = None
+    secret_ref: EnvFromRef | None = None
+
+    @model_validator(mode="after")
+    def _one_ref(self) -> EnvFromSource:
+        if (self.config_map_ref is None) == (self.secret_ref is None):
+            raise ValueError("exactly one of configMapRef, secretRef must be set")
+        return self
+
+
+# --- resources ----------------------------------------------------------------------------
+
+
+class ResourceList(TarsModel):
+    """``cpu`` and ``memory`` quantities (the only resource names the CRD declares)."""
+
+    cpu: Quantity = None
+    memory: Quantity = None
+
+
+class Resources(TarsModel):
+    """``spec.k8s.resources``: requests and limits of the main container."""
+
+    requests: ResourceList | None = None
+    limits: ResourceList | None = None
+
+
+# --- node selector ------------------------------------------------------------------------
+
+
+class SelectorOperator(str, Enum):
+    """Operators of a node selector requirement."""
+
+    IN = "In"
+    NOT_IN = "NotIn"
+    EXISTS = "Exists"
+    DOES_NOT_EXIST = "DoesNotExist"
+    GT = "Gt"
+    LT = "Lt"
+
+
+class NodeSelectorRequirement(TarsModel):
+    """One match expression of ``spec.k8s.nodeSelector`` (a list, not a map)."""
+
+    key: Annotated[str, pattern(P_QUALNAME, 316)]
+    operator: Annotated[SelectorOperator, Lax]
+    values: list[str] | None = None
+
+
+# --- mounts -------------------------------------------------------------------------------
+
+
+class HostPathType(str, Enum):
+    """``hostPath.type``."""
+
+    UNSET = ""
+    DIRECTORY_OR_CREATE = "DirectoryOrCreate"
+    DIRECTORY = "Directory"
+    FILE_OR_CREATE = "FileOrCreate"
+    FILE = "File"
+    SOCKET = "Socket"
+    CHAR_DEVICE = "CharDevice"
+    BLOCK_DEVICE = "BlockDevice"
+
+
+class HostPathSource(TarsModel):
+    """``hostPath``: a directory or file of the node."""
+
+    path: str
+    type: Annotated[HostPathType, Lax]
+
+
+class StorageMedium(str, Enum):
+    """``emptyDir.medium``."""
+
+    DEFAULT = ""
+    MEMORY = "Memory"
+
+
+class EmptyDirSource(TarsModel):
+    """``emptyDir``: scratch space that lives as long as the pod."""
+
+    medium: Annotated[StorageMedium | None, Lax] = None
+    size_limit: Quantity = None
+
+
+class KeyToPath(TarsModel):
+    """One projected key of a secret or configMap volume. ``mode`` defaults to 0644."""
+
+    key: str
+    path: str
+    mode: int = 0o644
+
+
+class SecretSource(TarsModel):
+    """``secret`` volume. Defaults to ``defaultMode: 0644`` and ``optional: true`` (CRD)."""
+
+    secret_name: str
+    items: list[KeyToPath] | None = None
+    default_mode: int = 0o644
+    optional: bool = True
+
+
+class ConfigMapSource(TarsModel):
+    """``configMap`` volume. Defaults to ``defaultMode: 0644`` and ``optional: true`` (CRD)."""
+
+    name: str
+    items: list[KeyToPath] | None = None
+    default_mode: int = 0o644
+    optional: bool = True
+
+
+class PersistentVolumeClaimSource(TarsModel):
+    """``persistentVolumeClaim``: an existing claim. ``readOnly`` defaults to false."""
+
+    claim_name: str
+    read_only: bool = False
+
+
+class AccessMode(str, Enum):
+    """PVC access modes."""
+
+    READ_WRITE_ONCE = "ReadWriteOnce"
+    READ_ONLY_MANY = "ReadOnlyMany"
+    READ_WRITE_MANY = "ReadWriteMany"
+
+
+class VolumeMode(str, Enum):
+    """PVC volume modes."""
+
+    BLOCK = "Block"
+    FILESYSTEM = "Filesystem"
+
+
+class StorageList(TarsModel):
+    """``storage`` quantity of a claim."""
+
+    storage: Quantity = None
+
+
+class ClaimResources(TarsModel):
+    """Claim size: ``requests.storage`` (required) and optional ``limits.storage``."""
+
+    requests: StorageList
+    limits: StorageList | None = None
+
+
+class LabelSelectorRequirement(TarsModel):
+    """One ``matchExpressions`` entry of a label selector."""
+
+    key: str
+    operator: str
+    values: list[str] | None = None
+
+
+class LabelSelector(TarsModel):
+    """A Kubernetes label selector."""
+
+    match_labels: dict[str, str] | None = None
+    match_expressions: list[LabelSelectorRequirement] | None = None
+
+
+class ClaimTemplateMeta(TarsModel):
+    """Metadata of a persistentVolumeClaimTemplate: only labels and annotations are kept.
+
+    ``name`` and ``namespace`` are accepted (the seed's example has them) and ignored: the mount
+    name names the claim.
+    """
+
+    name: str | None = None
+    namespace: str | None = None
+    labels: dict[str, str] | None = None
+    annotations: dict[str, str] | None = None
+
+
+class ClaimSpec(TarsModel):
+    """Spec of a persistentVolumeClaimTemplate (the fields the CRD declares)."""
+
+    access_modes: Annotated[list[Annotated[AccessMode, Lax]], Field(min_length=1)]
+    resources: ClaimResources
+    volume_name: str | None = None
+    storage_class_name: str | None = None
+    volume_mode: Annotated[VolumeMode | None, Lax] = None
+    selector: LabelSelector | None = None
+
+
+class ClaimTemplate(TarsModel):
+    """``persistentVolumeClaimTemplate``: becomes a StatefulSet volumeClaimTemplate."""
+
+    metadata: ClaimTemplateMeta | None = None
+    spec: ClaimSpec
+
+
+class TLocalVolumeSource(TarsModel):
+    """``tLocalVolume``: a TarsK8S local volume on the node. Defaults uid "0", gid "0", mode "755"."""
+
+    uid: Annotated[str, pattern(P_UID)] = "0"
+    gid: Annotated[str, pattern(P_UID)] = "0"
+    mode: str = "755"
+
+
+class MountSource(ExactlyOneOf):
+    """Where a mount's data comes from: exactly one source."""
+
+    host_path: HostPathSource | None = None
+    empty_dir: EmptyDirSource | None = None
+    secret: SecretSource | None = None
+    config_map: ConfigMapSource | None = None
+    persistent_volume_claim: PersistentVolumeClaimSource | None = None
+    persistent_volume_claim_template: ClaimTemplate | None = None
+    t_local_volume: TLocalVolumeSource | None = Field(default=None, alias="tLocalVolume")
+
+    @property
+    def is_claim_template(self) -> bool:
+        """True for sources that become volumeClaimTemplates (PVCT and TLocalVolume)."""
+        return self.persistent_volume_claim_template is not None or self.t_local_volume is not None
+
+
+class MountPropagation(str, Enum):
+    """``mountPropagation`` of a volume mount."""
+
+    NONE = "None"
+    HOST_TO_CONTAINER = "HostToContainer"
+    BIDIRECTIONAL = "Bidirectional"
+
+
+class Mount(TarsModel):
+    """One entry of ``spec.k8s.mounts``: a volume and where the main container mounts it."""
+
+    name: Annotated[str, pattern(P_ALNUM_DASH, 63)]
+    source: MountSource
+    mount_path: str
+    read_only: bool = False
+    sub_path: str | None = None
+    sub_path_expr: str | None = None
+    mount_propagation: Annotated[MountPropagation | None, Lax] = None

@@ -1,0 +1,80 @@
+"""The TFrameworkConfig custom resource (reference §2.4). Fields sit at the top level.
+
+v1beta3 (storage) calls the upload registry ``imageUpload`` and requires
+``imageBuild.executor``; v1beta2 calls it ``imageRegistry``. Both names are declared here and
+the loader rejects the one the document's apiVersion does not have.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+from pydantic import Field
+
+from .base import P_IMAGE, TarsModel, pattern
+from .document import Document
+
+FRAMEWORK_CONFIG_NAME = "tars-framework"
+
+
+class ImageRef(TarsModel):
+    """An image and its pull secret. ``secret`` defaults to ``""``."""
+
+    image: Annotated[str, pattern(P_IMAGE, 500)]
+    secret: str = ""
+
+
+class RegistryRef(TarsModel):
+    """A registry and its push secret. ``secret`` defaults to ``""``."""
+
+    registry: Annotated[str, pattern(P_IMAGE, 500)]
+    secret: str = ""
+
+
+class ImageBuild(TarsModel):
+    """``imageBuild``: tarsimage build settings. ``maxBuildTime`` defaults to 300 s."""
+
+    max_build_time: Annotated[int, Field(ge=180, le=900)] = 300
+    id_format: str | None = None
+    executor: ImageRef | None = None
+
+
+class RecordLimit(TarsModel):
+    """``recordLimit``: history sizes, each 10..100, default 48."""
+
+    texited_pod: Annotated[int, Field(ge=10, le=100)] = 48
+    tconfig_history: Annotated[int, Field(ge=10, le=100)] = 48
+    timage_release: Annotated[int, Field(ge=10, le=100)] = 48
+
+
+class UpChainEndpoint(TarsModel):
+    """An endpoint outside the cluster. Defaults: timeout 6000 ms, TCP."""
+
+    host: str
+    port: Annotated[int, Field(ge=1, le=65535)]
+    timeout: int = 6000
+    is_tcp: bool = True
+
+
+class TFrameworkConfig(Document):
+    """Framework-wide settings (``kind: TFrameworkConfig``); only ``tars-framework`` is read.
+
+    Its ``nodeImage`` is the default tarsnode image of every Tars server in the namespace.
+    """
+
+    KIND: ClassVar[str] = "TFrameworkConfig"
+
+    image_build: ImageBuild | None = None
+    image_upload: RegistryRef | None = None
+    image_registry: RegistryRef | None = None
+    record_limit: RecordLimit = Field(default_factory=RecordLimit)
+    node_image: ImageRef
+    up_chain: dict[str, Annotated[list[UpChainEndpoint], Field(min_length=1)]] = Field(
+        default_factory=dict
+    )
+    expand: dict[str, str] = Field(default_factory=dict)
+
+    @property
+    def registry(self) -> RegistryRef | None:
+        """The upload registry, whatever the version calls it."""
+        return self.image_upload or self.image_registry

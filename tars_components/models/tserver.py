@@ -1,0 +1,237 @@
+"""The TServer custom resource (reference §2.1 and §2.2), v1beta2 and v1beta3 in one model.
+
+Version-specific fields (``spec.k8s.readinessGate`` in v1beta2; ``readinessGates``,
+``command`` and ``args`` in v1beta3) are both declared here; the loader rejects the ones that
+the document's apiVersion does not have.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, ClassVar
+
+from pydantic import Field, model_validator
+
+from .base import (
+    P_ALNUM_DASH,
+    P_APP,
+    P_DNS1123SUB,
+    P_IMAGE,
+    P_IMAGE_OR_EMPTY,
+    P_PORTNAME,
+    P_QUALNAME,
+    P_RELEASE_ID,
+    P_SECRET,
+    P_SERVANT,
+    TarsModel,
+    pattern,
+    placed,
+)
+from .document import Document
+from .kube import (
+    EnvFromSource,
+    EnvVar,
+    Lax,
+    Mount,
+    NodeSelectorRequirement,
+    Resources,
+)
+
+Port = Annotated[int, Field(ge=1, le=65535)]
+
+TARS_ACTIVE_GATE = "tars.io/active"
+RESERVED_PORT = 19385
+
+
+class SubType(str, Enum):
+    """``spec.subType``: ``tars`` servers run under tarsnode, ``normal`` ones do not."""
+
+    TARS = "tars"
+    NORMAL = "normal"
+
+
+class AbilityAffinity(str, Enum):
+    """``spec.k8s.abilityAffinity``: how a server is tied to nodes labelled for its app/server."""
+
+    APP_REQUIRED = "AppRequired"
+    SERVER_REQUIRED = "ServerRequired"
+    APP_OR_SERVER_PREFERRED = "AppOrServerPreferred"
+    NONE = "None"
+
+
+class PodManagementPolicy(str, Enum):
+    """``spec.k8s.podManagementPolicy`` of the StatefulSet."""
+
+    ORDERED_READY = "OrderedReady"
+    PARALLEL = "Parallel"
+
+
+class UpdateStrategyType(str, Enum):
+    """``spec.k8s.updateStrategy.type``."""
+
+    ROLLING_UPDATE = "RollingUpdate"
+    ON_DELETE = "OnDelete"
+
+
+class ImagePullPolicy(str, Enum):
+    """``spec.k8s.imagePullPolicy`` of the main container."""
+
+    ALWAYS = "Always"
+    NEVER = "Never"
+    IF_NOT_PRESENT = "IfNotPresent"
+
+
+class LauncherType(str, Enum):
+    """``spec.k8s.launcherType``: tarsnode as pid 1 (background) or the server itself (foreground)."""
+
+    FOREGROUND = "foreground"
+    BACKGROUND = "background"
+
+
+class Servant(TarsModel):
+    """A Tars servant (``App.Server.<name>``). Defaults: thread 3, connection and capacity
+    10000, timeout 60000 ms, isTars and isTcp true."""
+
+    name: Annotated[str, pattern(P_SERVANT)]
+    port: Port
+    thread: Annotated[int, Field(ge=1, le=99)] = 3
+    connection: Annotated[int, Field(ge=1, le=3_000_000)] = 10000
+    capacity: Annotated[int, Field(ge=1, le=3_000_000)] = 10000
+    timeout: Annotated[int, Field(ge=-1, le=6_000_000)] = 60000
+    is_tars: bool = True
+    is_tcp: bool = True
+
+
+class ServerPort(TarsModel):
+    """A plain port of ``spec.tars.ports`` or ``spec.normal.ports``. Defaults to TCP."""
+
+    name: Annotated[str, pattern(P_PORTNAME, 15)]
+    port: Port
+    is_tcp: bool = True
+
+
+class TarsSpec(TarsModel):
+    """``spec.tars``: what a Tars server needs: template, profile, servants. Defaults:
+    asyncThread 3, no servants."""
+
+    template: Annotated[str, pattern(P_DNS1123SUB, 253)]
+    profile: str | None = None
+    async_thread: Annotated[int, Field(ge=0, le=50)] = 3
+    servants: list[Servant] = Field(default_factory=list)
+    ports: list[ServerPort] | None = None
+
+
+class NormalSpec(TarsModel):
+    """``spec.normal``: the ports of a server that does not run under tarsnode."""
+
+    ports: list[ServerPort] = Field(default_factory=list)
+
+
+class HostPort(TarsModel):
+    """``spec.k8s.hostPorts[]``: expose a servant or port (by name) on the node."""
+
+    name_ref: Annotated[str, pattern(P_ALNUM_DASH, 63)]
+    port: Port
+
+
+class RollingUpdate(TarsModel):
+    """``updateStrategy.rollingUpdate``. Defaults to partition 0."""
+
+    partition: Annotated[int, Field(ge=0)] = 0
+
+
+class UpdateStrategy(TarsModel):
+    """``spec.k8s.updateStrategy``. Defaults to RollingUpdate with partition 0."""
+
+    type: Annotated[UpdateStrategyType, Lax] = UpdateStrategyType.ROLLING_UPDATE.value
+    rolling_update: RollingUpdate | None = Field(default_factory=RollingUpdate)
+
+
+class K8sSpec(TarsModel):
+    """``spec.k8s``: how the server runs on Kubernetes (every field has the CRD default)."""
+
+    service_account: Annotated[str | None, pattern(P_ALNUM_DASH, 63)] = None
+    env: list[EnvVar] | None = None
+    env_from: list[EnvFromSource] | None = None
+    host_ipc: bool = Field(default=False, alias="hostIPC")
+    host_network: bool = False
+    host_ports: list[HostPort] | None = None
+    mounts: list[Mount] | None = None
+    daemon_set: bool = False
+    node_selector: list[NodeSelectorRequirement] = Field(default_factory=list)
+    ability_affinity: Annotated[AbilityAffinity, Lax] = (
+        AbilityAffinity.APP_OR_SERVER_PREFERRED.value
+    )
+    not_stacked: bool = False
+    pod_management_policy: Annotated[PodManagementPolicy, Lax] = PodManagementPolicy.PARALLEL.value
+    replicas: Annotated[int, Field(ge=0, le=99)] = 0
+    readiness_gate: Annotated[str | None, pattern(P_QUALNAME, 316)] = None
+    readiness_gates: list[Annotated[str, pattern(P_QUALNAME, 316)]] | None = None
+    command: list[str] | None = None
+    args: list[str] | None = None
+    resources: Resources = Field(default_factory=Resources)
+    update_strategy: UpdateStrategy = Field(default_factory=UpdateStrategy)
+    image_pull_policy: Annotated[ImagePullPolicy, Lax] = ImagePullPolicy.ALWAYS.value
+    launcher_type: Annotated[LauncherType, Lax] = LauncherType.BACKGROUND.value
+
+    @property
+    def has_host_binding(self) -> bool:
+        """hostIPC, hostNetwork or hostPorts: pods must stay on their node (``delay-bind``)."""
+        return self.host_ipc or self.host_network or bool(self.host_ports)
+
+
+class Release(TarsModel):
+    """``spec.release``: the published version. Absent means "not released yet" (0 replicas).
+
+    ``id``, ``image`` and ``nodeImage`` may be ``pulumi.Input`` values.
+    """
+
+    id: placed(P_RELEASE_ID, 63)
+    image: placed(P_IMAGE, 500)
+    secret: Annotated[str | None, pattern(P_SECRET, 253)] = None
+    time: str | None = None
+    node_image: placed(P_IMAGE_OR_EMPTY, 500) = None
+    node_secret: Annotated[str | None, pattern(P_SECRET, 253)] = None
+
+
+class TServerSpec(TarsModel):
+    """``spec`` of a TServer: identity, exactly one of tars/normal, k8s, and the release."""
+
+    app: Annotated[str, pattern(P_APP, 63)]
+    server: Annotated[str, pattern(P_APP, 63)]
+    sub_type: Annotated[SubType, Lax]
+    important: Annotated[int, Field(ge=1, le=20)] = 3
+    tars: TarsSpec | None = None
+    normal: NormalSpec | None = None
+    k8s: K8sSpec = Field(alias="k8s")
+    release: Release | None = None
+
+    @model_validator(mode="after")
+    def _one_section(self) -> TServerSpec:
+        if (self.tars is None) == (self.normal is None):
+            raise ValueError("exactly one of tars, normal must be set")
+        return self
+
+
+class TServer(Document):
+    """A Tars service (``kind: TServer``): expands into a headless Service and a StatefulSet or
+    DaemonSet. ``metadata.name`` is ``lower(app)-lower(server)``."""
+
+    KIND: ClassVar[str] = "TServer"
+
+    spec: TServerSpec
+
+    @property
+    def name(self) -> str:
+        """``metadata.name``, or ``lower(app)-lower(server)`` when the document has none."""
+        return self.metadata.name or self.object_name
+
+    @property
+    def object_name(self) -> str:
+        """``lower(app)-lower(server)``: the name of every object the server expands into."""
+        return f"{self.spec.app.lower()}-{self.spec.server.lower()}"
+
+    @property
+    def is_tars(self) -> bool:
+        """True when ``spec.subType`` is ``tars`` (tarsnode init container, work dir)."""
+        return self.spec.sub_type == SubType.TARS

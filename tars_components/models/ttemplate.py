@@ -1,0 +1,32 @@
+"""The TTemplate custom resource (reference §2.3): a Tars config template and its parent."""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+from pydantic import Field
+
+from .base import P_DNS1123SUB, TarsModel, pattern
+from .document import Document
+
+ROOT_TEMPLATE = "tars.default"
+
+
+class TTemplateSpec(TarsModel):
+    """``spec`` of a TTemplate: the config text and the parent (a root names itself)."""
+
+    content: Annotated[str, Field(max_length=1_560_000)]
+    parent: Annotated[str, pattern(P_DNS1123SUB, 253)]
+
+
+class TTemplate(Document):
+    """A Tars config template (``kind: TTemplate``); servers name it in ``spec.tars.template``."""
+
+    KIND: ClassVar[str] = "TTemplate"
+
+    spec: TTemplateSpec
+
+    @property
+    def is_root(self) -> bool:
+        """True when the template is its own parent."""
+        return self.spec.parent == self.name

@@ -1,0 +1,91 @@
+"""Field paths (``spec.tars.servants[1].port``) and their source lines.
+
+Line numbers are only needed when something is wrong, so they are found lazily: the first
+lookup in a file composes its YAML node tree (with marks) and later lookups reuse it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+
+import yaml
+
+from .yamlio import YamlLoader
+
+Segment = str | int
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_SEGMENT = re.compile(r'\.?([^.\[\]"]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
+
+
+def format_path(segments: Iterable[Segment]) -> str:
+    """``("spec", "tars", "servants", 1, "port")`` → ``spec.tars.servants[1].port``."""
+    out: list[str] = []
+    for seg in segments:
+        if isinstance(seg, int):
+            out.append(f"[{seg}]")
+        elif _IDENT.match(seg):
+            out.append(f".{seg}" if out else seg)
+        else:
+            escaped = seg.replace("\\", "\\\\").replace('"', '\\"')
+            out.append(f'["{escaped}"]')
+    return "".join(out)
+
+
+def parse_path(path: str) -> list[Segment]:
+    """The inverse of :func:`format_path`."""
+    segments: list[Segment] = []
+    for name, index, quoted in _SEGMENT.findall(path):
+        if index:
+            segments.append(int(index))
+        elif quoted:
+            segments.append(quoted.replace('\\"', '"').replace("\\\\", "\\"))
+        else:
+            segments.append(name)
+    return segments
+
+
+class FileIndex:
+    """The text of one file, and the line of any field path in any of its documents."""
+
+    def __init__(self, file: str, text: str) -> None:
+        self.file = file
+        self.text = text
+
+    @cached_property
+    def _documents(self) -> list[yaml.Node | None]:
+        try:
+            return list(yaml.compose_all(self.text, Loader=YamlLoader))
+        except yaml.YAMLError:
+            return []
+
+    def document_line(self, index: int) -> int:
+        """1-based line where document ``index`` starts."""
+        return self.line(index, ())
+
+    def line(self, index: int, path: str | Sequence[Segment]) -> int:
+        """1-based line of ``path`` in document ``index``: the key of the deepest field of the
+        path that exists in the file (a missing field points at its parent)."""
+        documents = self._documents
+        if index >= len(documents) or documents[index] is None:
+            return 1
+        segments = parse_path(path) if isinstance(path, str) else list(path)
+        node: yaml.Node = documents[index]  # type: ignore[assignment]
+        line = node.start_mark.line
+        for seg in segments:
+            if isinstance(node, yaml.MappingNode) and isinstance(seg, str):
+                for key, value in node.value:
+                    if isinstance(key, yaml.ScalarNode) and key.value == seg:
+                        line, node = key.start_mark.line, value
+                        break
+                else:
+                    break
+            elif isinstance(node, yaml.SequenceNode) and isinstance(seg, int):
+                if seg >= len(node.value):
+                    break
+                node = node.value[seg]
+                line = node.start_mark.line
+            else:
+                break
+        return line + 1
