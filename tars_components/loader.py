@@ -121,10 +121,7 @@ def load_texts(texts: Mapping[str, str], namespace: str | None = None) -> Stack:
         try:
             raws = list(yaml.load_all(texts[file], Loader=YamlLoader))
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-            line = mark.line + 1 if mark is not None else 1
-            reason = getattr(exc, "problem", None) or str(exc)
-            problems.append(LoadProblem(file, line, f"invalid YAML: {reason}"))
+            problems.append(_yaml_problem(file, exc))
             continue
         for position, raw in enumerate(raws):
             if raw is None:
@@ -148,6 +145,19 @@ def load_texts(texts: Mapping[str, str], namespace: str | None = None) -> Stack:
         violations=tuple(violations),
         rejected=tuple(rejected),
     )
+
+
+def _yaml_problem(file: str, exc: yaml.YAMLError) -> LoadProblem:
+    """One line for a YAML syntax error: where it was noticed, and what was being parsed."""
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    mark = problem_mark or context_mark
+    line = mark.line + 1 if mark is not None else 1
+    message = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    if context and context_mark is not None and context_mark is not mark:
+        message = f"{message} ({context} at line {context_mark.line + 1})"
+    return LoadProblem(file, line, f"invalid YAML: {message}")
 
 
 def parse_document(raw: Mapping[str, Any], namespace: str = "default") -> Document:
@@ -223,7 +233,9 @@ def _build(raw: dict[str, Any], source: Source | None) -> tuple[Document | None,
         doc = cls.model_validate(raw)
     except ValidationError as exc:
         errors.extend(_pydantic_errors(exc))
-    if doc is not None:
+    if errors:
+        doc = None  # the API server rejects the whole object
+    elif doc is not None:
         doc.with_source(source)
     identity = _rejected(raw, "default", source)
     violations = [

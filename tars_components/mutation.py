@@ -106,10 +106,10 @@ def mutate_server(server: TServer, framework: TFrameworkConfig | None) -> TServe
         if v1beta3:
             labels[LABEL_SERVER_ID] = release.id  # M-TS12
         release_update: dict[str, object] = {}
-        if spec.tars is not None and not release.node_image:
-            if framework is not None:  # M-TS13; without a framework config: TS020
-                release_update["node_image"] = framework.node_image.image
-                release_update["node_secret"] = framework.node_image.secret
+        # M-TS13; without a framework config the rules report TS020
+        if spec.tars is not None and not release.node_image and framework is not None:
+            release_update["node_image"] = framework.node_image.image
+            release_update["node_secret"] = framework.node_image.secret
         if spec.normal is not None and (release.node_image or release.node_secret):
             release_update["node_image"] = None  # M-TS14
             release_update["node_secret"] = None

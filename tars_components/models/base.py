@@ -19,7 +19,7 @@ from pydantic_core import PydanticCustomError
 
 
 class TarsModel(BaseModel):
-    """Base of every TarsK8S model: camelCase aliases, unknown fields rejected, strict JSON types."""
+    """Base of every TarsK8S model: camelCase aliases, unknown fields rejected, strict types."""
 
     model_config = ConfigDict(
         alias_generator=to_camel,

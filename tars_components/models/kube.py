@@ -293,7 +293,10 @@ class ClaimTemplate(TarsModel):
 
 
 class TLocalVolumeSource(TarsModel):
-    """``tLocalVolume``: a TarsK8S local volume on the node. Defaults uid "0", gid "0", mode "755"."""
+    """``tLocalVolume``: a TarsK8S local volume on the node.
+
+    Defaults: uid "0", gid "0", mode "755".
+    """
 
     uid: Annotated[str, pattern(P_UID)] = "0"
     gid: Annotated[str, pattern(P_UID)] = "0"

@@ -82,7 +82,7 @@ class ImagePullPolicy(str, Enum):
 
 
 class LauncherType(str, Enum):
-    """``spec.k8s.launcherType``: tarsnode as pid 1 (background) or the server itself (foreground)."""
+    """``spec.k8s.launcherType``: tarsnode as pid 1 (background) or the server (foreground)."""
 
     FOREGROUND = "foreground"
     BACKGROUND = "background"

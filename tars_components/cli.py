@@ -1,0 +1,202 @@
+"""``tars-components``: render and validate TarsK8S stacks offline (design §6).
+
+Exit codes: 0 success; 1 a rule error (nothing written); 2 a usage error or input that cannot
+be read (one line per problem, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from .config import StackSettings, read_stack_config
+from .errors import LoadError, UsageError, Violation, has_errors, sorted_violations
+from .loader import load_stack
+from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
+from .pipeline import build
+from .render import render_files, write_tree
+from .rules import validate, validate_change
+
+EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors in one line and exits 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        raise SystemExit(f"{self.prog}: error: {message}") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tars-components",
+        description="Render and validate TarsK8S stacks (TServer, TTemplate, TFrameworkConfig).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def add_stack_arguments(cmd: argparse.ArgumentParser) -> None:
+        where = cmd.add_mutually_exclusive_group(required=True)
+        where.add_argument("stack_dir", nargs="?", metavar="STACK_DIR", help="stack directory")
+        where.add_argument(
+            "--stack", metavar="ENV", help="read tars:* settings from Pulumi.ENV.yaml"
+        )
+        cmd.add_argument(
+            "--project-dir",
+            default=".",
+            metavar="DIR",
+            help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
+        )
+        cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
+
+    render = commands.add_parser(
+        "render",
+        help="write the stack's Kubernetes objects as YAML files",
+        description="Write one YAML file per object in the renderYamlToDirectory layout.",
+    )
+    add_stack_arguments(render)
+    render.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    render.add_argument("--mode", choices=[m.value for m in Mode], help="expand (default) or crd")
+    render.add_argument(
+        "--local-volume-storage-class",
+        metavar="SC",
+        help="storage class of tLocalVolume claims "
+        f"(default: {DEFAULT_LOCAL_VOLUME_STORAGE_CLASS})",
+    )
+    render.add_argument(
+        "--no-delay-bind",
+        dest="delay_bind",
+        action="store_false",
+        default=None,
+        help="do not add the delay-bind claim template for hostIPC/hostNetwork/hostPorts",
+    )
+    render.add_argument(
+        "--no-tars-readiness-gate",
+        dest="tars_readiness_gate",
+        action="store_false",
+        default=None,
+        help="leave out the tars.io/active readiness gate (no TarsK8S tarsregistry)",
+    )
+    render.add_argument(
+        "--crd-api-version",
+        choices=["k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"],
+        help="apiVersion of the custom resources in crd mode (default: k8s.tars.io/v1beta3)",
+    )
+
+    check = commands.add_parser(
+        "validate",
+        help="check the stack against the TarsK8S admission rules",
+        description="Print one line per violation: FILE:LINE: CODE severity Kind ns/name "
+        "field: message. Exit 1 when any error is found.",
+    )
+    add_stack_arguments(check)
+    check.add_argument(
+        "--previous",
+        metavar="OLD_STACK_DIR",
+        help="previous version of the stack, for the change rules (TS001, TS002, TT003, TT005)",
+    )
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> StackSettings:
+    """Settings from ``--stack`` (Pulumi.ENV.yaml) or the stack directory, flags on top."""
+    if args.stack:
+        settings = read_stack_config(args.stack, args.project_dir)
+    else:
+        settings = StackSettings(stack_dir=args.stack_dir)
+    options = settings.options
+    overrides = {
+        "namespace": args.namespace,
+        "mode": Mode(args.mode) if getattr(args, "mode", None) else None,
+        "local_volume_storage_class": getattr(args, "local_volume_storage_class", None),
+        "delay_bind": getattr(args, "delay_bind", None),
+        "tars_readiness_gate": getattr(args, "tars_readiness_gate", None),
+        "crd_api_version": getattr(args, "crd_api_version", None),
+    }
+    options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
+    return replace(settings, options=options)
+
+
+def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
+    for v in sorted_violations(violations):
+        print(v.format(), file=out)
+
+
+def _render(args: argparse.Namespace, out: TextIO) -> int:
+    settings = _settings(args)
+    options = settings.options
+    stack = load_stack(settings.stack_dir, options.namespace)
+    result = build(stack, options)
+    _print_violations(result.violations, out)
+    if not result.ok:
+        errors = sum(1 for v in result.violations if v.is_error)
+        print(f"render refused: {errors} error(s), nothing written", file=out)
+        return EXIT_VIOLATIONS
+    files = render_files(result.objects)
+    write_tree(args.out, files)
+    for relative in files:
+        print(Path(args.out) / relative, file=out)
+    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.kinds().items()))
+    print(
+        f"rendered {len(stack.servers)} servers from {settings.stack_dir} into {args.out} "
+        f"(namespace {options.namespace}, mode {options.mode}): "
+        f"{len(result.objects)} objects ({kinds or 'none'}), "
+        f"{len(result.warnings)} warning(s)",
+        file=out,
+    )
+    return EXIT_OK
+
+
+def _validate(args: argparse.Namespace, out: TextIO) -> int:
+    settings = _settings(args)
+    namespace = settings.options.namespace
+    stack = load_stack(settings.stack_dir, namespace)
+    violations = list(validate(stack))
+    if args.previous:
+        previous = load_stack(args.previous, namespace)
+        violations.extend(validate_change(previous, stack))
+    _print_violations(violations, out)
+    errors = sum(1 for v in violations if v.is_error)
+    print(
+        f"{settings.stack_dir}: {len(stack.documents)} documents, {errors} error(s), "
+        f"{len(violations) - errors} warning(s)",
+        file=sys.stderr,
+    )
+    return EXIT_VIOLATIONS if has_errors(violations) else EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tars-components`` console script."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "render":
+            return _render(args, sys.stdout)
+        return _validate(args, sys.stdout)
+    except LoadError as exc:
+        for problem in exc.problems:
+            print(problem.format(), file=sys.stderr)
+        return EXIT_USAGE
+    except UsageError as exc:
+        print(f"tars-components: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"tars-components: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as exc:  # a bug, not a user error: keep it short unless asked
+        if os.environ.get("TARS_COMPONENTS_DEBUG"):
+            raise
+        print(
+            f"tars-components: internal error: {type(exc).__name__}: {exc} "
+            "(set TARS_COMPONENTS_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""TServer → Kubernetes objects (design §4, reference §4), as plain dicts.
+
+One builder module per output object, like the TarsK8S translator: ``service``,
+``statefulset``, ``daemonset``, ``pod`` (with ``ports``, ``volumes``, ``affinity``). Every
+function here is pure: the same stack and options always give the same objects, in the same
+order (per server, in load order: Service, then StatefulSet or DaemonSet).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models import TFrameworkConfig, TServer
+from ..mutation import mutate, mutate_server
+from ..options import Options
+from ..stack import Stack
+from .crd import convert, crd_documents
+from .daemonset import build_daemonset
+from .service import build_service
+from .statefulset import build_statefulset
+
+
+def expand(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
+    """Every Kubernetes object of a stack (expand mode). Mutation is applied first; it is
+    idempotent, so an already mutated stack gives the same result."""
+    mutated = mutate(stack)
+    objects: list[dict[str, Any]] = []
+    for server in mutated.servers:
+        objects.extend(_expand_mutated(server, mutated.framework(server.namespace), options))
+    return objects
+
+
+def expand_server(
+    server: TServer, framework: TFrameworkConfig | None = None, options: Options = Options()
+) -> list[dict[str, Any]]:
+    """The objects of one TServer: its Service (none for DaemonSet servers), then its
+    StatefulSet or DaemonSet (none for a DaemonSet server without a release).
+
+    ``framework`` is the namespace's ``tars-framework`` config (default tarsnode image and
+    pull secret).
+    """
+    return _expand_mutated(mutate_server(server, framework), framework, options)
+
+
+def _expand_mutated(
+    server: TServer, framework: TFrameworkConfig | None, options: Options
+) -> list[dict[str, Any]]:
+    objects: list[dict[str, Any]] = []
+    service = build_service(server)
+    if service is not None:
+        objects.append(service)
+    if server.spec.k8s.daemon_set:
+        daemonset = build_daemonset(server, framework, options)
+        if daemonset is not None:
+            objects.append(daemonset)
+    else:
+        objects.append(build_statefulset(server, framework, options))
+    return objects
+
+
+__all__ = ["convert", "crd_documents", "expand", "expand_server"]

@@ -1,0 +1,46 @@
+"""The DaemonSet of a server with ``daemonSet: true`` (reference §4.3, design §4)."""
+
+from __future__ import annotations
+
+from ..models import TFrameworkConfig, TServer, UpdateStrategyType
+from ..options import Options
+from .labels import (
+    DAEMONSET_MIN_READY_SECONDS,
+    REVISION_HISTORY_LIMIT,
+    object_meta,
+    selector_labels,
+)
+from .pod import build_pod_template
+
+
+def build_daemonset_update_strategy(server: TServer) -> dict[str, object]:
+    """OnDelete as is; RollingUpdate gets ``maxUnavailable = max(partition, 1)``."""
+    strategy = server.spec.k8s.update_strategy
+    if strategy.type == UpdateStrategyType.ON_DELETE:
+        return {"type": UpdateStrategyType.ON_DELETE.value}
+    partition = strategy.rolling_update.partition if strategy.rolling_update else 0
+    return {
+        "type": UpdateStrategyType.ROLLING_UPDATE.value,
+        "rollingUpdate": {"maxUnavailable": max(partition, 1)},
+    }
+
+
+def build_daemonset(
+    server: TServer, framework: TFrameworkConfig | None, options: Options
+) -> dict[str, object] | None:
+    """The DaemonSet, or None for a server without a release (it would only create pods with
+    the placeholder image; TS023 warns)."""
+    if server.spec.release is None:
+        return None
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "DaemonSet",
+        "metadata": object_meta(server),
+        "spec": {
+            "selector": {"matchLabels": selector_labels(server)},
+            "updateStrategy": build_daemonset_update_strategy(server),
+            "minReadySeconds": DAEMONSET_MIN_READY_SECONDS,
+            "revisionHistoryLimit": REVISION_HISTORY_LIMIT,
+            "template": build_pod_template(server, framework, options, daemon=True),
+        },
+    }

@@ -1,0 +1,54 @@
+"""Label and name constants shared by the builders (reference §3)."""
+
+from __future__ import annotations
+
+from ..models import TServer
+from ..mutation import LABEL_APP, LABEL_SERVER, LABEL_SERVER_ID
+
+LABEL_LOCAL_VOLUME = "tars.io/LocalVolume"
+HOST_TIMEZONE = "host-timezone"
+HOST_TIMEZONE_PATH = "/etc/localtime"
+TARSNODE_WORK_DIR = "tarsnode-work-dir"
+TARSNODE_WORK_DIR_PATH = "/usr/local/app/tars/tarsnode"
+DELAY_BIND = "delay-bind"
+TARSNODE = "tarsnode"
+IMAGE_PLACEHOLDER = " "
+REVISION_HISTORY_LIMIT = 1
+DAEMONSET_MIN_READY_SECONDS = 3
+
+
+def selector_labels(server: TServer) -> dict[str, str]:
+    """``{tars.io/ServerApp: app, tars.io/ServerName: server}``: every object's labels and
+    selector (app and server in their own case)."""
+    return {LABEL_APP: server.spec.app, LABEL_SERVER: server.spec.server}
+
+
+def object_meta(server: TServer) -> dict[str, object]:
+    """Metadata of a generated object: the TServer's name and namespace, the selector labels.
+
+    No ownerReferences: there is no TServer object in the cluster to own them.
+    """
+    return {
+        "name": server.name,
+        "namespace": server.namespace,
+        "labels": selector_labels(server),
+    }
+
+
+__all__ = [
+    "DAEMONSET_MIN_READY_SECONDS",
+    "DELAY_BIND",
+    "HOST_TIMEZONE",
+    "HOST_TIMEZONE_PATH",
+    "IMAGE_PLACEHOLDER",
+    "LABEL_APP",
+    "LABEL_LOCAL_VOLUME",
+    "LABEL_SERVER",
+    "LABEL_SERVER_ID",
+    "REVISION_HISTORY_LIMIT",
+    "TARSNODE",
+    "TARSNODE_WORK_DIR",
+    "TARSNODE_WORK_DIR_PATH",
+    "object_meta",
+    "selector_labels",
+]

@@ -1,0 +1,76 @@
+"""Service ports and container ports (design §4 "Container ports" and "Service").
+
+Container ports follow the seed, not the controller: every servant becomes a containerPort
+named lower(servant name) — or ``p<port>`` when that is not a valid port name — then the
+``tars.ports``/``normal.ports`` entries with their own names, in declaration order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..models import TServer
+
+_IANA_SVC_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+
+
+def protocol(is_tcp: bool) -> str:
+    """``TCP`` or ``UDP``."""
+    return "TCP" if is_tcp else "UDP"
+
+
+def is_port_name(name: str) -> bool:
+    """True for a valid Kubernetes port name (IANA service name): at most 15 characters,
+    lowercase letters, digits and '-', at least one letter, no leading, trailing or double '-'."""
+    return (
+        len(name) <= 15
+        and bool(_IANA_SVC_NAME.match(name))
+        and "--" not in name
+        and any(c.isalpha() for c in name)
+    )
+
+
+def _declared_ports(server: TServer) -> Iterator[tuple[str, int, bool, bool]]:
+    """``(name, port, is_tcp, is_servant)`` in declaration order: servants, tars.ports,
+    normal.ports."""
+    spec = server.spec
+    if spec.tars is not None:
+        for servant in spec.tars.servants:
+            yield servant.name, servant.port, servant.is_tcp, True
+        for port in spec.tars.ports or []:
+            yield port.name, port.port, port.is_tcp, False
+    if spec.normal is not None:
+        for port in spec.normal.ports:
+            yield port.name, port.port, port.is_tcp, False
+
+
+def build_service_ports(server: TServer) -> list[dict[str, object]]:
+    """Service ports: servants, then tars.ports, then normal.ports; lowercased names,
+    ``targetPort`` = port."""
+    return [
+        {"name": name.lower(), "port": port, "targetPort": port, "protocol": protocol(is_tcp)}
+        for name, port, is_tcp, _ in _declared_ports(server)
+    ]
+
+
+def build_container_ports(server: TServer) -> list[dict[str, object]]:
+    """Container ports of the main container, with ``hostPort`` where a hostPorts entry's
+    nameRef matches the servant or port name case-insensitively (none under hostNetwork)."""
+    k8s = server.spec.k8s
+    host_ports: dict[str, int] = {}
+    if not k8s.host_network:
+        for entry in k8s.host_ports or []:
+            host_ports.setdefault(entry.name_ref.lower(), entry.port)
+    ports: list[dict[str, object]] = []
+    for name, port, is_tcp, is_servant in _declared_ports(server):
+        port_name = name.lower() if is_servant else name
+        if is_servant and not is_port_name(port_name):
+            port_name = f"p{port}"
+        entry: dict[str, object] = {"name": port_name, "containerPort": port}
+        host_port = host_ports.get(name.lower())
+        if host_port is not None:
+            entry["hostPort"] = host_port
+        entry["protocol"] = protocol(is_tcp)
+        ports.append(entry)
+    return ports

@@ -1,0 +1,47 @@
+"""The StatefulSet of a server with ``daemonSet: false`` (reference §4.2, design §4)."""
+
+from __future__ import annotations
+
+from ..models import TFrameworkConfig, TServer, UpdateStrategyType
+from ..options import Options
+from .labels import REVISION_HISTORY_LIMIT, object_meta, selector_labels
+from .pod import build_pod_template
+from .volumes import build_claim_templates
+
+
+def build_update_strategy(server: TServer) -> dict[str, object]:
+    """``updateStrategy``: RollingUpdate with its partition; OnDelete without a rollingUpdate
+    block (Kubernetes rejects both together)."""
+    strategy = server.spec.k8s.update_strategy
+    if strategy.type == UpdateStrategyType.ON_DELETE:
+        return {"type": UpdateStrategyType.ON_DELETE.value}
+    partition = strategy.rolling_update.partition if strategy.rolling_update else 0
+    return {
+        "type": UpdateStrategyType.ROLLING_UPDATE.value,
+        "rollingUpdate": {"partition": partition},
+    }
+
+
+def build_statefulset(
+    server: TServer, framework: TFrameworkConfig | None, options: Options
+) -> dict[str, object]:
+    """The StatefulSet: replicas, policy, strategy, pod template and claim templates."""
+    k8s = server.spec.k8s
+    spec: dict[str, object] = {
+        "serviceName": server.name,
+        "replicas": k8s.replicas,
+        "selector": {"matchLabels": selector_labels(server)},
+        "podManagementPolicy": k8s.pod_management_policy,
+        "updateStrategy": build_update_strategy(server),
+        "revisionHistoryLimit": REVISION_HISTORY_LIMIT,
+        "template": build_pod_template(server, framework, options, daemon=False),
+    }
+    claims = build_claim_templates(server, options)
+    if claims:
+        spec["volumeClaimTemplates"] = claims
+    return {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "metadata": object_meta(server),
+        "spec": spec,
+    }
