@@ -26,11 +26,10 @@ EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors in one line and exits 2."""
+    """argparse that states a usage error in one line (plus where to find help), exit 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        raise SystemExit(f"{self.prog}: error: {message}") from None
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,0 +1,238 @@
+"""The command line as a user runs it: in a subprocess, checking exit codes, output and files."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import stack_text, tars_server
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV = ROOT / "stacks" / "dev"
+LINE = re.compile(
+    r"^(?P<file>[^:]+):(?P<line>\d+): (?P<code>T[STF]\d{3}) (?P<severity>error|warning) "
+    r"(?P<kind>\w+) (?P<ns>[-a-z0-9]+)/(?P<name>[-.a-z0-9]*) (?P<field>\S+): (?P<message>.+)$"
+)
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``python -m tars_components ARGS`` with the checkout on the path."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "tars_components", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+
+
+def _tree(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the dev stack with its own Pulumi.dev.yaml."""
+    shutil.copytree(DEV, tmp_path / "stacks" / "dev")
+    (tmp_path / "Pulumi.dev.yaml").write_text(
+        "config:\n  tars:namespace: tars-dev\n  tars:stackDir: stacks/dev\n"
+    )
+    return tmp_path
+
+
+def test_render_writes_the_render_yaml_to_directory_layout(project: Path) -> None:
+    result = run("render", "--stack", "dev", "--out", "out/dev", cwd=project)
+    assert result.returncode == 0, result.stderr
+    files = sorted(p.name for p in (project / "out/dev/1-manifest").iterdir())
+    assert "v1-service-tars-dev-shop-orderserver.yaml" in files
+    assert "apps_v1-statefulset-tars-dev-shop-orderserver.yaml" in files
+    assert "apps_v1-daemonset-tars-dev-base-logagent.yaml" in files
+    assert (project / "out/dev/0-crd").is_dir()
+    for name in files:
+        obj = yaml.safe_load((project / "out/dev/1-manifest" / name).read_text())
+        expected = f"{obj['apiVersion'].replace('/', '_')}-{obj['kind'].lower()}-tars-dev-"
+        assert name == f"{expected}{obj['metadata']['name']}.yaml"
+    summary = result.stdout.strip().splitlines()[-1]
+    assert summary.startswith("rendered 5 servers from stacks/dev into out/dev")
+    assert f"{len(files)} objects (1 DaemonSet, 4 Service, 4 StatefulSet), 1 warning(s)" in summary
+    for name in files:
+        assert f"out/dev/1-manifest/{name}" in result.stdout
+
+
+def test_render_by_directory_equals_render_by_stack(project: Path) -> None:
+    assert run("render", "--stack", "dev", "--out", "a", cwd=project).returncode == 0
+    by_dir = run("render", "stacks/dev", "--namespace", "tars-dev", "--out", "b", cwd=project)
+    assert by_dir.returncode == 0, by_dir.stderr
+    assert _tree(project / "a") == _tree(project / "b")
+
+
+def test_render_is_byte_identical_and_replaces_stale_files(project: Path) -> None:
+    assert run("render", "--stack", "dev", "--out", "out", cwd=project).returncode == 0
+    first = _tree(project / "out")
+    stale = project / "out/1-manifest/v1-service-tars-dev-gone.yaml"
+    stale.write_text("stale")
+    assert run("render", "--stack", "dev", "--out", "out", cwd=project).returncode == 0
+    assert _tree(project / "out") == first
+
+
+def test_flags_override_the_stack_config(project: Path) -> None:
+    result = run(
+        "render",
+        "--stack",
+        "dev",
+        "--out",
+        "out",
+        "--no-delay-bind",
+        "--local-volume-storage-class",
+        "local-ssd",
+        "--no-tars-readiness-gate",
+        cwd=project,
+    )
+    assert result.returncode == 0, result.stderr
+    gateway = yaml.safe_load(
+        (
+            project / "out/1-manifest/apps_v1-statefulset-tars-dev-shop-gatewayserver.yaml"
+        ).read_text()
+    )
+    assert "volumeClaimTemplates" not in gateway["spec"]
+    assert "readinessGates" not in gateway["spec"]["template"]["spec"]
+    payment = yaml.safe_load(
+        (
+            project / "out/1-manifest/apps_v1-statefulset-tars-dev-shop-paymentserver.yaml"
+        ).read_text()
+    )
+    assert payment["spec"]["volumeClaimTemplates"][0]["spec"]["storageClassName"] == "local-ssd"
+
+
+def test_render_crd_mode_writes_the_mutated_custom_resources(project: Path) -> None:
+    result = run("render", "--stack", "dev", "--mode", "crd", "--out", "out", cwd=project)
+    assert result.returncode == 0, result.stderr
+    names = sorted(p.name for p in (project / "out/1-manifest").iterdir())
+    assert "k8s.tars.io_v1beta3-tserver-tars-dev-shop-orderserver.yaml" in names
+    assert "k8s.tars.io_v1beta3-ttemplate-tars-dev-tars.default.yaml" in names
+    assert "k8s.tars.io_v1beta3-tframeworkconfig-tars-dev-tars-framework.yaml" in names
+    server = yaml.safe_load(
+        (
+            project / "out/1-manifest/k8s.tars.io_v1beta3-tserver-tars-dev-shop-orderserver.yaml"
+        ).read_text()
+    )
+    assert server["metadata"]["labels"]["tars.io/Template"] == "shop.cpp"
+    assert server["spec"]["k8s"]["readinessGates"] == ["tars.io/active"]
+    v1beta2 = run(
+        "render",
+        "--stack",
+        "dev",
+        "--mode",
+        "crd",
+        "--crd-api-version",
+        "k8s.tars.io/v1beta2",
+        "--out",
+        "out2",
+        cwd=project,
+    )
+    assert v1beta2.returncode == 0, v1beta2.stderr
+    server2 = yaml.safe_load(
+        (
+            project / "out2/1-manifest/k8s.tars.io_v1beta2-tserver-tars-dev-web-portal.yaml"
+        ).read_text()
+    )
+    assert server2["spec"]["k8s"]["readinessGate"] == "example.com/warmed-up"
+    assert "command" not in server2["spec"]["k8s"]
+    assert "tars.io/Conversion.1b21b3" in server2["metadata"]["annotations"]
+
+
+def _broken_stack(root: Path) -> Path:
+    stack = root / "x"
+    stack.mkdir()
+    doc = tars_server()
+    doc["spec"]["tars"]["servants"].append({"name": "DemoTest2Obj", "port": 10001})
+    (stack / "servers.yaml").write_text(stack_text(doc))
+    (stack / "templates.yaml").write_text(
+        "apiVersion: k8s.tars.io/v1beta3\nkind: TTemplate\nmetadata: {name: tars.cpp}\n"
+        "spec: {content: '', parent: tars.cpp}\n---\n"
+        "apiVersion: k8s.tars.io/v1beta3\nkind: TFrameworkConfig\n"
+        "metadata: {name: tars-framework}\n"
+        "imageBuild: {executor: {image: k}}\nimageUpload: {registry: r}\nnodeImage: {image: n}\n"
+    )
+    return stack
+
+
+def test_validate_prints_one_line_per_violation_and_exits_1(tmp_path: Path) -> None:
+    stack = _broken_stack(tmp_path)
+    result = run("validate", str(stack), "--namespace", "tars-dev")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines, result.stderr
+    for line in lines:
+        assert LINE.match(line), line
+    text = (stack / "servers.yaml").read_text().splitlines()
+    port_line = [i for i, t in enumerate(text, 1) if t.strip() == "port: 10001"][1]
+    assert (
+        f"{stack / 'servers.yaml'}:{port_line}: TS004 error TServer tars-dev/test-demotest "
+        "spec.tars.servants[1].port: port 10001 is already used by servant DemoTest1Obj"
+    ) in lines
+
+
+def test_render_refuses_a_stack_with_errors_and_writes_nothing(tmp_path: Path) -> None:
+    stack = _broken_stack(tmp_path)
+    result = run("render", str(stack), "--namespace", "tars-dev", "--out", str(tmp_path / "out"))
+    assert result.returncode == 1
+    assert "TS004 error" in result.stdout
+    assert not (tmp_path / "out").exists()
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_validate_dev_stack_passes_with_its_warning() -> None:
+    result = run("validate", "stacks/dev", "--namespace", "tars-dev")
+    assert result.returncode == 0, result.stdout + result.stderr
+    [line] = result.stdout.splitlines()
+    assert LINE.match(line) and " TS015 warning " in line
+
+
+def test_validate_previous_runs_the_change_rules(tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    new = tmp_path / "new"
+    shutil.copytree(DEV, old)
+    shutil.copytree(DEV, new)
+    path = new / "20-shop-order.yaml"
+    path.write_text(path.read_text().replace("subType: tars", "subType: normal", 1))
+    result = run("validate", str(new), "--namespace", "tars-dev", "--previous", str(old))
+    assert result.returncode == 1
+    assert any(
+        " TS001 error " in line and "spec.subType" in line for line in result.stdout.splitlines()
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["render"],
+        ["render", "stacks/dev"],
+        ["render", "stacks/dev", "--stack", "dev", "--out", "o"],
+        ["validate", "stacks/dev", "--mode", "crd"],
+        ["render", "--stack", "nosuchenv", "--out", "o"],
+        ["validate", "no/such/dir"],
+        ["render", "stacks/dev", "--out", "o", "--mode", "sideways"],
+    ],
+)
+def test_usage_errors_exit_2_without_traceback(args: list[str], tmp_path: Path) -> None:
+    result = run(*args, cwd=ROOT)
+    assert result.returncode == 2, (args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 3
+
+
+def test_console_script_and_module_are_the_same_program() -> None:
+    result = run("--help")
+    assert result.returncode == 0
+    assert "render" in result.stdout and "validate" in result.stdout
