@@ -18,8 +18,7 @@ from .config import StackSettings, read_stack_config
 from .errors import LoadError, UsageError, Violation, has_errors, sorted_violations
 from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
-from .pipeline import build
-from .render import render_files, write_tree
+from .render import render_stack
 from .rules import validate, validate_change
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
@@ -129,23 +128,20 @@ def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
 def _render(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     options = settings.options
-    stack = load_stack(settings.stack_dir, options.namespace)
-    result = build(stack, options)
-    _print_violations(result.violations, out)
-    if not result.ok:
-        errors = sum(1 for v in result.violations if v.is_error)
+    result = render_stack(settings.stack_dir, args.out, options)
+    _print_violations(result.build.violations, out)
+    if not result.build.ok:
+        errors = sum(1 for v in result.build.violations if v.is_error)
         print(f"render refused: {errors} error(s), nothing written", file=out)
         return EXIT_VIOLATIONS
-    files = render_files(result.objects)
-    write_tree(args.out, files)
-    for relative in files:
+    for relative in result.files:
         print(Path(args.out) / relative, file=out)
-    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.kinds().items()))
+    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.build.kinds().items()))
     print(
-        f"rendered {len(stack.servers)} servers from {settings.stack_dir} into {args.out} "
-        f"(namespace {options.namespace}, mode {options.mode}): "
-        f"{len(result.objects)} objects ({kinds or 'none'}), "
-        f"{len(result.warnings)} warning(s)",
+        f"rendered {len(result.stack.servers)} servers from {settings.stack_dir} into "
+        f"{args.out} (namespace {options.namespace}, mode {options.mode}): "
+        f"{len(result.build.objects)} objects ({kinds or 'none'}), "
+        f"{len(result.build.warnings)} warning(s)",
         file=out,
     )
     return EXIT_OK

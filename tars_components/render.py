@@ -8,13 +8,20 @@ failed render never leaves a half-written tree.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .loader import load_stack
+from .options import Options
+from .pipeline import Build, build
+from .stack import Stack
 from .yamlio import dump
 
 CRD_DIR = "0-crd"
@@ -75,3 +82,46 @@ def write_tree(out_dir: str | Path, files: Mapping[str, str]) -> None:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    """What :func:`render_stack` did: the stack, its build, and the files it wrote (relative
+    paths; none when a rule error blocked)."""
+
+    stack: Stack
+    build: Build
+    files: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def suspended_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector for a batch job.
+
+    A render builds hundreds of thousands of small acyclic objects; with the collector on, its
+    full collections make the cost grow faster than the stack (2.4x slower at 5,000 servers)
+    while freeing nothing.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def render_stack(stack_dir: str | Path, out_dir: str | Path, options: Options) -> RenderResult:
+    """The ``render`` job: load a stack directory, validate and expand it, and write the files.
+
+    Nothing is written when a rule error blocks (``result.build.ok`` is false). Raises
+    :class:`~tars_components.errors.LoadError` for unreadable input.
+    """
+    with suspended_gc():
+        stack = load_stack(stack_dir, options.namespace)
+        result = build(stack, options)
+        if not result.ok:
+            return RenderResult(stack=stack, build=result)
+        files = render_files(result.objects)
+        write_tree(out_dir, files)
+    return RenderResult(stack=stack, build=result, files=list(files))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from .errors import Severity, Violation
 from .models import (
@@ -51,35 +52,46 @@ class Stack:
             docs.append(doc)
         return cls(namespace=namespace, documents=tuple(docs))
 
-    @property
+    @cached_property
     def servers(self) -> list[TServer]:
         """The TServers, in load order."""
         return [d for d in self.documents if isinstance(d, TServer)]
 
-    @property
+    @cached_property
     def templates(self) -> list[TTemplate]:
         """The TTemplates, in load order."""
         return [d for d in self.documents if isinstance(d, TTemplate)]
 
-    @property
+    @cached_property
     def frameworks(self) -> list[TFrameworkConfig]:
         """The TFrameworkConfigs, in load order."""
         return [d for d in self.documents if isinstance(d, TFrameworkConfig)]
 
+    @cached_property
+    def _framework_by_namespace(self) -> dict[str, TFrameworkConfig]:
+        found: dict[str, TFrameworkConfig] = {}
+        for doc in self.frameworks:
+            if doc.name == FRAMEWORK_CONFIG_NAME:
+                found.setdefault(doc.namespace, doc)
+        return found
+
+    @cached_property
+    def _template_names(self) -> dict[str, frozenset[str]]:
+        names: dict[str, set[str]] = {}
+        for t in self.templates:
+            names.setdefault(t.namespace, set()).add(t.name)
+        for r in self.rejected:
+            if r.kind == TTemplate.KIND:
+                names.setdefault(r.namespace, set()).add(r.name)
+        return {ns: frozenset(found) for ns, found in names.items()}
+
     def framework(self, namespace: str) -> TFrameworkConfig | None:
         """The ``tars-framework`` config of a namespace (the only one TarsK8S reads)."""
-        for doc in self.frameworks:
-            if doc.name == FRAMEWORK_CONFIG_NAME and doc.namespace == namespace:
-                return doc
-        return None
+        return self._framework_by_namespace.get(namespace)
 
-    def template_names(self, namespace: str) -> set[str]:
+    def template_names(self, namespace: str) -> frozenset[str]:
         """Names of the templates of a namespace, including schema-rejected ones."""
-        names = {t.name for t in self.templates if t.namespace == namespace}
-        names.update(
-            r.name for r in self.rejected if r.kind == TTemplate.KIND and r.namespace == namespace
-        )
-        return names
+        return self._template_names.get(namespace, frozenset())
 
     def with_documents(self, documents: Sequence[Document]) -> Stack:
         """The same stack with other documents (mutation returns such a copy)."""
