@@ -33,7 +33,9 @@ from .models import (
     TTemplate,
 )
 from .models.base import PATTERN_HINTS
+from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .paths import FileIndex, Segment, format_path
+from .rules.tserver import section_mismatch
 from .stack import Rejected, Stack
 from .yamlio import YamlLoader
 
@@ -179,9 +181,9 @@ def _identify(raw: Any) -> str | None:
     if not isinstance(raw, dict):
         return f"document is a {_yaml_type(raw)}, expected a mapping with apiVersion and kind"
     api_version, kind = raw.get("apiVersion"), raw.get("kind")
-    if api_version not in API_VERSIONS:
+    if not isinstance(api_version, str) or api_version not in API_VERSIONS:
         return f"unknown apiVersion {api_version!r}: expected one of {', '.join(API_VERSIONS)}"
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         return f"unknown kind {kind!r} for {api_version}: expected one of {', '.join(KINDS)}"
     return None
 
@@ -237,6 +239,8 @@ def _build(raw: dict[str, Any], source: Source | None) -> tuple[Document | None,
         doc = None  # the API server rejects the whole object
     elif doc is not None:
         doc.with_source(source)
+    if kind == TServer.KIND:
+        errors = [_section_error(raw, error) for error in errors]
     identity = _rejected(raw, "default", source)
     violations = [
         _schema_violation(identity, kind, path, error_type, message)
@@ -245,10 +249,32 @@ def _build(raw: dict[str, Any], source: Source | None) -> tuple[Document | None,
     return doc, violations
 
 
-def _schema_violation(
-    doc: Rejected, kind: str, path: tuple[Segment, ...], error_type: str, message: str
-) -> Violation:
-    code = SCHEMA_CODES[kind]
+def _section_error(
+    raw: Mapping[str, Any], error: tuple[tuple[Segment, ...], str, str]
+) -> tuple[tuple[Segment, ...], str, str]:
+    """The CRD's tars/normal oneOf failure, told as TS014 (subType vs sections) where it is one:
+    the seed's own example has both sections, and the hint is to use spec.tars.ports."""
+    path, error_type, _ = error
+    spec = raw.get("spec")
+    if path != ("spec",) or error_type != "value_error" or not isinstance(spec, dict):
+        return error
+    mismatch = section_mismatch(
+        spec.get("subType"), spec.get("tars") is not None, spec.get("normal") is not None
+    )
+    if mismatch is None:
+        return error
+    return (mismatch[0], "section_mismatch", mismatch[1])
+
+
+def _schema_code(kind: str, path: tuple[Segment, ...], error_type: str) -> str:
+    """The kind's schema code, or the more specific code where one exists (design §3)."""
+    if error_type == "section_mismatch":
+        return "TS014"
+    if kind == TServer.KIND and path in (
+        ("metadata", "annotations", ANNOTATION_MIN_REPLICAS),
+        ("metadata", "annotations", ANNOTATION_MAX_REPLICAS),
+    ):
+        return "TS019"
     if (
         kind == TTemplate.KIND
         and path == ("spec", "parent")
@@ -259,7 +285,14 @@ def _schema_violation(
             "empty",
         )
     ):
-        code = "TT001"
+        return "TT001"
+    return SCHEMA_CODES[kind]
+
+
+def _schema_violation(
+    doc: Rejected, kind: str, path: tuple[Segment, ...], error_type: str, message: str
+) -> Violation:
+    code = _schema_code(kind, path, error_type)
     field = format_path(path)
     source = doc.source
     return Violation(

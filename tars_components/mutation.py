@@ -55,7 +55,7 @@ def replica_bounds(server: TServer) -> tuple[int | None, int | None] | None:
         value = server.annotations.get(key)
         if value is None:
             bounds.append(None)
-        elif REPLICA_ANNOTATION.match(value):
+        elif isinstance(value, str) and REPLICA_ANNOTATION.fullmatch(value):
             bounds.append(int(value))
         else:
             return None

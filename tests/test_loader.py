@@ -181,7 +181,8 @@ def test_tars_and_normal_together_fail_the_crd_one_of() -> None:
     doc = tars_server()
     doc["spec"]["normal"] = {"ports": [{"name": "http", "port": 3000}]}
     [violation] = load_texts({"s.yaml": stack_text(doc)}).violations
-    assert (violation.code, violation.field) == ("TS021", "spec")
+    assert (violation.code, violation.field) == ("TS014", "spec.normal")
+    assert "use spec.tars.ports" in violation.message
 
 
 def test_ttemplate_empty_parent_is_tt001_and_bad_content_is_tt006() -> None:
@@ -239,3 +240,24 @@ def test_cli_exits_2_on_unreadable_input_without_traceback(tmp_path: Path) -> No
         assert "Traceback" not in result.stderr + result.stdout
         assert result.stderr.startswith(f"{tmp_path / 'bad.yaml'}:3: invalid YAML")
         assert not (tmp_path / "out").exists()
+
+
+def test_non_string_replica_annotations_are_ts019() -> None:
+    doc = tars_server()
+    doc["metadata"]["annotations"] = {"tars.io/MaxReplicas": 3}
+    [violation] = load_texts({"s.yaml": stack_text(doc)}).violations
+    assert violation.code == "TS019"
+    assert violation.field == 'metadata.annotations["tars.io/MaxReplicas"]'
+
+
+def test_the_seeds_tarsconfig_example_is_rejected_with_the_ts014_hint() -> None:
+    from test_golden_seed import SEED_TARSCONFIG
+
+    text = SEED_TARSCONFIG.replace(
+        "  k8s:\n", "  normal:\n    ports:\n      - isTcp: true\n        name: http\n"
+        "        port: 3000\n  k8s:\n", 1
+    )
+    [violation] = load_texts({"seed.yaml": text}).violations
+    assert (violation.code, violation.field) == ("TS014", "spec.normal")
+    assert "use spec.tars.ports" in violation.message
+    assert text.splitlines()[violation.line - 1].strip() == "normal:"

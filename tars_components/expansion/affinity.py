@@ -4,6 +4,7 @@ notStacked anti-affinity."""
 from __future__ import annotations
 
 from ..models import AbilityAffinity, TServer
+from ..models.names import app_ability_label, node_label, server_ability_label
 from .labels import selector_labels
 
 SERVER_AFFINITY_WEIGHT = 60
@@ -11,19 +12,8 @@ APP_AFFINITY_WEIGHT = 30
 HOSTNAME_TOPOLOGY_KEY = "kubernetes.io/hostname"
 
 
-def node_label(namespace: str) -> str:
-    """``tars.io/node.<ns>``: nodes that may run pods of the framework in ``namespace``."""
-    return f"tars.io/node.{namespace}"
-
-
-def app_ability_label(server: TServer) -> str:
-    """``tars.io/ability.<ns>.<app>`` (app in its own case)."""
-    return f"tars.io/ability.{server.namespace}.{server.spec.app}"
-
-
-def server_ability_label(server: TServer) -> str:
-    """``tars.io/ability.<ns>.<app>-<server>`` (app and server in their own case)."""
-    return f"tars.io/ability.{server.namespace}.{server.spec.app}-{server.spec.server}"
+def _server_key(server: TServer) -> str:
+    return server_ability_label(server.namespace, server.spec.app, server.spec.server)
 
 
 def _exists(key: str) -> dict[str, object]:
@@ -47,18 +37,22 @@ def build_affinity(server: TServer, daemon: bool) -> dict[str, object]:
     if not daemon:
         ability = k8s.ability_affinity
         if ability == AbilityAffinity.APP_REQUIRED:
-            expressions.append(_exists(app_ability_label(server)))
+            expressions.append(_exists(app_ability_label(server.namespace, server.spec.app)))
         elif ability == AbilityAffinity.SERVER_REQUIRED:
-            expressions.append(_exists(server_ability_label(server)))
+            expressions.append(_exists(_server_key(server)))
         elif ability == AbilityAffinity.APP_OR_SERVER_PREFERRED:
             preferred = [
                 {
                     "weight": SERVER_AFFINITY_WEIGHT,
-                    "preference": {"matchExpressions": [_exists(server_ability_label(server))]},
+                    "preference": {"matchExpressions": [_exists(_server_key(server))]},
                 },
                 {
                     "weight": APP_AFFINITY_WEIGHT,
-                    "preference": {"matchExpressions": [_exists(app_ability_label(server))]},
+                    "preference": {
+                        "matchExpressions": [
+                            _exists(app_ability_label(server.namespace, server.spec.app))
+                        ]
+                    },
                 },
             ]
     node_affinity: dict[str, object] = {

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from ..models import TServer
+from ..models.names import (
+    DELAY_BIND,
+    HOST_TIMEZONE,
+    HOST_TIMEZONE_PATH,
+    TARSNODE_WORK_DIR,
+    TARSNODE_WORK_DIR_PATH,
+)
 from ..mutation import LABEL_APP, LABEL_SERVER, LABEL_SERVER_ID
 
 LABEL_LOCAL_VOLUME = "tars.io/LocalVolume"
-HOST_TIMEZONE = "host-timezone"
-HOST_TIMEZONE_PATH = "/etc/localtime"
-TARSNODE_WORK_DIR = "tarsnode-work-dir"
-TARSNODE_WORK_DIR_PATH = "/usr/local/app/tars/tarsnode"
-DELAY_BIND = "delay-bind"
 TARSNODE = "tarsnode"
 IMAGE_PLACEHOLDER = " "
 REVISION_HISTORY_LIMIT = 1

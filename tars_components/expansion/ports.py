@@ -7,28 +7,15 @@ named lower(servant name) — or ``p<port>`` when that is not a valid port name 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ..models import TServer
-
-_IANA_SVC_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+from ..models.names import is_port_name
 
 
 def protocol(is_tcp: bool) -> str:
     """``TCP`` or ``UDP``."""
     return "TCP" if is_tcp else "UDP"
-
-
-def is_port_name(name: str) -> bool:
-    """True for a valid Kubernetes port name (IANA service name): at most 15 characters,
-    lowercase letters, digits and '-', at least one letter, no leading, trailing or double '-'."""
-    return (
-        len(name) <= 15
-        and bool(_IANA_SVC_NAME.match(name))
-        and "--" not in name
-        and any(c.isalpha() for c in name)
-    )
 
 
 def _declared_ports(server: TServer) -> Iterator[tuple[str, int, bool, bool]]:

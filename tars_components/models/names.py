@@ -1,0 +1,59 @@
+"""Names that TarsK8S fixes or derives, shared by the expansion and the rules."""
+
+from __future__ import annotations
+
+import re
+
+HOST_TIMEZONE = "host-timezone"
+HOST_TIMEZONE_PATH = "/etc/localtime"
+TARSNODE_WORK_DIR = "tarsnode-work-dir"
+TARSNODE_WORK_DIR_PATH = "/usr/local/app/tars/tarsnode"
+DELAY_BIND = "delay-bind"
+LABEL_PREFIX = "tars.io/"
+
+RESERVED_VOLUMES = {
+    HOST_TIMEZONE: "the host-timezone volume every pod gets",
+    TARSNODE_WORK_DIR: "the tarsnode-work-dir volume of tars servers",
+    DELAY_BIND: "the delay-bind claim template of servers bound to their node",
+}
+"""Volume and claim names every generated pod may already use."""
+
+RESERVED_MOUNT_PATHS = {
+    HOST_TIMEZONE_PATH: HOST_TIMEZONE,
+    TARSNODE_WORK_DIR_PATH: TARSNODE_WORK_DIR,
+}
+"""Mount paths of the generated volumes."""
+
+_LOWER_NAME = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+
+
+def is_port_name(name: str) -> bool:
+    """True for a valid Kubernetes port name (IANA service name): at most 15 lowercase
+    letters, digits and '-', at least one letter, no leading, trailing or double '-'."""
+    return (
+        len(name) <= 15
+        and _LOWER_NAME.fullmatch(name) is not None
+        and "--" not in name
+        and any(c.isalpha() for c in name)
+    )
+
+
+def is_dns_label(name: str) -> bool:
+    """True for a DNS-1123 label (a valid volume name): at most 63 lowercase letters, digits
+    and '-', alphanumeric at both ends."""
+    return len(name) <= 63 and _LOWER_NAME.fullmatch(name) is not None
+
+
+def node_label(namespace: str) -> str:
+    """``tars.io/node.<ns>``: nodes that may run pods of the framework in ``namespace``."""
+    return f"{LABEL_PREFIX}node.{namespace}"
+
+
+def app_ability_label(namespace: str, app: str) -> str:
+    """``tars.io/ability.<ns>.<app>`` (app in its own case)."""
+    return f"{LABEL_PREFIX}ability.{namespace}.{app}"
+
+
+def server_ability_label(namespace: str, app: str, server: str) -> str:
+    """``tars.io/ability.<ns>.<app>-<server>`` (app and server in their own case)."""
+    return f"{LABEL_PREFIX}ability.{namespace}.{app}-{server}"

@@ -1,0 +1,40 @@
+"""The TarsK8S admission rules as pure functions (reference §6, design §5).
+
+:func:`validate` checks one stack, :func:`validate_change` compares two versions of it, and
+:data:`RULES` lists every code either can report. One module per kind: :mod:`.tserver`,
+:mod:`.ttemplate`, :mod:`.tframework`; the version-comparing rules are in :mod:`.change`.
+"""
+
+from __future__ import annotations
+
+from ..errors import Violation, sorted_violations
+from ..stack import Stack
+from .catalog import RULES, Origin, Rule, rules_table
+from .change import validate_change
+from .tframework import check_frameworks
+from .tserver import check_servers
+from .ttemplate import check_templates
+
+
+def validate(stack: Stack) -> list[Violation]:
+    """All violations of a stack, in report order: the schema violations the loader found
+    (TS021, TT006, TF001, TT001) and every rule of :data:`RULES` that looks at one stack.
+
+    The result is the same whether or not the stack was mutated
+    (:func:`tars_components.mutation.mutate`).
+    """
+    found: list[Violation] = list(stack.violations)
+    found.extend(check_servers(stack))
+    found.extend(check_templates(stack))
+    found.extend(check_frameworks(stack))
+    return sorted_violations(found)
+
+
+__all__ = [
+    "RULES",
+    "Origin",
+    "Rule",
+    "rules_table",
+    "validate",
+    "validate_change",
+]

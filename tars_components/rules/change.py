@@ -1,0 +1,113 @@
+"""Rules that compare two versions of a stack: TS001, TS002, TT003, TT005 (reference §6.1, §6.2).
+
+Objects are matched by ``(kind, namespace, name)``. A changed TServer is reported at the field
+of its current document; a removed TTemplate, which exists only in the previous stack, at the
+``metadata.name`` of its previous document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ..errors import Violation, sorted_violations
+from ..models import Document, TServer, TTemplate
+from ..stack import Stack
+from .common import report
+
+Key = tuple[str, str, str]
+
+_IMMUTABLE = (("app", "app"), ("server", "server"), ("subType", "sub_type"))
+_SECTIONS = ("tars", "normal")
+
+
+def validate_change(previous: Stack, current: Stack) -> list[Violation]:
+    """Change rules comparing two versions of a stack: TS001, TS002, TT003, TT005, in report
+    order. Neither stack needs to be mutated."""
+    before = _by_key(previous.documents)
+    found: list[Violation] = []
+    for server in current.servers:
+        old = before.get(_key(server))
+        if isinstance(old, TServer):
+            found.extend(_immutable_fields(old, server))
+            found.extend(_frozen_sections(old, server))
+    for template in _removed_templates(previous, current):
+        found.extend(_still_a_parent(template, current))
+        found.extend(_still_used(template, current))
+    return sorted_violations(found)
+
+
+def _key(doc: Document) -> Key:
+    return doc.kind, doc.namespace, doc.name
+
+
+def _by_key(documents: Iterable[Document]) -> dict[Key, Document]:
+    found: dict[Key, Document] = {}
+    for doc in documents:
+        found.setdefault(_key(doc), doc)
+    return found
+
+
+def _immutable_fields(old: TServer, new: TServer) -> Iterator[Violation]:
+    """TS001."""
+    for field, attr in _IMMUTABLE:
+        was, now = getattr(old.spec, attr), getattr(new.spec, attr)
+        if was != now:
+            yield report(
+                new, "TS001", ("spec", field), f"spec.{field} is immutable: was {was}, now {now}"
+            )
+
+
+def _frozen_sections(old: TServer, new: TServer) -> Iterator[Violation]:
+    """TS002: the sections present when the server was created stay as they are."""
+    for section in _SECTIONS:
+        had = getattr(old.spec, section) is not None
+        has = getattr(new.spec, section) is not None
+        if had != has:
+            change = "added" if has else "removed"
+            yield report(
+                new,
+                "TS002",
+                ("spec", section),
+                f"spec.{section} cannot be {change}: delete and recreate the TServer instead",
+            )
+
+
+def _removed_templates(previous: Stack, current: Stack) -> Iterator[TTemplate]:
+    for template in previous.templates:
+        if template.name not in current.template_names(template.namespace):
+            yield template
+
+
+def _still_a_parent(template: TTemplate, current: Stack) -> Iterator[Violation]:
+    """TT003."""
+    children = [
+        t.name
+        for t in current.templates
+        if t.namespace == template.namespace and t.spec.parent == template.name
+    ]
+    if children:
+        yield report(
+            template,
+            "TT003",
+            "metadata.name",
+            f"TTemplate {template.name} is removed but is still the parent of "
+            f"{', '.join(children)}",
+        )
+
+
+def _still_used(template: TTemplate, current: Stack) -> Iterator[Violation]:
+    """TT005."""
+    users = [
+        s.name
+        for s in current.servers
+        if s.namespace == template.namespace
+        and s.spec.tars is not None
+        and s.spec.tars.template == template.name
+    ]
+    if users:
+        yield report(
+            template,
+            "TT005",
+            "metadata.name",
+            f"TTemplate {template.name} is removed but TServer {', '.join(users)} still uses it",
+        )

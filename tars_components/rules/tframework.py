@@ -1,0 +1,29 @@
+"""TFrameworkConfig rules TF002 and TF003 (reference §2.4, §6.7).
+
+TarsK8S reads only the TFrameworkConfig named ``tars-framework`` of a namespace; any other is
+ignored, which is worth a warning (TF002). Two configs with one name would replace each other
+(TF003). TF001 (the CRD schema) is reported by the loader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..errors import Violation
+from ..models import FRAMEWORK_CONFIG_NAME
+from ..stack import Stack
+from .common import report, same_names
+
+
+def check_frameworks(stack: Stack) -> Iterator[Violation]:
+    """TF002: configs not named tars-framework; TF003: two configs with one name."""
+    for config in stack.frameworks:
+        if config.name != FRAMEWORK_CONFIG_NAME:
+            yield report(
+                config,
+                "TF002",
+                "metadata.name",
+                f"TFrameworkConfig {config.name} is ignored: TarsK8S reads only the one named "
+                f"{FRAMEWORK_CONFIG_NAME}",
+            )
+    yield from same_names(stack.frameworks, "TF003")

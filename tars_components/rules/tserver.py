@@ -1,0 +1,536 @@
+"""TServer admission rules TS003-TS020 and TS023 (reference §6.1, design §5).
+
+TS001/TS002 compare two versions and live in :mod:`.change`; TS021 (the CRD schema) is
+reported by the loader. Every check takes a schema-valid :class:`TServer`: structural fields
+are plain values, and the only placed field inspected here (``release.nodeImage``) is skipped
+when it is deferred.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from ..errors import Violation
+from ..models import RESERVED_PORT, AbilityAffinity, Mount, SubType, TServer, is_deferred
+from ..models.names import (
+    LABEL_PREFIX,
+    RESERVED_MOUNT_PATHS,
+    RESERVED_VOLUMES,
+    app_ability_label,
+    is_dns_label,
+    is_port_name,
+    server_ability_label,
+)
+from ..mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS, REPLICA_ANNOTATION
+from ..paths import Segment
+from ..stack import Stack
+from .common import repeats, report
+
+RESERVED_SERVANT = "nodeobj"
+"""Servant name that tarsnode uses (compared case-insensitively, TS005)."""
+
+MAX_NAME = 58
+"""Longest TServer name the webhook accepts (``len(name) < 59``)."""
+MAX_STATEFULSET_NAME = 52
+"""Longest StatefulSet name whose pods get a valid ``controller-revision-hash`` label."""
+MAX_LABEL_NAME = 63
+"""Longest name part (after the ``/``) of a label key."""
+
+_SERVER_KEY_AFFINITIES = (
+    AbilityAffinity.SERVER_REQUIRED.value,
+    AbilityAffinity.APP_OR_SERVER_PREFERRED.value,
+)
+_APP_KEY_AFFINITIES = (
+    AbilityAffinity.APP_REQUIRED.value,
+    AbilityAffinity.APP_OR_SERVER_PREFERRED.value,
+)
+
+Path = tuple[Segment, ...]
+
+
+@dataclass(frozen=True)
+class _Port:
+    """A servant or a plain port, with the path of its list entry."""
+
+    path: Path
+    role: str
+    name: str
+    port: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.role} {self.name}"
+
+
+def check_servers(stack: Stack) -> Iterator[Violation]:
+    """Every TServer rule of one stack (TS003-TS020, TS023)."""
+    for server in stack.servers:
+        yield from check_server(server, stack)
+    yield from _same_object_name(stack.servers)
+
+
+def check_server(server: TServer, stack: Stack) -> Iterator[Violation]:
+    """The rules about one TServer; ``stack`` provides its templates and framework config."""
+    for check in _CHECKS:
+        yield from check(server)
+    yield from _template_exists(server, stack)
+    yield from _node_image(server, stack)
+
+
+def section_mismatch(sub_type: object, has_tars: bool, has_normal: bool) -> tuple[Path, str] | None:
+    """TS014 for a subType and the sections present: ``(field, message)`` or None.
+
+    Pure on plain values, so the loader can use it on a document that both sections make
+    schema-invalid.
+    """
+    if sub_type == SubType.TARS.value:
+        if has_normal:
+            return ("spec", "normal"), (
+                "subType tars takes spec.tars, not spec.normal: use spec.tars.ports for plain ports"
+            )
+        if not has_tars:
+            return ("spec", "tars"), "subType tars needs spec.tars"
+    elif sub_type == SubType.NORMAL.value:
+        if has_tars:
+            return ("spec", "tars"), (
+                "subType normal takes spec.normal, not spec.tars: use subType tars for a "
+                "server run by tarsnode"
+            )
+        if not has_normal:
+            return ("spec", "normal"), "subType normal needs spec.normal"
+    return None
+
+
+# --- ports (TS003-TS008) ------------------------------------------------------------------
+
+
+def _tars_ports(server: TServer) -> list[_Port]:
+    """Servants, then ``spec.tars.ports``: one namespace of names and of port numbers."""
+    tars = server.spec.tars
+    if tars is None:
+        return []
+    servants = [
+        _Port(("spec", "tars", "servants", i), "servant", s.name, s.port)
+        for i, s in enumerate(tars.servants)
+    ]
+    ports = [
+        _Port(("spec", "tars", "ports", i), "port", p.name, p.port)
+        for i, p in enumerate(tars.ports or [])
+    ]
+    return servants + ports
+
+
+def _normal_ports(server: TServer) -> list[_Port]:
+    normal = server.spec.normal
+    if normal is None:
+        return []
+    return [
+        _Port(("spec", "normal", "ports", i), "port", p.name, p.port)
+        for i, p in enumerate(normal.ports)
+    ]
+
+
+def _duplicate_names(server: TServer, code: str, ports: list[_Port]) -> Iterator[Violation]:
+    for later, first in repeats(ports, lambda p: p.name.lower()):
+        yield report(
+            server,
+            code,
+            (*later.path, "name"),
+            f"name {later.name} is already used by {first.label}",
+        )
+
+
+def _duplicate_numbers(server: TServer, code: str, ports: list[_Port]) -> Iterator[Violation]:
+    for later, first in repeats(ports, lambda p: p.port):
+        yield report(
+            server,
+            code,
+            (*later.path, "port"),
+            f"port {later.port} is already used by {first.label}",
+        )
+
+
+def _tars_names_unique(server: TServer) -> Iterator[Violation]:
+    """TS003."""
+    return _duplicate_names(server, "TS003", _tars_ports(server))
+
+
+def _tars_ports_unique(server: TServer) -> Iterator[Violation]:
+    """TS004."""
+    return _duplicate_numbers(server, "TS004", _tars_ports(server))
+
+
+def _no_node_obj(server: TServer) -> Iterator[Violation]:
+    """TS005."""
+    for entry in _tars_ports(server):
+        if entry.role == "servant" and entry.name.lower() == RESERVED_SERVANT:
+            yield report(
+                server,
+                "TS005",
+                (*entry.path, "name"),
+                f"servant name {entry.name} is reserved for tarsnode",
+            )
+
+
+def _no_reserved_port(server: TServer) -> Iterator[Violation]:
+    """TS006 (port 19385 stays allowed in spec.normal.ports)."""
+    for entry in _tars_ports(server):
+        if entry.port == RESERVED_PORT:
+            yield report(
+                server,
+                "TS006",
+                (*entry.path, "port"),
+                f"port {RESERVED_PORT} is reserved for tarsnode",
+            )
+
+
+def _normal_names_unique(server: TServer) -> Iterator[Violation]:
+    """TS007."""
+    return _duplicate_names(server, "TS007", _normal_ports(server))
+
+
+def _normal_ports_unique(server: TServer) -> Iterator[Violation]:
+    """TS008."""
+    return _duplicate_numbers(server, "TS008", _normal_ports(server))
+
+
+# --- mounts (TS009, TS013, TS015, TS016) ---------------------------------------------------
+
+
+def _mounts(server: TServer) -> list[tuple[Path, Mount]]:
+    return [(("spec", "k8s", "mounts", i), m) for i, m in enumerate(server.spec.k8s.mounts or [])]
+
+
+def _claim_source(mount: Mount) -> str | None:
+    """The source key of a mount that becomes a volumeClaimTemplate, else None."""
+    if mount.source.persistent_volume_claim_template is not None:
+        return "persistentVolumeClaimTemplate"
+    if mount.source.t_local_volume is not None:
+        return "tLocalVolume"
+    return None
+
+
+def _mount_names_unique(server: TServer) -> Iterator[Violation]:
+    """TS009 (exact, case-sensitive)."""
+    for (path, later), _ in repeats(_mounts(server), lambda entry: entry[1].name):
+        yield report(server, "TS009", (*path, "name"), f"mount name {later.name} is already used")
+
+
+def _daemon_claims(server: TServer) -> Iterator[Violation]:
+    """TS013."""
+    if not server.spec.k8s.daemon_set:
+        return
+    for path, mount in _mounts(server):
+        source = _claim_source(mount)
+        if source is not None:
+            yield report(
+                server,
+                "TS013",
+                (*path, "source", source),
+                f"a daemonSet server cannot mount {source} {mount.name}: claim templates "
+                "need a StatefulSet",
+            )
+
+
+def _normal_claims(server: TServer) -> Iterator[Violation]:
+    """TS015 (warning)."""
+    if server.is_tars:
+        return
+    for path, mount in _mounts(server):
+        source = _claim_source(mount)
+        if source is not None:
+            yield report(
+                server,
+                "TS015",
+                (*path, "source", source),
+                f"{source} {mount.name} on a normal server: TarsK8S documents claim templates "
+                "for tars servers only",
+            )
+
+
+def _mount_volume_names(server: TServer) -> Iterator[Violation]:
+    """TS016: mount names are DNS-1123 labels and not the pod's own volumes."""
+    for path, mount in _mounts(server):
+        if mount.name in RESERVED_VOLUMES:
+            yield report(
+                server,
+                "TS016",
+                (*path, "name"),
+                f"mount name {mount.name} is reserved for {RESERVED_VOLUMES[mount.name]}",
+            )
+        elif not is_dns_label(mount.name):
+            yield report(
+                server,
+                "TS016",
+                (*path, "name"),
+                f"mount name {mount.name} is not a valid volume name (DNS-1123 label: lowercase "
+                "letters, digits and '-')",
+            )
+
+
+def _normal_path(path: str) -> str:
+    return posixpath.normpath(path) if path else path
+
+
+def _mount_paths(server: TServer) -> Iterator[Violation]:
+    """TS016: mount paths are unique and not the pod's own mount points."""
+    mounts = _mounts(server)
+    for path, mount in mounts:
+        volume = RESERVED_MOUNT_PATHS.get(_normal_path(mount.mount_path))
+        if volume is not None:
+            yield report(
+                server,
+                "TS016",
+                (*path, "mountPath"),
+                f"mountPath {mount.mount_path} is reserved for the {volume} volume",
+            )
+    for (path, later), (_, first) in repeats(mounts, lambda e: _normal_path(e[1].mount_path)):
+        yield report(
+            server,
+            "TS016",
+            (*path, "mountPath"),
+            f"mountPath {later.mount_path} is already used by mount {first.name}",
+        )
+
+
+# --- names (TS016) ------------------------------------------------------------------------
+
+
+def _name_matches(server: TServer) -> Iterator[Violation]:
+    """TS016: metadata.name is lower(app)-lower(server) (a missing name is TS021)."""
+    name = server.metadata.name
+    if name is not None and name != server.object_name:
+        yield report(
+            server,
+            "TS016",
+            "metadata.name",
+            f"name {name} must be {server.object_name} (lower(app)-lower(server))",
+        )
+
+
+def _name_length(server: TServer) -> Iterator[Violation]:
+    """TS016: at most 58 characters; at most 52 for a StatefulSet."""
+    name = server.name
+    if len(name) > MAX_NAME:
+        yield report(
+            server,
+            "TS016",
+            "metadata.name",
+            f"name {name} has {len(name)} characters, more than {MAX_NAME}",
+        )
+    elif len(name) > MAX_STATEFULSET_NAME and not server.spec.k8s.daemon_set:
+        yield report(
+            server,
+            "TS016",
+            "metadata.name",
+            f"name {name} has {len(name)} characters: a StatefulSet name over "
+            f"{MAX_STATEFULSET_NAME} leaves no room for the controller-revision-hash label, so "
+            "no pod can be created",
+        )
+
+
+def ability_label_names(server: TServer) -> list[str]:
+    """Name parts (after ``tars.io/``) of the node label keys the server's abilityAffinity
+    uses: ``ability.<ns>.<app>-<server>`` and/or ``ability.<ns>.<app>`` (none for a
+    daemonSet, which ignores abilityAffinity)."""
+    k8s, spec = server.spec.k8s, server.spec
+    if k8s.daemon_set:
+        return []
+    names = []
+    if k8s.ability_affinity in _SERVER_KEY_AFFINITIES:
+        names.append(server_ability_label(server.namespace, spec.app, spec.server))
+    if k8s.ability_affinity in _APP_KEY_AFFINITIES:
+        names.append(app_ability_label(server.namespace, spec.app))
+    return [name.removeprefix(LABEL_PREFIX) for name in names]
+
+
+def _ability_keys(server: TServer) -> Iterator[Violation]:
+    """TS016: ability label keys that Kubernetes would reject in the node affinity."""
+    for name in ability_label_names(server):
+        if len(name) > MAX_LABEL_NAME:
+            yield report(
+                server,
+                "TS016",
+                "spec.k8s.abilityAffinity",
+                f"node label key tars.io/{name} (abilityAffinity "
+                f"{server.spec.k8s.ability_affinity}) has a name part of {len(name)} characters, "
+                f"more than {MAX_LABEL_NAME}: shorten app/server or set abilityAffinity to None",
+            )
+
+
+def _port_names(server: TServer) -> Iterator[Violation]:
+    """TS016: spec.tars.ports and spec.normal.ports names are valid container port names."""
+    plain = [p for p in _tars_ports(server) if p.role == "port"] + _normal_ports(server)
+    for entry in plain:
+        if not is_port_name(entry.name):
+            yield report(
+                server,
+                "TS016",
+                (*entry.path, "name"),
+                f"port name {entry.name} is not a valid Kubernetes port name (at most 15 "
+                "lowercase letters, digits and '-', with a letter and no '--')",
+            )
+
+
+# --- sections, host ports, annotations, release --------------------------------------------
+
+
+def _sections(server: TServer) -> Iterator[Violation]:
+    """TS014."""
+    spec = server.spec
+    found = section_mismatch(spec.sub_type, spec.tars is not None, spec.normal is not None)
+    if found is not None:
+        path, message = found
+        yield report(server, "TS014", path, message)
+
+
+def _port_names_lower(server: TServer) -> set[str]:
+    return {p.name.lower() for p in _tars_ports(server) + _normal_ports(server)}
+
+
+def _host_ports(server: TServer) -> list[tuple[Path, str, int]]:
+    return [
+        (("spec", "k8s", "hostPorts", i), h.name_ref, h.port)
+        for i, h in enumerate(server.spec.k8s.host_ports or [])
+    ]
+
+
+def _host_port_refs(server: TServer) -> Iterator[Violation]:
+    """TS011."""
+    names = _port_names_lower(server)
+    for path, name_ref, _ in _host_ports(server):
+        if name_ref.lower() not in names:
+            yield report(
+                server,
+                "TS011",
+                (*path, "nameRef"),
+                f"nameRef {name_ref} names no servant or port of this server",
+            )
+
+
+def _host_ports_unique(server: TServer) -> Iterator[Violation]:
+    """TS012."""
+    for (path, _, port), (_, first_ref, _) in repeats(_host_ports(server), lambda h: h[2]):
+        yield report(
+            server, "TS012", (*path, "port"), f"host port {port} is already used by {first_ref}"
+        )
+
+
+def _host_port_refs_unique(server: TServer) -> Iterator[Violation]:
+    """TS018 (case-insensitive)."""
+    for (path, name_ref, _), _ in repeats(_host_ports(server), lambda h: h[1].lower()):
+        yield report(
+            server, "TS018", (*path, "nameRef"), f"nameRef {name_ref} already has a host port"
+        )
+
+
+def _replica_annotations(server: TServer) -> Iterator[Violation]:
+    """TS019."""
+    bounds: dict[str, int] = {}
+    for key in (ANNOTATION_MIN_REPLICAS, ANNOTATION_MAX_REPLICAS):
+        value = server.annotations.get(key)
+        if value is None:
+            continue
+        if REPLICA_ANNOTATION.fullmatch(value):
+            bounds[key] = int(value)
+        else:
+            yield report(
+                server,
+                "TS019",
+                ("metadata", "annotations", key),
+                f"{value!r} is not a replica count from 0 to 99",
+            )
+    low, high = bounds.get(ANNOTATION_MIN_REPLICAS), bounds.get(ANNOTATION_MAX_REPLICAS)
+    if low is not None and high is not None and low > high:
+        yield report(
+            server,
+            "TS019",
+            ("metadata", "annotations", ANNOTATION_MIN_REPLICAS),
+            f"MinReplicas {low} is greater than MaxReplicas {high}",
+        )
+
+
+def _daemon_release(server: TServer) -> Iterator[Violation]:
+    """TS023 (warning)."""
+    if server.spec.k8s.daemon_set and server.spec.release is None:
+        yield report(
+            server,
+            "TS023",
+            "spec.k8s.daemonSet",
+            "a daemonSet server without spec.release emits no DaemonSet",
+        )
+
+
+def _template_exists(server: TServer, stack: Stack) -> Iterator[Violation]:
+    """TS010 (whenever spec.tars is present, whatever the subType)."""
+    tars = server.spec.tars
+    if tars is not None and tars.template not in stack.template_names(server.namespace):
+        yield report(
+            server,
+            "TS010",
+            "spec.tars.template",
+            f"TTemplate {tars.template} does not exist in namespace {server.namespace}",
+        )
+
+
+def _node_image(server: TServer, stack: Stack) -> Iterator[Violation]:
+    """TS020: a deferred nodeImage counts as set."""
+    release = server.spec.release
+    if server.spec.tars is None or release is None:
+        return
+    if is_deferred(release.node_image) or release.node_image:
+        return
+    if stack.framework(server.namespace) is None:
+        yield report(
+            server,
+            "TS020",
+            "spec.release.nodeImage",
+            f"no nodeImage, and namespace {server.namespace} has no TFrameworkConfig "
+            "tars-framework to take the default tarsnode image from",
+        )
+
+
+def _same_object_name(servers: Iterable[TServer]) -> Iterator[Violation]:
+    """TS017: a later TServer whose name or lower(app)-lower(server) an earlier one has."""
+    seen: dict[tuple[str, str], TServer] = {}
+    for server in servers:
+        keys = sorted({(server.namespace, server.name), (server.namespace, server.object_name)})
+        taken = next((key for key in keys if key in seen), None)
+        if taken is not None:
+            first = seen[taken]
+            yield report(
+                server,
+                "TS017",
+                "metadata.name",
+                f"object name {taken[1]} is already used by TServer {first.name} "
+                f"(app {first.spec.app}, server {first.spec.server})",
+            )
+        for key in keys:
+            seen.setdefault(key, server)
+
+
+_CHECKS: tuple[Callable[[TServer], Iterable[Violation]], ...] = (
+    _tars_names_unique,
+    _tars_ports_unique,
+    _no_node_obj,
+    _no_reserved_port,
+    _normal_names_unique,
+    _normal_ports_unique,
+    _mount_names_unique,
+    _host_port_refs,
+    _host_ports_unique,
+    _daemon_claims,
+    _sections,
+    _normal_claims,
+    _name_matches,
+    _name_length,
+    _ability_keys,
+    _mount_volume_names,
+    _mount_paths,
+    _port_names,
+    _host_port_refs_unique,
+    _replica_annotations,
+    _daemon_release,
+)

@@ -1,0 +1,85 @@
+"""TTemplate admission rules TT001, TT002 and TT004 (reference §6.2, design §5).
+
+TT003 and TT005 are about removing a template and live in :mod:`.change`; TT006 (the CRD
+schema) and a missing or empty parent (TT001) are reported by the loader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from ..errors import Violation
+from ..models import TTemplate
+from ..stack import Stack
+from .common import report, same_names
+
+
+def check_templates(stack: Stack) -> Iterator[Violation]:
+    """Every TTemplate rule of one stack (TT001, TT002, TT004, TT007)."""
+    for template in stack.templates:
+        yield from _parent_set(template)
+        yield from _parent_exists(template, stack)
+    yield from _parent_cycles(stack.templates)
+    yield from same_names(stack.templates, "TT007")
+
+
+def _parent_set(template: TTemplate) -> Iterator[Violation]:
+    """TT001 for what the loader cannot see (models built in code without validation)."""
+    if not template.spec.parent:
+        yield report(template, "TT001", "spec.parent", "must not be empty")
+
+
+def _parent_exists(template: TTemplate, stack: Stack) -> Iterator[Violation]:
+    """TT002: a root names itself; any other parent must exist in the namespace."""
+    parent = template.spec.parent
+    if (
+        parent
+        and parent != template.name
+        and parent not in stack.template_names(template.namespace)
+    ):
+        yield report(
+            template,
+            "TT002",
+            "spec.parent",
+            f"parent TTemplate {parent} does not exist in namespace {template.namespace}",
+        )
+
+
+def _parent_cycles(templates: list[TTemplate]) -> Iterator[Violation]:
+    """TT004: once for every template on a parent cycle, at its spec.parent."""
+    namespaces: dict[str, dict[str, TTemplate]] = {}
+    for template in templates:
+        namespaces.setdefault(template.namespace, {}).setdefault(template.name, template)
+    for by_name in namespaces.values():
+        parents = {name: t.spec.parent for name, t in by_name.items()}
+        for cycle in parent_cycles(parents):
+            for i, name in enumerate(cycle):
+                chain = [*cycle[i:], *cycle[:i], name]
+                yield report(
+                    by_name[name],
+                    "TT004",
+                    "spec.parent",
+                    f"parent chain loops: {' -> '.join(chain)}",
+                )
+
+
+def parent_cycles(parents: Mapping[str, str]) -> list[list[str]]:
+    """The cycles of a ``name -> parent`` map, each in chain order from the node where the
+    walk entered it. A root (its own parent) and a missing parent end a chain."""
+    done: set[str] = set()
+    cycles: list[list[str]] = []
+    for start in parents:
+        path: list[str] = []
+        position: dict[str, int] = {}
+        node = start
+        while node in parents and node not in done and node not in position:
+            position[node] = len(path)
+            path.append(node)
+            if parents[node] == node:
+                break
+            node = parents[node]
+        else:
+            if node in position:
+                cycles.append(path[position[node] :])
+        done.update(path)
+    return cycles

@@ -1,0 +1,467 @@
+"""The TarsK8S dynamic provider (design §5, §7).
+
+First part: the provider driven for real, as the Pulumi engine drives it. A mocked Pulumi
+program registers :class:`TarsValidation` resources, so the property structs (with
+``__provider`` serialized by ``pulumi.dynamic.Resource`` itself) are exactly what the engine
+would receive; ``python -m pulumi.dynamic`` runs in a subprocess and gets Configure, Check,
+Diff, Create, Update and Delete over gRPC on 127.0.0.1.
+
+Second part: the same provider in process, for what is quicker to cover there: it reports
+exactly what ``tars-components validate`` reports for every document of the dev stack, the
+corpus and a stack full of mistakes; unknown values; diffs.
+"""
+
+from __future__ import annotations
+
+import base64
+import copy
+import pickletools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from google.protobuf import empty_pb2, struct_pb2
+from grpc_provider import (
+    PROVIDER_KEY,
+    DynamicProviderProcess,
+    Failure,
+    from_struct,
+    registered_inputs,
+    unknown_output,
+    with_props,
+)
+from helpers import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server, template
+from pulumi.dynamic.dynamic import serialize_provider
+from pulumi.output import Unknown
+from pulumi.runtime import rpc
+from pulumi.runtime._serialization import _serialize
+from pulumi.runtime.proto import provider_pb2
+
+from tars_components.loader import load_stack, load_texts
+from tars_components.provider import (
+    DOCUMENT,
+    FRAMEWORK_NODE_IMAGE,
+    MUTATED,
+    SERVER_NAMES,
+    TEMPLATE_USERS,
+    TEMPLATES,
+    VIOLATIONS,
+    WARNINGS,
+    Subject,
+    TarsValidation,
+    TarsValidationProvider,
+    ValidationInputs,
+    changed_inputs,
+    check_failures,
+)
+from tars_components.rules import validate
+from tars_components.stack import Stack
+
+REPO = Path(__file__).resolve().parents[1]
+TYPE = "pulumi-python:dynamic/tars:TarsValidation"
+TEMPLATES_OF_NS = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
+
+
+def urn(name: str) -> str:
+    """The URN the engine would give a TarsValidation of the dev stack."""
+    return f"urn:pulumi:dev::tars::{TYPE}::{name}"
+
+
+def inputs_for(document: dict[str, Any], **context: Any) -> ValidationInputs:
+    """Inputs of a document of the test namespace with its usual context: the templates
+    tars.default and tars.cpp and the framework's nodeImage."""
+    context.setdefault("templates", TEMPLATES_OF_NS)
+    context.setdefault("framework_node_image", FRAMEWORK["nodeImage"])
+    return ValidationInputs(document=document, namespace=NAMESPACE, **context)
+
+
+def register(name: str, inputs: ValidationInputs) -> struct_pb2.Struct:
+    """The property struct a program registering ``TarsValidation(name, inputs)`` sends."""
+    type_token, struct = registered_inputs(name, lambda: TarsValidation(name, inputs))
+    assert type_token == TYPE
+    return struct
+
+
+def codes_and_fields(failures: list[Failure]) -> set[tuple[str, str]]:
+    return {(f.code, f.property) for f in failures}
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[DynamicProviderProcess]:
+    """One ``python -m pulumi.dynamic`` for the module, configured as the engine does."""
+    with DynamicProviderProcess(REPO) as process:
+        response = process.configure({"tars:namespace": NAMESPACE})
+        assert not response.acceptSecrets
+        yield process
+
+
+# --- gRPC: serialization -------------------------------------------------------------------
+
+
+def test_the_registered_provider_is_the_sdks_serialization_by_reference() -> None:
+    struct = register("test-demotest", inputs_for(tars_server()))
+    serialized = struct[PROVIDER_KEY]
+    # A plain string (not a secret), the SDK helper's own result for a fresh provider.
+    assert isinstance(serialized, str)
+    assert serialized == _serialize(True, serialize_provider, TarsValidationProvider())[0]
+    # Pickled by reference: the class is named, none of its code is carried.
+    ops = list(pickletools.genops(base64.b64decode(serialized)))
+    strings = [arg for _, arg, _ in ops if isinstance(arg, str)]
+    assert strings == ["tars_components.provider", "TarsValidationProvider"]
+    assert {op.name for op, _, _ in ops} >= {"STACK_GLOBAL", "NEWOBJ"}
+
+
+def test_plugin_info(provider: DynamicProviderProcess) -> None:
+    assert provider.stub.GetPluginInfo(empty_pb2.Empty(), timeout=30).version
+
+
+# --- gRPC: Check ---------------------------------------------------------------------------
+
+
+def test_check_passes_a_valid_server(provider: DynamicProviderProcess) -> None:
+    news = register("test-demotest", inputs_for(tars_server()))
+    inputs, failures = provider.check(urn("test-demotest"), None, news)
+    assert failures == []
+    assert from_struct(inputs) == from_struct(news)
+
+
+def test_check_reports_rule_errors_with_codes_at_their_fields(
+    provider: DynamicProviderProcess,
+) -> None:
+    server = tars_server(hostPorts=[{"nameRef": "NoSuchObj", "port": 30001}])
+    servants = server["spec"]["tars"]["servants"]
+    servants.append({"name": "demotest1obj", "port": 19385})
+    servants.append({"name": "OtherObj", "port": 10001})
+    news = register("test-demotest", inputs_for(server))
+    _, failures = provider.check(urn("test-demotest"), None, news)
+    assert codes_and_fields(failures) == {
+        ("TS003", "spec.tars.servants[1].name"),
+        ("TS006", "spec.tars.servants[1].port"),
+        ("TS004", "spec.tars.servants[2].port"),
+        ("TS011", "spec.k8s.hostPorts[0].nameRef"),
+    }
+    assert all(f.reason.startswith(f"{f.code}: ") and len(f.reason) > 8 for f in failures)
+
+
+def test_check_reports_schema_and_context_errors(provider: DynamicProviderProcess) -> None:
+    server = tars_server()
+    server["spec"]["release"]["image"] = "Registry/Test:V1"
+    server["spec"]["tars"]["template"] = "tars.java"
+    news = register("test-demotest", inputs_for(server))
+    _, failures = provider.check(urn("test-demotest"), None, news)
+    # A schema-invalid document gets the loader's verdict, as the CLI gives it.
+    assert codes_and_fields(failures) == {("TS021", "spec.release.image")}
+
+    server["spec"]["release"]["image"] = "registry/test:v1"
+    news = register("test-demotest", inputs_for(server, framework_node_image=None))
+    _, failures = provider.check(urn("test-demotest"), None, news)
+    assert codes_and_fields(failures) == {
+        ("TS010", "spec.tars.template"),
+        ("TS020", "spec.release.nodeImage"),
+    }
+
+
+def test_check_fails_an_app_change_with_ts001(provider: DynamicProviderProcess) -> None:
+    olds = register("test-demotest", inputs_for(tars_server()))
+    changed = tars_server(app="Other")
+    changed["metadata"]["name"] = "test-demotest"
+    news = register("test-demotest", inputs_for(changed))
+    _, failures = provider.check(urn("test-demotest"), olds, news)
+    assert ("TS001", "spec.app") in codes_and_fields(failures)
+    ts001 = next(f for f in failures if f.code == "TS001")
+    assert "Test" in ts001.reason and "Other" in ts001.reason
+    # Without old inputs (a create) there is no change rule to break.
+    _, failures = provider.check(urn("test-demotest"), None, news)
+    assert "TS001" not in {f.code for f in failures}
+
+
+def test_check_fails_adding_a_section_with_ts002(provider: DynamicProviderProcess) -> None:
+    olds = register("web-portal", inputs_for(normal_server()))
+    changed = normal_server()
+    changed["spec"]["subType"] = "tars"
+    changed["spec"]["tars"] = {"template": "tars.cpp", "servants": []}
+    del changed["spec"]["normal"]
+    news = register("web-portal", inputs_for(changed))
+    _, failures = provider.check(urn("web-portal"), olds, news)
+    assert {("TS001", "spec.subType"), ("TS002", "spec.tars"), ("TS002", "spec.normal")} <= (
+        codes_and_fields(failures)
+    )
+
+
+def test_check_skips_values_unknown_in_preview(provider: DynamicProviderProcess) -> None:
+    def build(name: str, duplicate: bool) -> TarsValidation:
+        server = tars_server()
+        server["spec"]["release"]["image"] = unknown_output()
+        server["spec"]["release"]["nodeImage"] = unknown_output()
+        if duplicate:
+            server["spec"]["tars"]["servants"].append({"name": "DemoTest1Obj", "port": 10002})
+        return TarsValidation(name, inputs_for(server, framework_node_image=None))
+
+    _, news = registered_inputs("a", lambda: build("a", False), preview=True)
+    release = news[DOCUMENT]["spec"]["release"]
+    assert release["image"] == rpc.UNKNOWN  # how the engine passes an unknown on
+    inputs, failures = provider.check(urn("a"), None, news)
+    # Neither the image pattern nor TS020 fire on values that are not known yet ...
+    assert failures == []
+    # ... and the inputs keep them unknown.
+    assert inputs[DOCUMENT]["spec"]["release"]["image"] == rpc.UNKNOWN
+
+    _, news = registered_inputs("b", lambda: build("b", True), preview=True)
+    _, failures = provider.check(urn("b"), None, news)
+    assert codes_and_fields(failures) == {("TS003", "spec.tars.servants[1].name")}
+
+    unknown_document = with_props(news, **{DOCUMENT: Unknown()})
+    _, failures = provider.check(urn("b"), None, unknown_document)
+    assert failures == []
+
+
+# --- gRPC: Diff, Create, Update ------------------------------------------------------------
+
+
+def test_diff_reports_changes_and_never_replaces(provider: DynamicProviderProcess) -> None:
+    news = register("test-demotest", inputs_for(tars_server()))
+    _, outputs = provider.create(urn("test-demotest"), news)
+    same = provider.diff(urn("test-demotest"), "id", outputs, news)
+    assert same.changes == provider_pb2.DiffResponse.DIFF_NONE
+
+    changed = register("test-demotest", inputs_for(tars_server(replicas=3)))
+    diff = provider.diff(urn("test-demotest"), "id", outputs, changed)
+    assert diff.changes == provider_pb2.DiffResponse.DIFF_SOME
+    assert list(diff.replaces) == []
+
+    context = with_props(news, **{SERVER_NAMES: ["web-portal"]})
+    diff = provider.diff(urn("test-demotest"), "id", outputs, context)
+    assert diff.changes == provider_pb2.DiffResponse.DIFF_SOME
+
+
+def test_create_and_update_return_the_mutated_document(provider: DynamicProviderProcess) -> None:
+    news = register("test-demotest", inputs_for(tars_server()))
+    id_, outputs = provider.create(urn("test-demotest"), news)
+    assert id_ == f"TServer/{NAMESPACE}/test-demotest"
+    outs = from_struct(outputs)
+    mutated = outs[MUTATED]
+    assert mutated["metadata"]["labels"] == {
+        "tars.io/ServerApp": "Test",
+        "tars.io/ServerName": "DemoTest",
+        "tars.io/SubType": "tars",
+        "tars.io/Template": "tars.cpp",
+        "tars.io/ServerID": "v1",
+    }
+    release = mutated["spec"]["release"]
+    assert (release["nodeImage"], release["nodeSecret"]) == (
+        FRAMEWORK["nodeImage"]["image"],
+        FRAMEWORK["nodeImage"]["secret"],
+    )
+    assert mutated["spec"]["k8s"]["readinessGates"] == ["tars.io/active"]
+    assert outs[VIOLATIONS] == [] and outs[WARNINGS] == []
+    assert outs[PROVIDER_KEY] == news[PROVIDER_KEY]
+    assert outs[DOCUMENT] == from_struct(news)[DOCUMENT]
+
+    annotated = tars_server(replicas=5)
+    annotated["metadata"]["annotations"] = {"tars.io/MaxReplicas": "3"}
+    updated = from_struct(
+        provider.update(urn("test-demotest"), id_, outputs, register("t", inputs_for(annotated)))
+    )
+    assert updated[MUTATED]["spec"]["k8s"]["replicas"] == 3  # M-TS10 clamps to the maximum
+
+
+def test_create_reports_warnings_as_outputs(provider: DynamicProviderProcess) -> None:
+    server = tars_server(daemonSet=True)
+    del server["spec"]["release"]
+    _, outputs = provider.create(urn("daemon"), register("daemon", inputs_for(server)))
+    warnings = from_struct(outputs)[WARNINGS]
+    assert [w.split(" ", 1)[0] for w in warnings] == ["TS023"]
+
+
+# --- gRPC: Delete --------------------------------------------------------------------------
+
+
+def _template_state(
+    provider: DynamicProviderProcess, name: str, users: dict[str, list[str]]
+) -> tuple[str, struct_pb2.Struct]:
+    """Create a TTemplate resource and return its id and outputs (the engine's state)."""
+    parent = TEMPLATES_OF_NS.get(name, "tars.default")
+    inputs = inputs_for(template(name, parent), template_users=users)
+    return provider.create(urn(name), register(name, inputs))
+
+
+def test_delete_of_a_template_that_is_still_a_parent_fails_tt003(
+    provider: DynamicProviderProcess,
+) -> None:
+    id_, state = _template_state(provider, "tars.default", {"templates": ["tars.cpp"]})
+    with pytest.raises(grpc.RpcError) as raised:
+        provider.delete(urn("tars.default"), id_, state)
+    assert raised.value.code() == grpc.StatusCode.UNKNOWN
+    last_line = raised.value.details().strip().splitlines()[-1]
+    assert "TT003: TTemplate tars.default is removed but is still the parent of tars.cpp" in (
+        last_line
+    )
+
+
+def test_delete_of_a_template_that_servers_use_fails_tt005(
+    provider: DynamicProviderProcess,
+) -> None:
+    id_, state = _template_state(provider, "tars.cpp", {"servers": ["test-demotest"]})
+    with pytest.raises(grpc.RpcError) as raised:
+        provider.delete(urn("tars.cpp"), id_, state)
+    assert "AdmissionError: TT005: TTemplate tars.cpp is removed but TServer test-demotest" in (
+        raised.value.details()
+    )
+
+
+def test_delete_of_unused_templates_and_of_servers_succeeds(
+    provider: DynamicProviderProcess,
+) -> None:
+    id_, state = _template_state(provider, "tars.cpp", {"servers": [], "templates": []})
+    provider.delete(urn("tars.cpp"), id_, state)
+    id_, state = provider.create(urn("s"), register("s", inputs_for(tars_server())))
+    provider.delete(urn("s"), id_, state)
+
+
+# --- in process: the same verdict as `tars-components validate` ----------------------------
+
+
+def _broken_stack() -> Stack:
+    """One document per file, with context mistakes of every kind the provider resolves."""
+    other_ns = tars_server(app="Lone", server="Server")
+    other_ns["metadata"]["namespace"] = "other"
+    twin = tars_server(app="TEST", server="demotest")  # same object name as tars_server()
+    twin["metadata"]["name"] = "test-demotest"
+    docs = {
+        "00-framework.yaml": FRAMEWORK,
+        "01-default.yaml": template("tars.default"),
+        "02-cpp.yaml": template("tars.cpp", "tars.default"),
+        "03-orphan.yaml": template("tars.orphan", "tars.missing"),
+        "04-loop-a.yaml": template("tars.a", "tars.b"),
+        "05-loop-b.yaml": template("tars.b", "tars.a"),
+        "06-rejected.yaml": template("tars.go", "tars.default"),
+        "10-server.yaml": tars_server(),
+        "11-twin.yaml": twin,
+        "12-java.yaml": tars_server(app="Java", server="Svc"),
+        "13-other-ns.yaml": other_ns,
+        "14-normal.yaml": normal_server(),
+        "15-daemon.yaml": normal_server(app="Log", server="Agent", daemonSet=True),
+        "16-go.yaml": tars_server(app="Go", server="Svc"),
+    }
+    docs["06-rejected.yaml"]["spec"]["content"] = 42  # TT006, yet its name still counts
+    docs["12-java.yaml"]["spec"]["tars"]["template"] = "tars.java"
+    docs["16-go.yaml"]["spec"]["tars"]["template"] = "tars.go"
+    docs["15-daemon.yaml"]["spec"].pop("release")
+    return load_texts({name: stack_text(doc) for name, doc in docs.items()}, NAMESPACE)
+
+
+STACKS = {
+    "dev": lambda: load_stack(REPO / "stacks" / "dev"),
+    "corpus-edge": lambda: load_stack(REPO / "tests" / "corpus" / "edge"),
+    "corpus-framework": lambda: load_stack(REPO / "tests" / "corpus" / "framework"),
+    "broken": _broken_stack,
+}
+
+
+@pytest.mark.parametrize("stack_name", sorted(STACKS))
+def test_the_provider_reports_what_validate_reports(stack_name: str) -> None:
+    stack = STACKS[stack_name]()
+    expected = validate(stack)
+    identities = [
+        (d.source.file if d.source else "", d.kind, d.namespace, d.name) for d in stack.documents
+    ]
+    assert identities and len(set(identities)) == len(identities)
+    for doc, identity in zip(stack.documents, identities, strict=True):
+        want = sorted(
+            (v.code, str(v.severity), v.field, v.message)
+            for v in expected
+            if (v.file, v.kind, v.namespace, v.name) == identity
+        )
+        props = ValidationInputs.for_document(stack, doc).to_props()
+        found = Subject.parse(props).evaluate().violations
+        got = sorted((v.code, str(v.severity), v.field, v.message) for v in found)
+        assert got == want, identity
+        assert sorted(check_failures({}, props)) == sorted(
+            (field, f"{code}: {message}")
+            for code, severity, field, message in want
+            if severity == "error"
+        )
+
+
+def test_the_broken_stack_exercises_every_context_rule() -> None:
+    violations = validate(_broken_stack())
+    codes = {v.code for v in violations}
+    assert not [v for v in violations if v.name == "go-svc"]
+    assert {"TS010", "TS017", "TS020", "TT002", "TT004", "TT006", "TS023"} <= codes
+
+
+# --- in process: unknown values, numbers, diffs, inputs ------------------------------------
+
+
+def test_unknown_context_drops_only_the_rules_that_need_it() -> None:
+    server = tars_server()
+    server["spec"]["tars"]["template"] = "tars.java"
+    known = inputs_for(server, framework_node_image=None, server_names=["test-demotest"])
+
+    def codes(props: dict[str, Any]) -> set[str]:
+        return {reason.split(":", 1)[0] for _, reason in check_failures({}, props)}
+
+    everything = codes(known.to_props())
+    assert everything == {"TS010", "TS017", "TS020"}
+    for key, dropped in (
+        (TEMPLATES, "TS010"),
+        (SERVER_NAMES, "TS017"),
+        (FRAMEWORK_NODE_IMAGE, "TS020"),
+    ):
+        assert codes({**known.to_props(), key: Unknown()}) == everything - {dropped}, key
+
+
+def test_an_unknown_structural_field_leaves_the_document_unchecked() -> None:
+    server = tars_server()
+    server["spec"]["app"] = Unknown()
+    server["spec"]["tars"]["servants"].append({"name": "DemoTest1Obj", "port": 10001})
+    assert check_failures({}, inputs_for(server).to_props()) == []
+
+
+def test_numbers_arrive_as_doubles_and_still_pass() -> None:
+    server = tars_server(replicas=2.0)
+    server["spec"]["tars"]["servants"][0]["port"] = 10001.0
+    assert check_failures({}, inputs_for(server).to_props()) == []
+    mutated = Subject.parse(inputs_for(server).to_props()).evaluate().mutated
+    assert mutated is not None
+    assert mutated["spec"]["k8s"]["replicas"] == 2
+    assert isinstance(mutated["spec"]["k8s"]["replicas"], int)
+
+
+def test_a_document_of_another_kind_is_a_failure_not_a_crash() -> None:
+    props = inputs_for({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})
+    failures = check_failures({}, props.to_props())
+    assert len(failures) == 1 and failures[0][1].startswith("not a TarsK8S document: ")
+    with pytest.raises(ValueError, match="not a TarsK8S document"):
+        TarsValidationProvider().create(props.to_props())
+
+
+def test_changed_inputs_names_the_properties() -> None:
+    olds = inputs_for(tars_server()).to_props()
+    assert changed_inputs(olds, copy.deepcopy(olds)) == []
+    news = {**olds, TEMPLATE_USERS: {"servers": ["x-y"]}, DOCUMENT: tars_server(replicas=2)}
+    assert changed_inputs(olds, news) == [DOCUMENT, TEMPLATE_USERS]
+    unknown = {**olds, SERVER_NAMES: Unknown()}
+    assert changed_inputs(olds, unknown) == [SERVER_NAMES]
+
+
+def test_inputs_for_a_document_of_a_stack() -> None:
+    stack = _broken_stack()
+    by_name = {(d.kind, d.name): d for d in stack.documents}
+    root = ValidationInputs.for_document(stack, by_name[("TTemplate", "tars.default")])
+    assert root.template_users == {"servers": [], "templates": ["tars.cpp"]}
+    cpp = ValidationInputs.for_document(stack, by_name[("TTemplate", "tars.cpp")])
+    # Both servers named test-demotest use it; lone-server is in another namespace.
+    assert cpp.template_users == {"servers": ["test-demotest", "test-demotest"], "templates": []}
+    assert cpp.templates["tars.a"] == "tars.b"
+    assert cpp.framework_node_image == FRAMEWORK["nodeImage"]
+    first = ValidationInputs.for_document(stack, stack.servers[0])
+    second = ValidationInputs.for_document(stack, stack.servers[1])
+    assert (list(first.server_names), list(second.server_names)) == ([], ["Test-DemoTest"])
+
+
+def test_the_resource_takes_only_its_inputs() -> None:
+    with pytest.raises(ValueError, match="unknown TarsValidation inputs: spec"):
+        TarsValidation("x", {DOCUMENT: tars_server(), "spec": {}})

@@ -1,0 +1,293 @@
+"""Shared builders for the rule tests, and the rules' cross-cutting behaviour: loader codes,
+report order, mutation invariance, the acceptance example and the catalogue.
+
+The other ``test_rules_*`` modules import the builders from here (pytest puts ``tests/`` on
+``sys.path``).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tars_components.errors import Severity, Violation
+from tars_components.loader import load_texts
+from tars_components.mutation import mutate
+from tars_components.rules import RULES, rules_table, validate
+from tars_components.stack import Stack
+
+NS = "tars-dev"
+FILE = "stack.yaml"
+ROOT = Path(__file__).resolve().parent.parent
+
+Doc = dict[str, Any]
+
+
+# --- builders -----------------------------------------------------------------------------
+
+
+def tars_server(app: str = "Test", server: str = "DemoTest", **k8s: Any) -> Doc:
+    """A valid Tars TServer (template tars.cpp, one servant) with extra ``spec.k8s`` fields."""
+    return {
+        "apiVersion": "k8s.tars.io/v1beta3",
+        "kind": "TServer",
+        "metadata": {"name": f"{app.lower()}-{server.lower()}"},
+        "spec": {
+            "app": app,
+            "server": server,
+            "subType": "tars",
+            "tars": {
+                "template": "tars.cpp",
+                "servants": [{"name": "DemoTest1Obj", "port": 10001}],
+            },
+            "k8s": {"replicas": 1, **k8s},
+            "release": {"id": "v1", "image": "registry.local/test.demotest:v1"},
+        },
+    }
+
+
+def normal_server(app: str = "Test", server: str = "Web", **k8s: Any) -> Doc:
+    """A valid normal TServer with one port ``http:8080``."""
+    return {
+        "apiVersion": "k8s.tars.io/v1beta3",
+        "kind": "TServer",
+        "metadata": {"name": f"{app.lower()}-{server.lower()}"},
+        "spec": {
+            "app": app,
+            "server": server,
+            "subType": "normal",
+            "normal": {"ports": [{"name": "http", "port": 8080}]},
+            "k8s": {"replicas": 1, **k8s},
+            "release": {"id": "v1", "image": "registry.local/test.web:v1"},
+        },
+    }
+
+
+def template(name: str, parent: str | None = None) -> Doc:
+    """A TTemplate; ``parent`` defaults to the template itself (a root)."""
+    return {
+        "apiVersion": "k8s.tars.io/v1beta3",
+        "kind": "TTemplate",
+        "metadata": {"name": name},
+        "spec": {"content": "<tars></tars>", "parent": parent or name},
+    }
+
+
+def framework(name: str = "tars-framework", namespace: str | None = None) -> Doc:
+    """A valid v1beta3 TFrameworkConfig."""
+    metadata: Doc = {"name": name}
+    if namespace:
+        metadata["namespace"] = namespace
+    return {
+        "apiVersion": "k8s.tars.io/v1beta3",
+        "kind": "TFrameworkConfig",
+        "metadata": metadata,
+        "imageBuild": {"executor": {"image": "registry.local/tars.tarskaniko:v1"}},
+        "imageUpload": {"registry": "registry.local/upload"},
+        "nodeImage": {"image": "registry.local/tars.tarsnode:v1"},
+    }
+
+
+def base_docs() -> list[Doc]:
+    """The framework config, the templates tars.default and tars.cpp: what servers need."""
+    return [framework(), template("tars.default"), template("tars.cpp", "tars.default")]
+
+
+def render(*docs: Doc) -> str:
+    """YAML text of the documents, keys in insertion order."""
+    return yaml.safe_dump_all(docs, sort_keys=False)
+
+
+def load(text: str, file: str = FILE) -> Stack:
+    """The stack of one file, namespace tars-dev."""
+    return load_texts({file: text}, namespace=NS)
+
+
+def check(*docs: Doc) -> tuple[str, list[Violation]]:
+    """``(text, violations)`` of the documents after :func:`base_docs`, in one file."""
+    text = render(*base_docs(), *docs)
+    return text, validate(load(text))
+
+
+def only(violations: list[Violation], code: str) -> list[Violation]:
+    """The violations with one code."""
+    return [v for v in violations if v.code == code]
+
+
+def line_of(text: str, needle: str, occurrence: int = 1) -> int:
+    """1-based line of the ``occurrence``-th line containing ``needle``."""
+    lines = [i for i, line in enumerate(text.splitlines(), 1) if needle in line]
+    return lines[occurrence - 1]
+
+
+def assert_one(
+    violations: list[Violation],
+    code: str,
+    field: str,
+    line: int | None,
+    severity: Severity = Severity.ERROR,
+    name: str | None = None,
+) -> Violation:
+    """Exactly one violation of ``code``, at ``field``/``line`` with the given severity."""
+    found = only(violations, code)
+    assert len(found) == 1, [v.format() for v in violations]
+    v = found[0]
+    assert (v.severity, v.field, v.line) == (severity, field, line), v.format()
+    if line is not None:
+        assert v.file == FILE
+    if name is not None:
+        assert v.name == name
+    return v
+
+
+DROP = object()
+"""Marker for :func:`edited`: remove the key."""
+
+
+def edited(doc: Doc, **changes: Any) -> Doc:
+    """A deep copy of ``doc`` with dotted-path changes (``spec__k8s__daemonSet=True``); a
+    value of ``DROP`` removes the key."""
+    out = copy.deepcopy(doc)
+    for dotted, value in changes.items():
+        *parents, last = dotted.split("__")
+        node = out
+        for key in parents:
+            node = node.setdefault(key, {})
+        if value is DROP:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    return out
+
+
+# --- cross-cutting tests ------------------------------------------------------------------
+
+
+def test_valid_stack_has_no_violation() -> None:
+    _, violations = check(tars_server(), normal_server())
+    assert violations == []
+
+
+ACCEPTANCE = """\
+apiVersion: k8s.tars.io/v1beta3
+kind: TTemplate
+metadata:
+  name: tars.cpp
+spec:
+  content: ""
+  parent: tars.cpp
+---
+apiVersion: k8s.tars.io/v1beta3
+kind: TServer
+metadata:
+  name: test-demotest
+spec:
+  app: Test
+  server: DemoTest
+  subType: tars
+  tars:
+    template: tars.cpp
+    servants:
+      - name: DemoTest1Obj
+        port: 10001
+      - name: DemoTest2Obj
+        port: 10001
+  k8s:
+    replicas: 1
+"""
+
+
+def test_acceptance_duplicate_port_line() -> None:
+    violations = validate(load(ACCEPTANCE, "stacks/dev/demo.yaml"))
+    line = line_of(ACCEPTANCE, "port: 10001", 2)
+    assert line == 23
+    assert [v.format() for v in violations] == [
+        f"stacks/dev/demo.yaml:{line}: TS004 error TServer tars-dev/test-demotest "
+        "spec.tars.servants[1].port: port 10001 is already used by servant DemoTest1Obj"
+    ]
+
+
+def test_validate_reports_loader_schema_violations() -> None:
+    server = edited(tars_server(), spec__k8s__replicas="two")
+    text, violations = check(server)
+    assert_one(violations, "TS021", "spec.k8s.replicas", line_of(text, "replicas: two"))
+
+
+def test_report_order_is_file_then_line() -> None:
+    first = edited(tars_server(), spec__k8s__hostPorts=[{"nameRef": "nothing", "port": 1}])
+    second = edited(normal_server(), metadata__name="wrong")
+    violations = validate(
+        load_texts({"b.yaml": render(second), "a.yaml": render(*base_docs(), first)}, NS)
+    )
+    assert [(v.file, v.code) for v in violations] == [("a.yaml", "TS011"), ("b.yaml", "TS016")]
+
+
+def test_same_violation_is_reported_once() -> None:
+    stack = load(render(*base_docs(), edited(tars_server(), metadata__name="x")))
+    doubled = Stack(
+        namespace=stack.namespace,
+        documents=stack.documents + stack.documents,
+        violations=stack.violations,
+        rejected=stack.rejected,
+    )
+    assert len(only(validate(doubled), "TS016")) == 1
+
+
+def _violating_stack() -> Stack:
+    """One stack that breaks many rules, including those that mutation touches."""
+    servers = [
+        edited(
+            tars_server(),
+            metadata__annotations={"tars.io/MinReplicas": "5", "tars.io/MaxReplicas": "3"},
+            spec__k8s__hostPorts=[{"nameRef": "nothing", "port": 1}],
+            spec__k8s__hostIPC=True,
+        ),
+        edited(tars_server("Test", "NoNode"), spec__release={"id": "v1", "image": "i"}),
+        edited(normal_server(), spec__k8s__daemonSet=True, spec__release=DROP),
+        edited(
+            normal_server("Test", "Gate"),
+            spec__k8s__readinessGates=["a.b/c", "a.b/c"],
+            spec__release={"id": "v1", "image": "i", "nodeImage": "n"},
+        ),
+    ]
+    docs = [template("tars.cpp", "missing"), framework("other"), *servers]
+    return load(render(*docs))
+
+
+def test_validate_is_the_same_after_mutation() -> None:
+    stack = _violating_stack()
+    before = validate(stack)
+    assert {"TS011", "TS019", "TS020", "TS023", "TT002", "TF002"} <= {v.code for v in before}
+    assert validate(mutate(stack)) == before
+
+
+def test_validate_is_the_same_after_mutation_with_framework() -> None:
+    stack = load(render(*base_docs(), tars_server(), normal_server()))
+    mutated = mutate(stack)
+    release = mutated.servers[0].spec.release
+    assert release is not None and release.node_image  # mutation did fill it
+    assert validate(mutated) == validate(stack) == []
+
+
+def test_rules_cover_every_code_with_a_known_origin() -> None:
+    expected = {f"TS{n:03d}" for n in range(1, 22)} | {"TS023"}
+    expected |= {f"TT{n:03d}" for n in range(1, 8)} | {"TF001", "TF002", "TF003"}
+    assert set(RULES) == expected
+    for code, rule in RULES.items():
+        assert rule.code == code
+        assert rule.origin in ("seed", "controller", "tars-components")
+        assert rule.kind == {"TS": "TServer", "TT": "TTemplate", "TF": "TFrameworkConfig"}[code[:2]]
+    warnings = {code for code, rule in RULES.items() if rule.severity is Severity.WARNING}
+    assert warnings == {"TS015", "TS023", "TF002"}
+    assert {c for c, r in RULES.items() if r.change} == {"TS001", "TS002", "TT003", "TT005"}
+
+
+def test_docs_table_matches_rules() -> None:
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert rules_table() in text
+    rows = re.findall(r"^\| (T[STF]\d{3}) \|", text, flags=re.MULTILINE)
+    assert rows == list(RULES)
