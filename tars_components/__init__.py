@@ -4,6 +4,8 @@ Typed TarsK8S documents, the mutating webhook and admission rules as pure functi
 TServer → Kubernetes expansion, and Pulumi components built on them.
 """
 
+from typing import Any
+
 from .errors import LoadError, LoadProblem, Severity, Violation
 from .expansion import crd_documents, expand, expand_server
 from .loader import load_stack, load_texts, parse_document
@@ -18,6 +20,26 @@ from .stack import Stack
 
 load = load_stack
 
+_COMPONENTS = (
+    "TFramework",
+    "TFrameworkArgs",
+    "TServer",
+    "TServerArgs",
+    "TTemplate",
+    "TTemplateArgs",
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The Pulumi components, imported on first use: the CLI never needs pulumi_kubernetes,
+    which takes about half a second to import."""
+    if name in _COMPONENTS:
+        from . import components
+
+        return getattr(components, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "RULES",
     "Build",
@@ -27,8 +49,14 @@ __all__ = [
     "Options",
     "Severity",
     "Stack",
+    "TFramework",
+    "TFrameworkArgs",
     "TFrameworkConfigDocument",
+    "TServer",
+    "TServerArgs",
     "TServerDocument",
+    "TTemplate",
+    "TTemplateArgs",
     "TTemplateDocument",
     "Violation",
     "build",

@@ -81,6 +81,13 @@ def _parser() -> argparse.ArgumentParser:
         help="leave out the tars.io/active readiness gate (no TarsK8S tarsregistry)",
     )
     render.add_argument(
+        "--skip-await",
+        dest="skip_await",
+        action="store_true",
+        default=None,
+        help='annotate workloads pulumi.com/skipAwait: "true" (as tars:skipAwait does)',
+    )
+    render.add_argument(
         "--crd-api-version",
         choices=["k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"],
         help="apiVersion of the custom resources in crd mode (default: k8s.tars.io/v1beta3)",
@@ -115,6 +122,7 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         "delay_bind": getattr(args, "delay_bind", None),
         "tars_readiness_gate": getattr(args, "tars_readiness_gate", None),
         "crd_api_version": getattr(args, "crd_api_version", None),
+        "skip_await": getattr(args, "skip_await", None),
     }
     options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
     return replace(settings, options=options)

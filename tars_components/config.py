@@ -25,13 +25,12 @@ class StackSettings:
 
     * ``stack_dir``: the directory of TarsK8S documents (``tars:stackDir``), relative to the
       project directory. Defaults to ``stacks/<env>``.
-    * ``options``: the output options of design §4 (``tars:namespace``, ``tars:mode``,
+    * ``options``: the output options (``tars:namespace``, ``tars:mode``,
       ``tars:localVolumeStorageClass``, ``tars:delayBind``, ``tars:tarsReadinessGate``,
-      ``tars:crdApiVersion``).
+      ``tars:crdApiVersion``, ``tars:skipAwait``).
     * ``render_dir``: ``tars:renderDir``; when set, ``pulumi up`` writes manifests through the
       Kubernetes provider's ``renderYamlToDirectory`` instead of talking to a cluster.
     * ``kube_context``: ``tars:kubeContext``, the kubeconfig context of the Kubernetes provider.
-    * ``skip_await``: ``tars:skipAwait``; annotate workloads ``pulumi.com/skipAwait``.
     * ``external_replicas``: ``tars:externalReplicas``; leave ``spec.replicas`` to an HPA or
       ``kubectl scale`` (``ignore_changes``).
     """
@@ -40,7 +39,6 @@ class StackSettings:
     options: Options = field(default_factory=Options)
     render_dir: str | None = None
     kube_context: str | None = None
-    skip_await: bool = False
     external_replicas: bool = False
 
 
@@ -92,13 +90,13 @@ def settings_from_config(
         delay_bind=flag("delayBind", True),
         tars_readiness_gate=flag("tarsReadinessGate", True),
         crd_api_version=crd_api_version,
+        skip_await=flag("skipAwait", False),
     )
     return StackSettings(
         stack_dir=text("stackDir", f"stacks/{env}") or f"stacks/{env}",
         options=options,
         render_dir=text("renderDir"),
         kube_context=text("kubeContext"),
-        skip_await=flag("skipAwait", False),
         external_replicas=flag("externalReplicas", False),
     )
 

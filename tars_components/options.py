@@ -34,6 +34,9 @@ class Options:
       off only where no TarsK8S tarsregistry patches that condition). Defaults to true.
     * ``crd_api_version``: apiVersion of the custom resources in crd mode. Defaults to
       ``k8s.tars.io/v1beta3``.
+    * ``skip_await``: annotate StatefulSets and DaemonSets ``pulumi.com/skipAwait: "true"``, for
+      clusters where Tars pods never become Ready (no tarsregistry patches ``tars.io/active``),
+      so ``pulumi up`` does not wait for them. Defaults to false.
     """
 
     namespace: str = "default"
@@ -42,3 +45,4 @@ class Options:
     delay_bind: bool = True
     tars_readiness_gate: bool = True
     crd_api_version: str = V1BETA3
+    skip_await: bool = False

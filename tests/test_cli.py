@@ -95,6 +95,7 @@ def test_flags_override_the_stack_config(project: Path) -> None:
         "--local-volume-storage-class",
         "local-ssd",
         "--no-tars-readiness-gate",
+        "--skip-await",
         cwd=project,
     )
     assert result.returncode == 0, result.stderr
@@ -104,6 +105,7 @@ def test_flags_override_the_stack_config(project: Path) -> None:
         ).read_text()
     )
     assert "volumeClaimTemplates" not in gateway["spec"]
+    assert gateway["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
     assert "readinessGates" not in gateway["spec"]["template"]["spec"]
     payment = yaml.safe_load(
         (

@@ -589,3 +589,16 @@ def test_output_is_stable_across_file_names_order() -> None:
         "web-portal",
         "web-portal",
     ]
+
+
+def test_skip_await_option_annotates_workloads_only() -> None:
+    options = Options(namespace=NAMESPACE, skip_await=True)
+    objs = objects(tars_server(), normal_server(daemonSet=True), options=options)
+    assert objs["StatefulSet/test-demotest"]["metadata"]["annotations"] == {
+        "pulumi.com/skipAwait": "true"
+    }
+    assert objs["DaemonSet/web-portal"]["metadata"]["annotations"] == {
+        "pulumi.com/skipAwait": "true"
+    }
+    assert "annotations" not in objs["Service/test-demotest"]["metadata"]
+    assert "annotations" not in objects(tars_server())["StatefulSet/test-demotest"]["metadata"]

@@ -7,12 +7,11 @@ the conversion follows the TarsK8S conversion webhook, including the
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 from ..models import V1BETA2, V1BETA3, Document, TFrameworkConfig, TServer, TTemplate
-from ..mutation import mutate
+from ..mutation import mutate, mutate_server, mutate_template
 from ..options import Options
 from ..stack import Stack
 
@@ -27,9 +26,21 @@ def crd_documents(stack: Stack, options: Options = Options()) -> list[dict[str, 
     return [convert(doc.to_dict(), options.crd_api_version) for doc in ordered]
 
 
+def crd_document(
+    document: Document, framework: TFrameworkConfig | None, options: Options
+) -> dict[str, Any]:
+    """One document as its custom resource: mutated (a TServer with the namespace's
+    ``tars-framework`` config) and converted to ``options.crd_api_version``."""
+    if isinstance(document, TServer):
+        document = mutate_server(document, framework)
+    elif isinstance(document, TTemplate):
+        document = mutate_template(document)
+    return convert(document.to_dict(), options.crd_api_version)
+
+
 def convert(document: dict[str, Any], api_version: str) -> dict[str, Any]:
     """A TarsK8S document converted to ``api_version`` (a copy; the input is not changed)."""
-    doc = copy.deepcopy(document)
+    doc = _copy_tree(document)
     source = doc.get("apiVersion")
     doc["apiVersion"] = api_version
     if source == api_version:
@@ -44,6 +55,16 @@ def convert(document: dict[str, Any], api_version: str) -> dict[str, Any]:
     if kind == TTemplate.KIND:
         return doc
     raise ValueError(f"cannot convert kind {kind!r}")
+
+
+def _copy_tree(value: Any) -> Any:
+    """A copy of the mappings and lists; leaves (possibly ``pulumi.Output`` values) are
+    shared."""
+    if isinstance(value, dict):
+        return {key: _copy_tree(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_tree(item) for item in value]
+    return value
 
 
 def _pop_conversion(doc: dict[str, Any]) -> dict[str, Any]:
@@ -115,4 +136,11 @@ def _framework_to_v1beta2(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-__all__ = ["CONVERSION_ANNOTATION", "V1BETA2", "V1BETA3", "convert", "crd_documents"]
+__all__ = [
+    "CONVERSION_ANNOTATION",
+    "V1BETA2",
+    "V1BETA3",
+    "convert",
+    "crd_document",
+    "crd_documents",
+]

@@ -7,8 +7,8 @@ from ..options import Options
 from .labels import (
     DAEMONSET_MIN_READY_SECONDS,
     REVISION_HISTORY_LIMIT,
-    object_meta,
     selector_labels,
+    workload_meta,
 )
 from .pod import build_pod_template
 
@@ -35,7 +35,7 @@ def build_daemonset(
     return {
         "apiVersion": "apps/v1",
         "kind": "DaemonSet",
-        "metadata": object_meta(server),
+        "metadata": workload_meta(server, options),
         "spec": {
             "selector": {"matchLabels": selector_labels(server)},
             "updateStrategy": build_daemonset_update_strategy(server),

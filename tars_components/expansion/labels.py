@@ -11,12 +11,14 @@ from ..models.names import (
     TARSNODE_WORK_DIR_PATH,
 )
 from ..mutation import LABEL_APP, LABEL_SERVER, LABEL_SERVER_ID
+from ..options import Options
 
 LABEL_LOCAL_VOLUME = "tars.io/LocalVolume"
 TARSNODE = "tarsnode"
 IMAGE_PLACEHOLDER = " "
 REVISION_HISTORY_LIMIT = 1
 DAEMONSET_MIN_READY_SECONDS = 3
+SKIP_AWAIT_ANNOTATION = "pulumi.com/skipAwait"
 
 
 def selector_labels(server: TServer) -> dict[str, str]:
@@ -37,6 +39,15 @@ def object_meta(server: TServer) -> dict[str, object]:
     }
 
 
+def workload_meta(server: TServer, options: Options) -> dict[str, object]:
+    """Metadata of a StatefulSet or DaemonSet: :func:`object_meta`, plus the
+    ``pulumi.com/skipAwait`` annotation when the option asks for it."""
+    meta = object_meta(server)
+    if options.skip_await:
+        meta["annotations"] = {SKIP_AWAIT_ANNOTATION: "true"}
+    return meta
+
+
 __all__ = [
     "DAEMONSET_MIN_READY_SECONDS",
     "DELAY_BIND",
@@ -48,9 +59,11 @@ __all__ = [
     "LABEL_SERVER",
     "LABEL_SERVER_ID",
     "REVISION_HISTORY_LIMIT",
+    "SKIP_AWAIT_ANNOTATION",
     "TARSNODE",
     "TARSNODE_WORK_DIR",
     "TARSNODE_WORK_DIR_PATH",
     "object_meta",
     "selector_labels",
+    "workload_meta",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..models import TFrameworkConfig, TServer, UpdateStrategyType
 from ..options import Options
-from .labels import REVISION_HISTORY_LIMIT, object_meta, selector_labels
+from .labels import REVISION_HISTORY_LIMIT, selector_labels, workload_meta
 from .pod import build_pod_template
 from .volumes import build_claim_templates
 
@@ -42,6 +42,6 @@ def build_statefulset(
     return {
         "apiVersion": "apps/v1",
         "kind": "StatefulSet",
-        "metadata": object_meta(server),
+        "metadata": workload_meta(server, options),
         "spec": spec,
     }

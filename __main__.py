@@ -1,0 +1,104 @@
+"""The ``tars`` Pulumi program: one stack per environment (``Pulumi.<env>.yaml``).
+
+It reads the ``tars:*`` config exactly as ``tars-components render --stack <env>`` does, loads
+the stack directory, stops before declaring anything when a rule fails (every violation is
+printed), and declares one TFramework per namespace with its TTemplates and TServers.
+
+Config keys (all optional): ``tars:stackDir`` (default ``stacks/<stack>``), ``tars:namespace``,
+``tars:mode``, ``tars:localVolumeStorageClass``, ``tars:delayBind``, ``tars:tarsReadinessGate``,
+``tars:crdApiVersion``, ``tars:renderDir`` (write manifests instead of applying them),
+``tars:kubeContext``, ``tars:skipAwait``, ``tars:externalReplicas``; and, read here only since
+they change no object: ``tars:previousStackDir`` (the stack as last deployed: change rules such
+as TS001, and a warning before a StatefulSet with volume claim templates is replaced),
+``tars:protect`` and ``tars:retainOnDelete`` (resource options of every object).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from tars_components.components import components_from_stack
+from tars_components.config import StackSettings, settings_from_config
+from tars_components.errors import LoadError, UsageError, Violation, has_errors
+from tars_components.loader import load_stack
+from tars_components.rules import validate, validate_change
+from tars_components.stack import Stack
+
+PROJECT_DIR = Path(__file__).resolve().parent
+
+
+def fail(message: str, lines: list[str]) -> None:
+    """Report every line as an error and stop the program before anything is declared."""
+    for line in lines:
+        pulumi.log.error(line)
+    raise pulumi.RunError(message)
+
+
+def load(directory: str, namespace: str) -> Stack:
+    """The stack directory (relative to the project), or stop with one error per problem."""
+    try:
+        return load_stack(PROJECT_DIR / directory, namespace)
+    except LoadError as exc:
+        fail(f"cannot load {directory}", [p.format() for p in exc.problems])
+        raise  # unreachable: fail() raises
+
+
+def check(settings: StackSettings, stack: Stack, previous: Stack | None) -> None:
+    """Print every violation; stop when any is an error, so nothing is applied."""
+    violations: list[Violation] = validate(stack)
+    if previous is not None:
+        violations += validate_change(previous, stack)
+    for warning in (v for v in violations if not v.is_error):
+        pulumi.log.warn(warning.format())
+    if has_errors(violations):
+        errors = [v.format() for v in violations if v.is_error]
+        fail(f"{len(errors)} rule error(s) in {settings.stack_dir}: nothing is applied", errors)
+
+
+def main() -> None:
+    """Read the config, check the stack and declare its components."""
+    config = pulumi.Config("tars")
+    try:
+        settings = settings_from_config(config.get, pulumi.get_stack())
+        protect = config.get_bool("protect")
+        retain_on_delete = config.get_bool("retainOnDelete")
+    except (UsageError, pulumi.ConfigTypeError) as exc:
+        fail("invalid tars:* config", [str(exc)])
+    stack = load(settings.stack_dir, settings.options.namespace)
+    previous_dir = config.get("previousStackDir")
+    previous = load(previous_dir, settings.options.namespace) if previous_dir else None
+    check(settings, stack, previous)
+
+    provider = k8s.Provider(
+        "kubernetes",
+        render_yaml_to_directory=settings.render_dir,
+        context=None if settings.render_dir else settings.kube_context,
+    )
+    built = components_from_stack(
+        stack,
+        options=settings.options,
+        opts=pulumi.ResourceOptions(
+            provider=provider,
+            protect=protect,
+            retain_on_delete=retain_on_delete,
+        ),
+        previous=previous,
+        skip_await=settings.options.skip_await,
+        external_replicas=settings.external_replicas,
+    )
+
+    pulumi.export("mode", settings.options.mode.value)
+    pulumi.export("namespaces", list(built.frameworks))
+    pulumi.export("servers", {key: server.objects for key, server in built.servers.items()})
+    pulumi.export(
+        "templates", {key: template.parent_chain for key, template in built.templates.items()}
+    )
+    pulumi.export("objects", built.objects())
+    if settings.render_dir:
+        pulumi.export("renderDir", settings.render_dir)
+
+
+main()

@@ -1,0 +1,324 @@
+"""Arguments of the components: one class per component, every field documented with its
+default, and the one place where a document is built from fields.
+
+Fields that TarsK8S only places in the output (release id and image, node image, env values,
+resource quantities) accept ``pulumi.Input`` values such as another stack's output; the
+structural fields that rules inspect are plain values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from ..errors import LoadError
+from ..loader import parse_document
+from ..models import (
+    V1BETA3,
+    Document,
+    K8sSpec,
+    NormalSpec,
+    Release,
+    SubType,
+    TarsModel,
+    TarsSpec,
+    TFrameworkConfig,
+)
+from ..models import TServer as TServerDocument
+from ..models import TTemplate as TTemplateDocument
+from ..options import Options
+from ..stack import Stack
+
+if TYPE_CHECKING:
+    from .framework import TFramework
+
+Section = Mapping[str, Any]
+"""A part of a document given as a mapping (camelCase keys, as in YAML)."""
+
+
+@dataclass
+class TFrameworkArgs:
+    """Arguments of a :class:`~tars_components.components.TFramework`: one TarsK8S framework,
+    i.e. one namespace with its ``tars-framework`` config and the options of its servers."""
+
+    namespace: str | None = None
+    """Namespace of the framework and of every TServer and TTemplate that belongs to it.
+    Defaults to ``options.namespace`` (``default``)."""
+
+    config: TFrameworkConfig | None = None
+    """The namespace's ``tars-framework`` TFrameworkConfig document. Its ``nodeImage`` is the
+    default tarsnode image of Tars servers (webhook M-TS13); in crd mode it is applied as a
+    custom resource. Without it, Tars servers with a release need their own
+    ``release.nodeImage`` (TS020). Defaults to the ``tars-framework`` among ``documents``, if
+    any."""
+
+    options: Options = field(default_factory=Options)
+    """Output options of design §4 (mode, tLocalVolume storage class, ``delay-bind``,
+    ``tars.io/active`` readiness gate, crd apiVersion). Defaults to ``Options()``: expand mode
+    and the defaults of the ``render`` command."""
+
+    templates: Mapping[str, str] = field(default_factory=dict)
+    """Templates that exist in the namespace besides the TTemplate components declared with this
+    framework, as ``{name: parent}``: the ones the TarsK8S framework chart installed, or ones
+    declared later in the program. Rules use them to check ``spec.tars.template`` and parents.
+    Defaults to none."""
+
+    documents: Sequence[Document] = ()
+    """Documents of the namespace known in advance, e.g. those of a loaded stack directory.
+    The rules then see every template and server whatever order the components are declared
+    in (TS010, TS017, TT002, TT004, and TT003/TT005 when a template is removed later).
+    Defaults to none: the framework knows the TTemplates and TServers declared with it so
+    far."""
+
+    skip_await: bool = False
+    """Annotate StatefulSets and DaemonSets ``pulumi.com/skipAwait: "true"``, so that
+    ``pulumi up`` does not wait for their pods to become ready (``tars:skipAwait``); useful
+    where nothing sets the ``tars.io/active`` readiness gate. Servers may override it. Defaults
+    to false."""
+
+    external_replicas: bool = False
+    """Replicas belong to another field manager (an HPA, ``kubectl scale``, TarsWeb): Pulumi
+    ignores changes to ``spec.replicas`` of StatefulSets (``spec.k8s.replicas`` of TServers in
+    crd mode) instead of resetting them (``tars:externalReplicas``). Servers may override it.
+    Defaults to false."""
+
+    def resolved_options(self) -> Options:
+        """``options`` with the framework's namespace.
+
+        Raises ValueError when ``namespace`` and ``options.namespace`` disagree.
+        """
+        if self.namespace is None:
+            return self.options
+        if self.options.namespace not in ("default", self.namespace):
+            raise ValueError(
+                f"TFrameworkArgs: namespace {self.namespace!r} differs from options.namespace "
+                f"{self.options.namespace!r}"
+            )
+        return replace(self.options, namespace=self.namespace)
+
+
+@dataclass
+class TTemplateArgs:
+    """Arguments of a :class:`~tars_components.components.TTemplate`: a TTemplate document, or
+    its fields (``template_name``, ``content``, ``parent``)."""
+
+    framework: TFramework
+    """The framework (namespace) the template belongs to. Required."""
+
+    document: TTemplateDocument | None = None
+    """A whole TTemplate document (e.g. from :func:`tars_components.load_stack`). Give either
+    this or the fields below. Defaults to None."""
+
+    template_name: str | None = None
+    """``metadata.name``: the name servers use in ``spec.tars.template``. Required without
+    ``document``. Defaults to None."""
+
+    content: str | None = None
+    """``spec.content``: the Tars config text. Defaults to ``""``."""
+
+    parent: str | None = None
+    """``spec.parent``: the parent template; a root template names itself. Defaults to
+    ``template_name`` (a root)."""
+
+    labels: Mapping[str, str] | None = None
+    """``metadata.labels``. Defaults to none."""
+
+    annotations: Mapping[str, str] | None = None
+    """``metadata.annotations``. Defaults to none."""
+
+    api_version: str = V1BETA3
+    """apiVersion of the document (``k8s.tars.io/v1beta2`` or ``v1beta3``). Defaults to
+    ``k8s.tars.io/v1beta3``."""
+
+    def to_document(self, namespace: str) -> TTemplateDocument:
+        """The TTemplate document, in ``namespace``.
+
+        Raises TypeError for contradicting arguments and ValueError (listing the schema
+        violations) for a document the CRD would reject.
+        """
+        fields = {
+            "template_name": self.template_name,
+            "content": self.content,
+            "parent": self.parent,
+            "labels": self.labels,
+            "annotations": self.annotations,
+        }
+        if self.document is not None:
+            _no_fields("TTemplateArgs", fields)
+            return _in_namespace(self.document, namespace)
+        if not self.template_name:
+            raise TypeError("TTemplateArgs needs a document or a template_name")
+        raw = {
+            "apiVersion": self.api_version,
+            "kind": TTemplateDocument.KIND,
+            "metadata": _metadata(self.template_name, namespace, self.labels, self.annotations),
+            "spec": {
+                "content": self.content or "",
+                "parent": self.template_name if self.parent is None else self.parent,
+            },
+        }
+        return _parse(raw, namespace, TTemplateDocument)
+
+
+@dataclass
+class TServerArgs:
+    """Arguments of a :class:`~tars_components.components.TServer`: a TServer document, or its
+    fields (``app``, ``server``, ``sub_type``, one of ``tars``/``normal``, ``k8s``,
+    ``release``)."""
+
+    framework: TFramework
+    """The framework the server belongs to: namespace, default node image, known templates and
+    options. Required."""
+
+    document: TServerDocument | None = None
+    """A whole TServer document (e.g. from :func:`tars_components.load_stack`). Give either this
+    or the fields below. Defaults to None."""
+
+    app: str | None = None
+    """``spec.app``: letters and digits. Required without ``document``. Defaults to None."""
+
+    server: str | None = None
+    """``spec.server``: letters and digits. Required without ``document``. Defaults to None."""
+
+    sub_type: SubType | str | None = None
+    """``spec.subType``: ``tars`` or ``normal``. Defaults to ``tars`` when ``tars`` is given,
+    else ``normal``."""
+
+    important: int | None = None
+    """``spec.important`` (1..20). Defaults to 3 (CRD default)."""
+
+    tars: TarsSpec | Section | None = None
+    """``spec.tars`` (template, profile, servants, ports) of a Tars server. Defaults to None."""
+
+    normal: NormalSpec | Section | None = None
+    """``spec.normal`` (ports) of a normal server. Defaults to None."""
+
+    k8s: K8sSpec | Section | None = None
+    """``spec.k8s``: replicas, env, mounts, affinity, … Defaults to ``{}`` (CRD defaults)."""
+
+    release: Release | Section | None = None
+    """``spec.release``: ``id``, ``image`` and ``nodeImage`` accept ``pulumi.Input`` values.
+    Defaults to None (not released: no pods)."""
+
+    labels: Mapping[str, str] | None = None
+    """``metadata.labels``. Defaults to none."""
+
+    annotations: Mapping[str, str] | None = None
+    """``metadata.annotations`` (e.g. ``tars.io/MinReplicas``). Defaults to none."""
+
+    api_version: str = V1BETA3
+    """apiVersion of the document (``k8s.tars.io/v1beta2`` or ``v1beta3``). Defaults to
+    ``k8s.tars.io/v1beta3``."""
+
+    previous: TServerDocument | None = None
+    """The server as last deployed. When given, a change that would replace the server's
+    StatefulSet (volumeClaimTemplates, serviceName, podManagementPolicy or selector) is
+    reported with ``pulumi.log.warn``. Defaults to None (no comparison)."""
+
+    skip_await: bool | None = None
+    """Override of the framework's ``skip_await``. Defaults to the framework's value."""
+
+    external_replicas: bool | None = None
+    """Override of the framework's ``external_replicas``. Defaults to the framework's value."""
+
+    def to_document(self, namespace: str) -> TServerDocument:
+        """The TServer document, in ``namespace``; ``metadata.name`` defaults to
+        ``lower(app)-lower(server)``.
+
+        Raises TypeError for contradicting arguments and ValueError (listing the schema
+        violations) for a document the CRD would reject.
+        """
+        fields = {
+            "app": self.app,
+            "server": self.server,
+            "sub_type": self.sub_type,
+            "important": self.important,
+            "tars": self.tars,
+            "normal": self.normal,
+            "k8s": self.k8s,
+            "release": self.release,
+            "labels": self.labels,
+            "annotations": self.annotations,
+        }
+        if self.document is not None:
+            _no_fields("TServerArgs", fields)
+            return _in_namespace(self.document, namespace)
+        if not self.app or not self.server:
+            raise TypeError("TServerArgs needs a document or both app and server")
+        sub_type = self.sub_type or (SubType.TARS if self.tars is not None else SubType.NORMAL)
+        spec: dict[str, Any] = {
+            "app": self.app,
+            "server": self.server,
+            "subType": SubType(sub_type).value,
+            "k8s": _plain(self.k8s) or {},
+        }
+        for key, value in (
+            ("important", self.important),
+            ("tars", self.tars),
+            ("normal", self.normal),
+            ("release", self.release),
+        ):
+            if value is not None:
+                spec[key] = _plain(value)
+        raw = {
+            "apiVersion": self.api_version,
+            "kind": TServerDocument.KIND,
+            "metadata": _metadata(
+                f"{self.app.lower()}-{self.server.lower()}",
+                namespace,
+                self.labels,
+                self.annotations,
+            ),
+            "spec": spec,
+        }
+        return _parse(raw, namespace, TServerDocument)
+
+
+def _no_fields(owner: str, fields: Mapping[str, Any]) -> None:
+    given = [name for name, value in fields.items() if value is not None]
+    if given:
+        raise TypeError(f"{owner}: give either document or fields, not both ({', '.join(given)})")
+
+
+def _in_namespace(document: Document, namespace: str) -> Any:
+    """The document in the framework's namespace (set when it has none)."""
+    own = document.metadata.namespace
+    if own is not None and own != namespace:
+        raise ValueError(
+            f"{document.kind} {own}/{document.name} is not in the framework's namespace "
+            f"{namespace!r}"
+        )
+    return Stack.of([document], namespace).documents[0]
+
+
+def _metadata(
+    name: str,
+    namespace: str,
+    labels: Mapping[str, str] | None,
+    annotations: Mapping[str, str] | None,
+) -> dict[str, Any]:
+    meta: dict[str, Any] = {"name": name, "namespace": namespace}
+    if labels:
+        meta["labels"] = dict(labels)
+    if annotations:
+        meta["annotations"] = dict(annotations)
+    return meta
+
+
+def _plain(value: Any) -> Any:
+    """A model as its camelCase mapping (placed ``pulumi.Input`` values kept as they are)."""
+    return value.to_dict() if isinstance(value, TarsModel) else value
+
+
+def _parse(raw: dict[str, Any], namespace: str, kind: type[Document]) -> Any:
+    try:
+        doc = parse_document(raw, namespace)
+    except LoadError as exc:
+        raise ValueError(str(exc)) from None
+    if not isinstance(doc, kind):  # pragma: no cover - the kind is fixed above
+        raise TypeError(f"expected a {kind.KIND}, got {doc.kind}")
+    return doc
+
+
+__all__ = ["TFrameworkArgs", "TServerArgs", "TTemplateArgs"]

@@ -1,0 +1,118 @@
+"""Plain Kubernetes objects (the expansion's dicts, crd documents) as ``pulumi_kubernetes``
+resources, and the two per-object settings the components add: the ``pulumi.com/skipAwait``
+annotation and the replicas path that another field manager may own.
+
+Nothing here looks inside an object beyond ``apiVersion``, ``kind`` and ``metadata``: the
+content comes from :mod:`tars_components.expansion` unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+from pulumi_kubernetes.apiextensions import CustomResource
+from pulumi_kubernetes.apiextensions.CustomResource import CustomResourceArgs
+
+from ..models import GROUP, TServer
+
+"""Annotation that makes pulumi-kubernetes skip waiting for an object to become ready."""
+
+BUILT_IN: dict[tuple[str, str], type[pulumi.CustomResource]] = {
+    ("v1", "Service"): k8s.core.v1.Service,
+    ("apps/v1", "StatefulSet"): k8s.apps.v1.StatefulSet,
+    ("apps/v1", "DaemonSet"): k8s.apps.v1.DaemonSet,
+}
+"""The built-in kinds that the expansion emits, with their typed pulumi_kubernetes classes."""
+
+REPLICAS_PATHS: dict[str, str] = {"StatefulSet": "spec.replicas", TServer.KIND: "spec.k8s.replicas"}
+"""Where each kind keeps the replica count that an HPA, ``kubectl scale`` or TarsWeb changes
+(the TServer CRD has a scale subresource on ``spec.k8s.replicas``)."""
+
+_ENVELOPE = ("apiVersion", "kind", "metadata")
+
+
+class TarsCustomResource(CustomResource):
+    """A TarsK8S custom resource, including kinds whose fields sit at the top level
+    (TFrameworkConfig has no ``spec``).
+
+    The Python ``CustomResource`` only passes ``metadata`` and ``spec``
+    (pulumi/pulumi-kubernetes#2363); this subclass registers every top-level field of the
+    document, under the same type token ``kubernetes:<apiVersion>:<kind>``.
+    """
+
+    def __init__(
+        self,
+        resource_name: str,
+        document: Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        self._fields = {k: v for k, v in document.items() if k not in (*_ENVELOPE, "spec")}
+        super().__init__(
+            resource_name,
+            api_version=str(document["apiVersion"]),
+            kind=str(document["kind"]),
+            metadata=document.get("metadata"),
+            spec=document.get("spec"),
+            opts=opts,
+        )
+
+    def _internal_init(  # type: ignore[override]
+        self,
+        resource_name: str,
+        api_version: str,
+        kind: str,
+        opts: pulumi.ResourceOptions | None = None,
+        metadata: Any = None,
+        spec: Any = None,
+        __props__: Any = None,
+    ) -> None:
+        props = CustomResourceArgs.__new__(CustomResourceArgs)
+        props.__dict__.update(api_version=api_version, kind=kind, metadata=metadata, spec=spec)
+        props.__dict__.update(self._fields)
+        pulumi.CustomResource.__init__(
+            self, f"kubernetes:{api_version}:{kind}", resource_name, props, opts
+        )
+
+
+def kubernetes_resource(
+    resource_name: str, obj: Mapping[str, Any], opts: pulumi.ResourceOptions
+) -> pulumi.CustomResource:
+    """Register one object: Service, StatefulSet and DaemonSet with their typed classes, TarsK8S
+    kinds as custom resources. ``metadata.name`` is always explicit (no auto-naming)."""
+    api_version, kind = str(obj["apiVersion"]), str(obj["kind"])
+    if not (obj.get("metadata") or {}).get("name"):
+        raise ValueError(f"{kind} without metadata.name: objects are never auto-named")
+    cls = BUILT_IN.get((api_version, kind))
+    if cls is not None:
+        extra = set(obj) - {*_ENVELOPE, "spec"}
+        if extra:
+            raise ValueError(f"{kind} has unexpected top-level fields: {sorted(extra)}")
+        return cls(resource_name, metadata=obj["metadata"], spec=obj.get("spec"), opts=opts)
+    if api_version.split("/")[0] == GROUP:
+        return TarsCustomResource(resource_name, obj, opts)
+    raise ValueError(f"no resource class for {api_version} {kind}")
+
+
+def object_id(obj: Mapping[str, Any]) -> str:
+    """``<apiVersion>/<kind>:<namespace>/<name>``, one line per object in stack outputs."""
+    meta = obj.get("metadata") or {}
+    return f"{obj['apiVersion']}/{obj['kind']}:{meta.get('namespace', 'default')}/{meta['name']}"
+
+
+def child_name(component_name: str, obj: Mapping[str, Any]) -> str:
+    """Logical name of an object under its component: the component's name and the kind, e.g.
+    ``tars-dev/shop-orderserver-statefulset``."""
+    return f"{component_name}-{str(obj['kind']).lower()}"
+
+
+__all__ = [
+    "BUILT_IN",
+    "REPLICAS_PATHS",
+    "TarsCustomResource",
+    "child_name",
+    "kubernetes_resource",
+    "object_id",
+]

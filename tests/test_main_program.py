@@ -1,0 +1,214 @@
+"""The project's ``__main__.py`` run under ``pulumi.runtime.set_mocks`` with each stack's
+config: it registers exactly what ``tars-components render --stack <env>`` writes, fails
+before declaring anything when a rule fails, and builds prod (crd mode)."""
+
+from __future__ import annotations
+
+import runpy
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pulumi
+import pytest
+import yaml
+from helpers import tars_server
+
+from tars_components.cli import main as cli
+from tars_components.components.testing import Recording, record
+from tars_components.config import read_stack_config
+from tars_components.expansion import crd_documents
+from tars_components.loader import load_stack
+from tars_components.render import render_path
+from tars_components.yamlio import dump
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAM = str(ROOT / "__main__.py")
+
+
+def stack_config(env: str, **overrides: Any) -> dict[str, Any]:
+    """The ``config`` block of ``Pulumi.<env>.yaml`` with overrides (keys without ``tars:``)."""
+    data = yaml.safe_load((ROOT / f"Pulumi.{env}.yaml").read_text(encoding="utf-8"))
+    config = dict(data["config"])
+    config.update({f"tars:{key}": value for key, value in overrides.items()})
+    return config
+
+
+def run(env: str, recording: Recording | None = None, **overrides: Any) -> Recording:
+    return record(
+        lambda: runpy.run_path(PROGRAM),
+        config=stack_config(env, **overrides),
+        stack=env,
+        recording=recording,
+    )
+
+
+def plain(value: Any) -> Any:
+    """Registered inputs as data: numbers cross gRPC as doubles."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+@pytest.fixture(scope="module")
+def dev() -> Recording:
+    return run("dev")
+
+
+@pytest.fixture(scope="module")
+def prod() -> Recording:
+    return run("prod")
+
+
+def test_dev_registers_exactly_what_render_writes(dev: Recording, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert cli(["render", "--stack", "dev", "--project-dir", str(ROOT), "--out", str(out)]) == 0
+    written = {
+        str(path.relative_to(out)): yaml.safe_load(path.read_text(encoding="utf-8"))
+        for path in sorted(out.rglob("*.yaml"))
+    }
+    registered = {render_path(r.inputs): plain(r.inputs) for r in dev.kubernetes()}
+    assert len(registered) == len(dev.kubernetes())
+    assert registered.keys() == written.keys()
+    for path, obj in written.items():
+        assert registered[path] == obj, path
+
+
+def test_dev_objects_are_typed_resources_with_explicit_names(dev: Recording) -> None:
+    kinds = {r.type for r in dev.kubernetes()}
+    assert kinds == {
+        "kubernetes:core/v1:Service",
+        "kubernetes:apps/v1:StatefulSet",
+        "kubernetes:apps/v1:DaemonSet",
+    }
+    for obj in dev.kubernetes():
+        meta = obj.inputs["metadata"]
+        assert meta["namespace"] == "tars-dev"
+        assert obj.name == f"tars-dev/{meta['name']}-{obj.inputs['kind'].lower()}"
+
+
+def test_dev_writes_through_render_yaml_to_directory(dev: Recording) -> None:
+    [provider] = dev.of_type("pulumi:providers:kubernetes")
+    assert provider.inputs["renderYamlToDirectory"] == "out/dev-pulumi"
+    assert "context" not in provider.inputs
+    assert {r.provider_urn for r in dev.kubernetes()} == {provider.urn}
+
+
+def test_dev_tree_and_validations(dev: Recording) -> None:
+    stack = load_stack(ROOT / "stacks/dev", "tars-dev")
+    [framework] = dev.of_type("tars:index:TFramework")
+    servers = dev.of_type("tars:index:TServer")
+    templates = dev.of_type("tars:index:TTemplate")
+    assert framework.name == "tars-dev"
+    assert sorted(s.name for s in servers) == sorted(f"tars-dev/{s.name}" for s in stack.servers)
+    assert sorted(t.name for t in templates) == sorted(
+        f"tars-dev/{t.name}" for t in stack.templates
+    )
+    assert {c.parent for c in [*servers, *templates]} == {framework.urn}
+    # one validation per document (servers, templates, the framework config)
+    assert len(dev.validations()) == len(stack.documents)
+    for server in servers:
+        children = dev.children(server)
+        [validation] = [c for c in children if c.type.startswith("pulumi-python:dynamic")]
+        for obj in children:
+            if obj.type.startswith("kubernetes:"):
+                assert validation.urn in obj.dependencies
+
+
+def test_dev_stack_outputs(dev: Recording) -> None:
+    assert dev.outputs["mode"] == "expand"
+    assert dev.outputs["namespaces"] == ["tars-dev"]
+    assert dev.outputs["renderDir"] == "out/dev-pulumi"
+    assert dev.outputs["servers"]["tars-dev/base-logagent"] == [
+        "apps/v1/DaemonSet:tars-dev/base-logagent"
+    ]
+    assert dev.outputs["templates"]["tars-dev/shop.cpp"] == ["shop.cpp", "tars.cpp", "tars.default"]
+    assert sorted(dev.outputs["objects"]) == sorted(
+        f"{r.inputs['apiVersion']}/{r.inputs['kind']}:tars-dev/{r.inputs['metadata']['name']}"
+        for r in dev.kubernetes()
+    )
+    assert any("TS015" in w for w in dev.warnings())
+
+
+def test_prod_builds_custom_resources_in_crd_mode(prod: Recording) -> None:
+    settings = read_stack_config("prod", ROOT)
+    expected = crd_documents(load_stack(settings.stack_dir, "tars-prod"), settings.options)
+    registered = prod.kubernetes()
+    assert {r.type.rsplit(":", 1)[0] for r in registered} == {"kubernetes:k8s.tars.io/v1beta3"}
+    key = lambda o: (o["kind"], o["metadata"]["name"])  # noqa: E731
+    assert sorted((plain(r.inputs) for r in registered), key=key) == sorted(expected, key=key)
+    [provider] = prod.of_type("pulumi:providers:kubernetes")
+    assert provider.inputs == {"context": "tars-prod"}
+    for obj in registered:
+        replicas = ("spec.k8s.replicas",) if obj.inputs["kind"] == "TServer" else ()
+        assert obj.ignore_changes == replicas
+        assert obj.provider_urn == provider.urn
+
+
+def test_rule_errors_stop_the_program_before_anything_is_declared(tmp_path: Path) -> None:
+    bad = tars_server()
+    bad["spec"]["tars"]["servants"].append({"name": "NodeObj", "port": 10001})  # TS004, TS005
+    (tmp_path / "bad.yaml").write_text(dump(bad), encoding="utf-8")
+    recording = Recording()
+    with pytest.raises(pulumi.RunError, match="nothing is applied"):
+        run("dev", recording, stackDir=str(tmp_path), namespace="tars-dev")
+    assert recording.registrations == []
+    errors = [message for level, message in recording.log if level == "ERROR"]
+    assert any("TS004" in e for e in errors)
+    assert any("TS005" in e for e in errors)
+    assert any("TS010" in e for e in errors)  # template tars.cpp is not in the stack
+
+
+def test_unreadable_stack_stops_the_program(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("kind: [", encoding="utf-8")
+    recording = Recording()
+    with pytest.raises(pulumi.RunError, match="cannot load"):
+        run("dev", recording, stackDir=str(tmp_path))
+    assert recording.registrations == []
+    assert any("invalid YAML" in m for level, m in recording.log if level == "ERROR")
+
+
+@pytest.mark.parametrize("setting", [{"mode": "apply"}, {"protect": "maybe"}])
+def test_invalid_config_stops_the_program(setting: dict[str, str]) -> None:
+    recording = Recording()
+    with pytest.raises(pulumi.RunError, match="invalid tars"):
+        run("dev", recording, **setting)
+    assert recording.registrations == []
+
+
+def test_protect_and_retain_on_delete_reach_every_object() -> None:
+    recording = run("dev", protect=True, retainOnDelete=True)
+    for obj in [*recording.kubernetes(), *recording.validations()]:
+        assert obj.protect, obj.name
+    assert all(obj.retain_on_delete for obj in recording.kubernetes())
+    assert not any(obj.protect for obj in run("dev").kubernetes())
+
+
+def test_previous_stack_dir_warns_before_a_statefulset_is_replaced(tmp_path: Path) -> None:
+    previous = tmp_path / "previous"
+    shutil.copytree(ROOT / "stacks/dev", previous)
+    portal = previous / "40-web-portal.yaml"
+    text = portal.read_text(encoding="utf-8")
+    portal.write_text(text.replace("storage: 5Gi", "storage: 1Gi"), encoding="utf-8")
+    recording = run("dev", previousStackDir=str(previous))
+    replaced = [w for w in recording.warnings() if "will be replaced" in w]
+    assert len(replaced) == 1
+    assert "StatefulSet tars-dev/web-portal" in replaced[0]
+    assert "spec.volumeClaimTemplates" in replaced[0]
+
+
+def test_previous_stack_dir_runs_the_change_rules(tmp_path: Path) -> None:
+    previous = tmp_path / "previous"
+    shutil.copytree(ROOT / "stacks/dev", previous)
+    portal = previous / "40-web-portal.yaml"
+    text = portal.read_text(encoding="utf-8")
+    portal.write_text(text.replace("app: Web", "app: Site"), encoding="utf-8")
+    recording = Recording()
+    with pytest.raises(pulumi.RunError, match="nothing is applied"):
+        run("dev", recording, previousStackDir=str(previous))
+    assert recording.registrations == []
+    assert any("TS001" in m for level, m in recording.log if level == "ERROR")
