@@ -19,7 +19,7 @@ from .errors import LoadError, UsageError, Violation, has_errors, sorted_violati
 from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
 from .render import render_stack
-from .rules import validate, validate_change
+from .rules import RULES, validate, validate_change
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 
@@ -98,6 +98,9 @@ def _parser() -> argparse.ArgumentParser:
         help="check the stack against the TarsK8S admission rules",
         description="Print one line per violation: FILE:LINE: CODE severity Kind ns/name "
         "field: message. Exit 1 when any error is found.",
+        epilog="rule codes:\n"
+        + "\n".join(f"  {r.code} {r.severity:<7} {r.summary}" for r in RULES.values()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_stack_arguments(check)
     check.add_argument(

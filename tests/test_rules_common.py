@@ -287,7 +287,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
 
 
 def test_docs_table_matches_rules() -> None:
-    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert rules_table() in text
     rows = re.findall(r"^\| (T[STF]\d{3}) \|", text, flags=re.MULTILINE)
     assert rows == list(RULES)

@@ -3,7 +3,7 @@
 Every code that :func:`tars_components.rules.validate` or
 :func:`tars_components.rules.validate_change` can report is listed here, including the schema
 codes that the loader reports (TS021, TT006, TF001 and TT001 for a missing parent). The CLI's
-``validate --help``, the README table and ``docs/rules.md`` are generated from :data:`RULES`.
+``validate --help`` and the README table are generated from :data:`RULES`.
 """
 
 from __future__ import annotations
@@ -224,7 +224,7 @@ RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
 
 
 def rules_table() -> str:
-    """The Markdown table of :data:`RULES` (``docs/rules.md`` and the README carry it)."""
+    """The Markdown table of :data:`RULES` (the README carries it)."""
     lines = [
         "| Code | Severity | Kind | What it checks | Origin |",
         "|---|---|---|---|---|",
