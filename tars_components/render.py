@@ -64,12 +64,10 @@ def write_tree(out_dir: str | Path, files: Mapping[str, str]) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        for relative, text in files.items():
-            target = staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
         for directory in (CRD_DIR, MANIFEST_DIR):
-            (staging / directory).mkdir(exist_ok=True)
+            (staging / directory).mkdir()
+        for relative, text in files.items():
+            (staging / relative).write_text(text, encoding="utf-8")
         os.chmod(staging, 0o755)
         if out.exists():
             retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))

@@ -254,8 +254,10 @@ def test_the_seeds_tarsconfig_example_is_rejected_with_the_ts014_hint() -> None:
     from test_golden_seed import SEED_TARSCONFIG
 
     text = SEED_TARSCONFIG.replace(
-        "  k8s:\n", "  normal:\n    ports:\n      - isTcp: true\n        name: http\n"
-        "        port: 3000\n  k8s:\n", 1
+        "  k8s:\n",
+        "  normal:\n    ports:\n      - isTcp: true\n        name: http\n"
+        "        port: 3000\n  k8s:\n",
+        1,
     )
     [violation] = load_texts({"seed.yaml": text}).violations
     assert (violation.code, violation.field) == ("TS014", "spec.normal")
