@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import helpers
 import yaml
 
 from tars_components.errors import Severity, Violation
@@ -31,40 +32,19 @@ Doc = dict[str, Any]
 
 
 def tars_server(app: str = "Test", server: str = "DemoTest", **k8s: Any) -> Doc:
-    """A valid Tars TServer (template tars.cpp, one servant) with extra ``spec.k8s`` fields."""
-    return {
-        "apiVersion": "k8s.tars.io/v1beta3",
-        "kind": "TServer",
-        "metadata": {"name": f"{app.lower()}-{server.lower()}"},
-        "spec": {
-            "app": app,
-            "server": server,
-            "subType": "tars",
-            "tars": {
-                "template": "tars.cpp",
-                "servants": [{"name": "DemoTest1Obj", "port": 10001}],
-            },
-            "k8s": {"replicas": 1, **k8s},
-            "release": {"id": "v1", "image": "registry.local/test.demotest:v1"},
-        },
-    }
+    """A valid Tars TServer (template tars.cpp, one servant) with extra ``spec.k8s`` fields,
+    in the stack namespace (no ``metadata.namespace``)."""
+    return _without_namespace(helpers.tars_server(app, server, **k8s))
 
 
 def normal_server(app: str = "Test", server: str = "Web", **k8s: Any) -> Doc:
-    """A valid normal TServer with one port ``http:8080``."""
-    return {
-        "apiVersion": "k8s.tars.io/v1beta3",
-        "kind": "TServer",
-        "metadata": {"name": f"{app.lower()}-{server.lower()}"},
-        "spec": {
-            "app": app,
-            "server": server,
-            "subType": "normal",
-            "normal": {"ports": [{"name": "http", "port": 8080}]},
-            "k8s": {"replicas": 1, **k8s},
-            "release": {"id": "v1", "image": "registry.local/test.web:v1"},
-        },
-    }
+    """A valid normal TServer with one port ``http:8080``, in the stack namespace."""
+    return _without_namespace(helpers.normal_server(app, server, **k8s))
+
+
+def _without_namespace(doc: Doc) -> Doc:
+    del doc["metadata"]["namespace"]
+    return doc
 
 
 def template(name: str, parent: str | None = None) -> Doc:

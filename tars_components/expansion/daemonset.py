@@ -11,14 +11,14 @@ from .labels import (
     workload_meta,
 )
 from .pod import build_pod_template
+from .statefulset import rolling_partition
 
 
 def build_daemonset_update_strategy(server: TServer) -> dict[str, object]:
     """OnDelete as is; RollingUpdate gets ``maxUnavailable = max(partition, 1)``."""
-    strategy = server.spec.k8s.update_strategy
-    if strategy.type == UpdateStrategyType.ON_DELETE:
+    partition = rolling_partition(server)
+    if partition is None:
         return {"type": UpdateStrategyType.ON_DELETE.value}
-    partition = strategy.rolling_update.partition if strategy.rolling_update else 0
     return {
         "type": UpdateStrategyType.ROLLING_UPDATE.value,
         "rollingUpdate": {"maxUnavailable": max(partition, 1)},

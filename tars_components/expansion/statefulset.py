@@ -9,13 +9,20 @@ from .pod import build_pod_template
 from .volumes import build_claim_templates
 
 
+def rolling_partition(server: TServer) -> int | None:
+    """The RollingUpdate partition of ``spec.k8s.updateStrategy``; None for OnDelete."""
+    strategy = server.spec.k8s.update_strategy
+    if strategy.type == UpdateStrategyType.ON_DELETE:
+        return None
+    return strategy.rolling_update.partition if strategy.rolling_update else 0
+
+
 def build_update_strategy(server: TServer) -> dict[str, object]:
     """``updateStrategy``: RollingUpdate with its partition; OnDelete without a rollingUpdate
     block (Kubernetes rejects both together)."""
-    strategy = server.spec.k8s.update_strategy
-    if strategy.type == UpdateStrategyType.ON_DELETE:
+    partition = rolling_partition(server)
+    if partition is None:
         return {"type": UpdateStrategyType.ON_DELETE.value}
-    partition = strategy.rolling_update.partition if strategy.rolling_update else 0
     return {
         "type": UpdateStrategyType.ROLLING_UPDATE.value,
         "rollingUpdate": {"partition": partition},

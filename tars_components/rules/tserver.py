@@ -218,36 +218,40 @@ def _mount_names_unique(server: TServer) -> Iterator[Violation]:
         yield report(server, "TS009", (*path, "name"), f"mount name {later.name} is already used")
 
 
+def _claim_mounts(server: TServer) -> Iterator[tuple[Path, Mount, str]]:
+    """``(path, mount, source)`` of the mounts that become claim templates."""
+    for path, mount in _mounts(server):
+        source = _claim_source(mount)
+        if source is not None:
+            yield path, mount, source
+
+
 def _daemon_claims(server: TServer) -> Iterator[Violation]:
     """TS013."""
     if not server.spec.k8s.daemon_set:
         return
-    for path, mount in _mounts(server):
-        source = _claim_source(mount)
-        if source is not None:
-            yield report(
-                server,
-                "TS013",
-                (*path, "source", source),
-                f"a daemonSet server cannot mount {source} {mount.name}: claim templates "
-                "need a StatefulSet",
-            )
+    for path, mount, source in _claim_mounts(server):
+        yield report(
+            server,
+            "TS013",
+            (*path, "source", source),
+            f"a daemonSet server cannot mount {source} {mount.name}: claim templates "
+            "need a StatefulSet",
+        )
 
 
 def _normal_claims(server: TServer) -> Iterator[Violation]:
     """TS015 (warning)."""
     if server.is_tars:
         return
-    for path, mount in _mounts(server):
-        source = _claim_source(mount)
-        if source is not None:
-            yield report(
-                server,
-                "TS015",
-                (*path, "source", source),
-                f"{source} {mount.name} on a normal server: TarsK8S documents claim templates "
-                "for tars servers only",
-            )
+    for path, mount, source in _claim_mounts(server):
+        yield report(
+            server,
+            "TS015",
+            (*path, "source", source),
+            f"{source} {mount.name} on a normal server: TarsK8S documents claim templates "
+            "for tars servers only",
+        )
 
 
 def _mount_volume_names(server: TServer) -> Iterator[Violation]:
