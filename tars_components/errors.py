@@ -8,7 +8,7 @@ apiVersion or kind, unreadable files). Both are printed at the edge (CLI, dynami
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 
@@ -45,10 +45,6 @@ class Violation:
         """True when the violation blocks rendering and deployment."""
         return self.severity is Severity.ERROR
 
-    def at(self, file: str | None, line: int | None) -> Violation:
-        """The same violation with a source location."""
-        return replace(self, file=file, line=line)
-
     def format(self) -> str:
         """``FILE:LINE: CODE severity Kind namespace/name field: message`` (design §6)."""
         body = (
@@ -59,9 +55,19 @@ class Violation:
             return body
         return f"{self.file}:{self.line or 0}: {body}"
 
-    def sort_key(self) -> tuple[str, int, str, str, str]:
-        """Stable report order: file, line, code, object, field."""
-        return (self.file or "", self.line or 0, self.code, self.name, self.field)
+    def sort_key(self) -> tuple[str, int, str, str, str, str, str, str, str]:
+        """Report order, total on every field: file, line, code, object, field, message."""
+        return (
+            self.file or "",
+            self.line or 0,
+            self.code,
+            self.kind,
+            self.namespace,
+            self.name,
+            self.field,
+            self.severity.value,
+            self.message,
+        )
 
     def __str__(self) -> str:
         return self.format()

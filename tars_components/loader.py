@@ -13,6 +13,7 @@ Two kinds of bad input, two outcomes:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,8 @@ from .models import (
     TServer,
     TTemplate,
 )
-from .models.base import PATTERN_HINTS
+from .models.base import P_DNS1123SUB, PATTERN_HINTS
+from .models.names import is_dns_label
 from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .paths import FileIndex, Segment, format_path
 from .rules.tserver import section_mismatch
@@ -54,6 +56,8 @@ CLUSTER_METADATA = (
     "deletionGracePeriodSeconds",
 )
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+_DNS_SUBDOMAIN = re.compile(P_DNS1123SUB)
+_SUBDOMAIN_HINT = PATTERN_HINTS[P_DNS1123SUB]
 
 # Fields that exist in one served version only: (kind, apiVersion) → {path: replacement hint}.
 VERSION_ONLY_FIELDS: dict[tuple[str, str], dict[tuple[str, ...], str]] = {
@@ -95,6 +99,8 @@ def load_stack(path: str | Path, namespace: str | None = None) -> Stack:
         files = [root]
     else:
         raise LoadError([LoadProblem(str(root), 0, "no such stack directory or file")])
+    if not files:
+        raise LoadError([LoadProblem(str(root), 0, "no *.yaml or *.yml files in the directory")])
     texts: dict[str, str] = {}
     problems: list[LoadProblem] = []
     for file in files:
@@ -133,7 +139,7 @@ def load_texts(texts: Mapping[str, str], namespace: str | None = None) -> Stack:
             if problem:
                 problems.append(LoadProblem(file, index.document_line(position), problem))
                 continue
-            doc, found = _build(_clean(raw, stack_namespace), source)
+            doc, found = _build(_clean(raw, stack_namespace), source, stack_namespace)
             violations.extend(found)
             if doc is not None:
                 documents.append(doc)
@@ -171,7 +177,7 @@ def parse_document(raw: Mapping[str, Any], namespace: str = "default") -> Docume
     problem = _identify(raw)
     if problem:
         raise LoadError([LoadProblem("<input>", 0, problem)])
-    doc, found = _build(_clean(raw, namespace), None)
+    doc, found = _build(_clean(raw, namespace), None, namespace)
     if doc is None or any(v.is_error for v in found):
         raise ValueError("; ".join(v.format() for v in found))
     return doc
@@ -194,9 +200,20 @@ def _yaml_type(value: Any) -> str:
     )
 
 
+def _without_nulls(value: Any) -> Any:
+    """Mappings without their null entries, recursively: the API server drops a null in a
+    non-nullable field and applies the CRD default (no TarsK8S field is nullable); Helm
+    templates write such nulls routinely."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
 def _clean(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
-    """Drop what a live cluster adds and default the namespace (copies what it changes)."""
-    doc = dict(raw)
+    """Drop nulls and what a live cluster adds, and default the namespace (a copy)."""
+    doc = _without_nulls(raw)
     doc.pop("status", None)
     meta = doc.get("metadata")
     if meta is None:
@@ -223,13 +240,13 @@ def _rejected(raw: Mapping[str, Any], namespace: str, source: Source) -> Rejecte
     return Rejected(kind=str(raw["kind"]), namespace=ns or namespace, name=name, source=source)
 
 
-def _build(raw: dict[str, Any], source: Source | None) -> tuple[Document | None, list[Violation]]:
+def _build(
+    raw: dict[str, Any], source: Source | None, namespace: str
+) -> tuple[Document | None, list[Violation]]:
     kind, api_version = raw["kind"], raw["apiVersion"]
     cls = KINDS[kind]
     errors = list(_version_errors(kind, api_version, raw))
-    meta = raw.get("metadata")
-    if isinstance(meta, dict) and not meta.get("name"):
-        errors.append((("metadata", "name"), "missing", "metadata.name is required"))
+    errors.extend(_metadata_errors(kind, raw.get("metadata")))
     doc: Document | None = None
     try:
         doc = cls.model_validate(raw)
@@ -241,12 +258,32 @@ def _build(raw: dict[str, Any], source: Source | None) -> tuple[Document | None,
         doc.with_source(source)
     if kind == TServer.KIND:
         errors = [_section_error(raw, error) for error in errors]
-    identity = _rejected(raw, "default", source)
+    identity = _rejected(raw, namespace, source)
     violations = [
         _schema_violation(identity, kind, path, error_type, message)
         for path, error_type, message in errors
     ]
     return doc, violations
+
+
+def _metadata_errors(kind: str, meta: Any) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
+    """What the API server checks in any object's metadata: a name (a DNS-1123 subdomain; a
+    TServer's name is checked against its app and server by TS016) and a namespace that is a
+    DNS-1123 label."""
+    if not isinstance(meta, dict):
+        return
+    name, namespace = meta.get("name"), meta.get("namespace")
+    if not name:
+        yield ("metadata", "name"), "missing", "metadata.name is required"
+    elif kind != TServer.KIND and isinstance(name, str) and not _DNS_SUBDOMAIN.fullmatch(name):
+        yield ("metadata", "name"), "name", f"{name!r} is not valid: expected {_SUBDOMAIN_HINT}"
+    if isinstance(namespace, str) and not is_dns_label(namespace):
+        yield (
+            ("metadata", "namespace"),
+            "namespace",
+            f"{namespace!r} is not a valid namespace: expected a DNS-1123 label (at most 63 "
+            "lowercase letters, digits and '-')",
+        )
 
 
 def _section_error(
@@ -275,16 +312,7 @@ def _schema_code(kind: str, path: tuple[Segment, ...], error_type: str) -> str:
         ("metadata", "annotations", ANNOTATION_MAX_REPLICAS),
     ):
         return "TS019"
-    if (
-        kind == TTemplate.KIND
-        and path == ("spec", "parent")
-        and error_type
-        in (
-            "missing",
-            "string_pattern_mismatch",
-            "empty",
-        )
-    ):
+    if kind == TTemplate.KIND and path == ("spec", "parent") and error_type in ("missing", "empty"):
         return "TT001"
     return SCHEMA_CODES[kind]
 
@@ -337,7 +365,10 @@ def _pydantic_errors(exc: ValidationError) -> Iterator[tuple[tuple[Segment, ...]
         path = tuple(seg for seg in error["loc"] if isinstance(seg, (str, int)))
         # pydantic appends the validator of a constrained type to the location
         path = tuple(seg for seg in path if not (isinstance(seg, str) and "[" in seg))
-        yield path, error["type"], _describe(error)
+        kind = error["type"]
+        if kind == "string_pattern_mismatch" and error.get("input") == "":
+            kind = "empty"
+        yield path, kind, _describe(error)
 
 
 def _describe(error: Mapping[str, Any]) -> str:

@@ -47,18 +47,24 @@ def mutate(stack: Stack) -> Stack:
     return stack.with_documents(documents)
 
 
+def replica_count(value: object) -> int | None:
+    """A ``tars.io/MinReplicas``/``MaxReplicas`` value as a number; None unless it matches
+    ``^[1-9]?[0-9]$`` (M-TS8)."""
+    if isinstance(value, str) and REPLICA_ANNOTATION.fullmatch(value):
+        return int(value)
+    return None
+
+
 def replica_bounds(server: TServer) -> tuple[int | None, int | None] | None:
     """``(min, max)`` from the replica annotations (None where absent); None when malformed
     (M-TS8: either does not match ``^[1-9]?[0-9]$``, or min > max)."""
     bounds: list[int | None] = []
     for key in (ANNOTATION_MIN_REPLICAS, ANNOTATION_MAX_REPLICAS):
         value = server.annotations.get(key)
-        if value is None:
-            bounds.append(None)
-        elif isinstance(value, str) and REPLICA_ANNOTATION.fullmatch(value):
-            bounds.append(int(value))
-        else:
+        count = replica_count(value)
+        if value is not None and count is None:
             return None
+        bounds.append(count)
     low, high = bounds
     if low is not None and high is not None and low > high:
         return None
@@ -158,4 +164,5 @@ __all__ = [
     "mutate_server",
     "mutate_template",
     "replica_bounds",
+    "replica_count",
 ]

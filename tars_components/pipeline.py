@@ -9,8 +9,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import Violation, has_errors
-from .expansion import crd_documents, expand
+from .errors import Violation, has_errors, sorted_violations
+from .expansion import conversion_violations, crd_documents, expand
 from .options import Mode, Options
 from .rules import validate
 from .stack import Stack
@@ -39,9 +39,18 @@ class Build:
         return Counter(str(obj["kind"]) for obj in self.objects)
 
 
+def check(stack: Stack, options: Options = Options()) -> list[Violation]:
+    """Every violation of a loaded stack for this output: the rules, and in crd mode what the
+    target apiVersion requires that the documents' own version does not."""
+    violations = validate(stack)
+    if options.mode == Mode.CRD:
+        violations = sorted_violations([*violations, *conversion_violations(stack, options)])
+    return violations
+
+
 def build(stack: Stack, options: Options = Options()) -> Build:
     """Validate a loaded stack and, when no rule error blocks, build its objects."""
-    violations = validate(stack)
+    violations = check(stack, options)
     if has_errors(violations):
         return Build(objects=[], violations=violations)
     objects = (crd_documents if options.mode == Mode.CRD else expand)(stack, options)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import UsageError
 from .loader import load_stack
 from .options import Options
 from .pipeline import Build, build
@@ -54,13 +55,35 @@ def render_files(objects: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     return files
 
 
-def write_tree(out_dir: str | Path, files: Mapping[str, str]) -> None:
-    """Make ``out_dir`` contain exactly ``files``.
+def check_out_dir(out_dir: str | Path, stack_dir: str | Path | None = None) -> None:
+    """Refuse an output directory that a render would damage: a file or a symbolic link, the
+    stack directory or one that contains it, or a directory holding anything but a previous
+    render (``0-crd/``, ``1-manifest/``). Raises :class:`UsageError`."""
+    out = Path(out_dir)
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise UsageError(f"--out {out}: not a directory")
+    if stack_dir is not None:
+        stack = Path(stack_dir).resolve()
+        if stack == out.resolve() or out.resolve() in stack.parents:
+            raise UsageError(f"--out {out}: would overwrite the stack directory {stack_dir}")
+    if out.is_dir():
+        foreign = sorted(p.name for p in out.iterdir() if p.name not in (CRD_DIR, MANIFEST_DIR))
+        if foreign:
+            raise UsageError(
+                f"--out {out}: holds {', '.join(foreign[:3])}{', …' if len(foreign) > 3 else ''}"
+                f", not a previous render (only {CRD_DIR}/ and {MANIFEST_DIR}/ are replaced)"
+            )
 
-    The tree is written next to ``out_dir`` first and swapped in by renames, so the previous
-    render stays intact if anything fails while writing.
+
+def write_tree(out_dir: str | Path, files: Mapping[str, str]) -> None:
+    """Make ``out_dir`` contain exactly ``files`` (see :func:`check_out_dir` for what it
+    refuses to replace).
+
+    The tree is written next to ``out_dir`` first and swapped in by renames; if writing or
+    the swap fails, the previous render is left (or put back) in place.
     """
     out = Path(out_dir)
+    check_out_dir(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
@@ -69,17 +92,21 @@ def write_tree(out_dir: str | Path, files: Mapping[str, str]) -> None:
         for relative, text in files.items():
             (staging / relative).write_text(text, encoding="utf-8")
         os.chmod(staging, 0o755)
-        if out.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-            retired.rmdir()
-            out.rename(retired)
+        if not out.exists():
             staging.rename(out)
-            shutil.rmtree(retired)
-        else:
+            return
+        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
+        retired.rmdir()
+        out.rename(retired)
+        try:
             staging.rename(out)
+        except BaseException:
+            retired.rename(out)
+            raise
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    shutil.rmtree(retired, ignore_errors=True)
 
 
 @dataclass(frozen=True)
@@ -115,6 +142,7 @@ def render_stack(stack_dir: str | Path, out_dir: str | Path, options: Options) -
     Nothing is written when a rule error blocks (``result.build.ok`` is false). Raises
     :class:`~tars_components.errors.LoadError` for unreadable input.
     """
+    check_out_dir(out_dir, stack_dir)
     with suspended_gc():
         stack = load_stack(stack_dir, options.namespace)
         result = build(stack, options)

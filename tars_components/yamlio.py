@@ -33,9 +33,23 @@ YamlLoader.add_constructor(
 )
 
 
-def load_all(text: str) -> list[Any]:
-    """Every document of a YAML text."""
-    return list(yaml.load_all(text, Loader=YamlLoader))
+def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
+    """Mappings reject a key given twice, as kubectl does (PyYAML keeps the last silently)."""
+    seen: set[str] = set()
+    for key_node, _ in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag.endswith(":str"):
+            if key_node.value in seen:
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    f"duplicate key {key_node.value!r}",
+                    key_node.start_mark,
+                )
+            seen.add(key_node.value)
+    return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+
+YamlLoader.construct_mapping = _construct_unique_mapping  # type: ignore[method-assign]
 
 
 # Strings made of these characters, starting with a letter, are plain scalars for PyYAML unless

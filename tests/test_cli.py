@@ -238,3 +238,47 @@ def test_console_script_and_module_are_the_same_program() -> None:
     result = run("--help")
     assert result.returncode == 0
     assert "render" in result.stdout and "validate" in result.stdout
+
+
+def test_render_refuses_outputs_it_would_damage(project: Path) -> None:
+    stack = project / "stacks" / "dev"
+    before = _tree(stack)
+    (project / "notes").mkdir()
+    (project / "notes" / "todo.txt").write_text("keep me")
+    (project / "afile").write_text("keep me")
+    (project / "link").symlink_to(project / "notes")
+    for out in ("stacks/dev", "stacks", "afile", "link", "notes"):
+        result = run("render", "--stack", "dev", "--out", out, cwd=project)
+        assert result.returncode == 2, (out, result.stdout, result.stderr)
+        assert result.stderr.startswith(f"tars-components: error: --out {out}"), result.stderr
+        assert "Traceback" not in result.stderr
+    assert _tree(stack) == before
+    assert (project / "notes" / "todo.txt").read_text() == "keep me"
+    assert (project / "afile").read_text() == "keep me"
+    assert (project / "link").is_symlink()
+
+
+def test_validate_output_order_does_not_depend_on_hashing(tmp_path: Path) -> None:
+    stack = tmp_path / "tie"
+    stack.mkdir()
+    doc = tars_server()
+    doc["metadata"]["name"] = "wrong-" + "x" * 60  # two TS016 at metadata.name
+    doc["spec"]["k8s"]["mounts"] = [
+        {"name": "a", "mountPath": "/etc/localtime", "source": {"emptyDir": {}}},
+        {"name": "b", "mountPath": "/etc/localtime/", "source": {"emptyDir": {}}},
+    ]
+    (stack / "s.yaml").write_text(stack_text(doc))
+    outputs = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed}
+        result = subprocess.run(
+            [sys.executable, "-m", "tars_components", "validate", str(stack)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+            timeout=60,
+        )
+        assert result.returncode == 1
+        outputs.add(result.stdout)
+    assert len(outputs) == 1

@@ -26,8 +26,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tars_components.yamlio import load_all
-
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "corpus"
 STACKS = {
@@ -212,7 +210,7 @@ def test_render_ignores_how_documents_are_split_across_files(
     """All documents of the stack in one file, in reverse order, give the same tree."""
     files = sorted(p for p in STACKS[name].iterdir() if p.is_file() and p.suffix in STACK_SUFFIXES)
     # read with the project's loader, which keeps timestamps as strings
-    documents = [d for p in files for d in load_all(p.read_text(encoding="utf-8")) if d]
+    documents = [d for p in files for d in yaml.safe_load_all(p.read_text(encoding="utf-8")) if d]
     stack = tmp_path / "stack"
     stack.mkdir()
     (stack / "all.yaml").write_text(

@@ -263,3 +263,83 @@ def test_the_seeds_tarsconfig_example_is_rejected_with_the_ts014_hint() -> None:
     assert (violation.code, violation.field) == ("TS014", "spec.normal")
     assert "use spec.tars.ports" in violation.message
     assert text.splitlines()[violation.line - 1].strip() == "normal:"
+
+
+def test_nulls_are_dropped_as_the_api_server_does() -> None:
+    text = _text(
+        """
+        apiVersion: k8s.tars.io/v1beta3
+        kind: TServer
+        metadata: {name: web-portal, namespace: null, annotations: null}
+        spec:
+          app: Web
+          server: Portal
+          subType: normal
+          important: null
+          normal: {ports: null}
+          k8s: {replicas: null, nodeSelector: null, resources: null, updateStrategy: null}
+          release: null
+        """
+    )
+    stack = load_texts({"s.yaml": text}, NAMESPACE)
+    assert not stack.violations
+    server = stack.servers[0]
+    assert server.namespace == NAMESPACE
+    assert server.spec.important == 3 and server.spec.normal.ports == []
+    assert server.spec.k8s.update_strategy.rolling_update.partition == 0
+
+
+def test_a_key_given_twice_is_a_load_error() -> None:
+    text = "apiVersion: k8s.tars.io/v1beta3\nkind: TTemplate\nmetadata: {name: a}\nmetadata: {}\n"
+    with pytest.raises(LoadError) as caught:
+        load_texts({"d.yaml": text})
+    [problem] = caught.value.problems
+    assert (problem.line, problem.message) == (
+        4,
+        "invalid YAML: duplicate key 'metadata' (while constructing a mapping at line 1)",
+    )
+
+
+def test_an_empty_stack_directory_is_a_load_error(tmp_path: Path) -> None:
+    with pytest.raises(LoadError) as caught:
+        load_stack(tmp_path)
+    assert "no *.yaml or *.yml files" in caught.value.problems[0].message
+
+
+def test_ttemplate_parent_pattern_is_tt006_and_null_parent_tt001() -> None:
+    text = _text(
+        """
+        apiVersion: k8s.tars.io/v1beta3
+        kind: TTemplate
+        metadata: {name: a}
+        spec: {content: "", parent: Tars.Default}
+        ---
+        apiVersion: k8s.tars.io/v1beta3
+        kind: TTemplate
+        metadata: {name: b}
+        spec: {content: "", parent: null}
+        """
+    )
+    found = {(v.name, v.code) for v in load_texts({"t.yaml": text}).violations}
+    assert found == {("a", "TT006"), ("b", "TT001")}
+
+
+def test_names_and_namespaces_kubernetes_rejects_are_schema_violations() -> None:
+    text = _text(
+        """
+        apiVersion: k8s.tars.io/v1beta3
+        kind: TTemplate
+        metadata: {name: tars_cpp}
+        spec: {content: "", parent: tars_cpp}
+        ---
+        apiVersion: k8s.tars.io/v1beta3
+        kind: TFrameworkConfig
+        metadata: {name: tars-framework, namespace: Bad_NS}
+        imageBuild: {executor: {image: k}}
+        imageUpload: {registry: r}
+        nodeImage: {image: n}
+        """
+    )
+    found = {(v.code, v.field, v.line) for v in load_texts({"t.yaml": text}).violations}
+    assert ("TT006", "metadata.name", 3) in found
+    assert ("TF001", "metadata.namespace", 8) in found

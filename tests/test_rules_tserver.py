@@ -407,9 +407,29 @@ def test_ts016_mount_name_is_not_a_dns_label() -> None:
 
 @pytest.mark.parametrize("name", ["host-timezone", "tarsnode-work-dir", "delay-bind"])
 def test_ts016_reserved_mount_name(name: str) -> None:
-    text, violations = check(with_mounts(tars_server(), host_path(name)))
+    text, violations = check(with_mounts(tars_server(hostIPC=True), host_path(name)))
     v = assert_one(violations, "TS016", "spec.k8s.mounts[0].name", line_of(text, f"name: {name}"))
     assert "reserved" in v.message
+
+
+def test_ts016_names_and_paths_of_volumes_the_server_does_not_get_are_free() -> None:
+    # a normal server has no tarsnode work dir; no host binding means no delay-bind template
+    mounts = [
+        host_path("tarsnode-work-dir", "/usr/local/app/tars/tarsnode"),
+        host_path("delay-bind", "/bind"),
+    ]
+    assert check(with_mounts(normal_server(), *mounts))[1] == []
+
+
+def test_ts016_container_port_names_collide_after_the_p_port_fallback() -> None:
+    server = with_servants(
+        ("VeryLongServantNameObj", 10000), ports=[{"name": "p10000", "port": 10002}]
+    )
+    text, violations = check(server)
+    v = assert_one(violations, "TS016", "spec.tars.ports[0].name", line_of(text, "name: p10000"))
+    assert v.message == (
+        "port p10000 becomes container port p10000, which servant VeryLongServantNameObj already is"
+    )
 
 
 @pytest.mark.parametrize(
@@ -598,3 +618,58 @@ def test_ts023_released_daemon_set_and_unreleased_stateful_set_pass() -> None:
     daemon = edited(tars_server(), spec__k8s__daemonSet=True)
     stateful = edited(tars_server("Test", "Later"), spec__release=DROP)
     assert check(daemon, stateful)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("requirement", "problem"),
+    [
+        ({"key": "zone", "operator": "In"}, "operator In needs at least one value"),
+        ({"key": "zone", "operator": "NotIn", "values": []}, "operator NotIn needs at least"),
+        ({"key": "ssd", "operator": "Exists", "values": ["x"]}, "operator Exists takes no values"),
+        ({"key": "cpu", "operator": "Gt", "values": ["x"]}, "needs exactly one integer value"),
+        ({"key": "cpu", "operator": "Lt", "values": ["1", "2"]}, "needs exactly one integer"),
+    ],
+)
+def test_ts016_node_selector_values_per_operator(requirement: dict, problem: str) -> None:
+    text, violations = check(tars_server(nodeSelector=[requirement]))
+    line = line_of(text, "values:") if "values" in requirement else line_of(text, "- key:")
+    v = assert_one(violations, "TS016", "spec.k8s.nodeSelector[0].values", line)
+    assert problem in v.message
+
+
+def test_ts016_valid_node_selectors_pass() -> None:
+    selectors = [
+        {"key": "zone", "operator": "In", "values": ["a"]},
+        {"key": "ssd", "operator": "DoesNotExist"},
+        {"key": "cpu", "operator": "Gt", "values": ["4"]},
+    ]
+    assert check(tars_server(nodeSelector=selectors))[1] == []
+
+
+def test_ts016_sub_path_and_sub_path_expr_together() -> None:
+    mount = {**host_path("logs"), "subPath": "a", "subPathExpr": "$(PodName)"}
+    text, violations = check(with_mounts(tars_server(), mount))
+    line = line_of(text, "subPathExpr:")
+    assert_one(violations, "TS016", "spec.k8s.mounts[0].subPathExpr", line)
+
+
+def test_ts016_bidirectional_mount_propagation() -> None:
+    mount = {**host_path("logs"), "mountPropagation": "Bidirectional"}
+    text, violations = check(with_mounts(tars_server(), mount))
+    line = line_of(text, "mountPropagation:")
+    v = assert_one(violations, "TS016", "spec.k8s.mounts[0].mountPropagation", line)
+    assert "privileged" in v.message
+    ok = {**host_path("logs"), "mountPropagation": "HostToContainer"}
+    assert check(with_mounts(tars_server(), ok))[1] == []
+
+
+def test_ts016_namespace_too_long_for_the_node_label() -> None:
+    from tars_components.loader import load_texts
+
+    namespace = "n" * 59
+    stack = load_texts({"s.yaml": render(template("tars.cpp"), tars_server())}, namespace)
+    [v] = [v for v in validate(stack) if v.field == "metadata.namespace"]
+    assert v.code == "TS016"
+    assert "tars.io/node." in v.message
+    fits = load_texts({"s.yaml": render(template("tars.cpp"), tars_server())}, "n" * 58)
+    assert [v for v in validate(fits) if v.field == "metadata.namespace"] == []

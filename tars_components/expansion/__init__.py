@@ -14,7 +14,7 @@ from ..models import TFrameworkConfig, TServer
 from ..mutation import mutate, mutate_server
 from ..options import Options
 from ..stack import Stack
-from .crd import convert, crd_document, crd_documents
+from .crd import conversion_violations, convert, crd_document, crd_documents
 from .daemonset import build_daemonset
 from .service import build_service
 from .statefulset import build_statefulset
@@ -58,4 +58,11 @@ def _expand_mutated(
     return objects
 
 
-__all__ = ["convert", "crd_document", "crd_documents", "expand", "expand_server"]
+__all__ = [
+    "conversion_violations",
+    "convert",
+    "crd_document",
+    "crd_documents",
+    "expand",
+    "expand_server",
+]

@@ -10,32 +10,75 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..errors import Violation
+from ..loader import VERSION_REQUIRED_FIELDS
 from ..models import V1BETA2, V1BETA3, Document, TFrameworkConfig, TServer, TTemplate
-from ..mutation import mutate, mutate_server, mutate_template
+from ..mutation import mutate_server, mutate_template
 from ..options import Options
-from ..stack import Stack
+from ..stack import Stack, violation
 
 CONVERSION_ANNOTATION = "tars.io/Conversion.1b21b3"
 
 
 def crd_documents(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
-    """The mutated TFrameworkConfigs, TTemplates and TServers (in that order, each in load
-    order) as custom-resource dicts of ``options.crd_api_version``."""
-    mutated = mutate(stack)
-    ordered: list[Document] = [*mutated.frameworks, *mutated.templates, *mutated.servers]
-    return [convert(doc.to_dict(), options.crd_api_version) for doc in ordered]
+    """The TFrameworkConfigs, TTemplates and TServers (in that order, each in load order) as
+    the custom resources of ``options.crd_api_version`` that the TarsK8S webhook admits."""
+    ordered: list[Document] = [*stack.frameworks, *stack.templates, *stack.servers]
+    return [crd_document(doc, stack.framework(doc.namespace), options) for doc in ordered]
 
 
 def crd_document(
     document: Document, framework: TFrameworkConfig | None, options: Options
 ) -> dict[str, Any]:
-    """One document as its custom resource: mutated (a TServer with the namespace's
-    ``tars-framework`` config) and converted to ``options.crd_api_version``."""
+    """One document as its custom resource of ``options.crd_api_version``.
+
+    A TServer is mutated as written (so v1beta3 gates survive in the conversion annotation),
+    converted, then mutated again as the target version's webhook would (e.g. v1beta3 adds
+    ``tars.io/ServerID``); ``framework`` is its namespace's ``tars-framework`` config.
+    """
+    version = options.crd_api_version
     if isinstance(document, TServer):
-        document = mutate_server(document, framework)
-    elif isinstance(document, TTemplate):
-        document = mutate_template(document)
-    return convert(document.to_dict(), options.crd_api_version)
+        converted = convert(mutate_server(document, framework).to_dict(), version)
+        target = TServer.model_validate(converted)
+        return mutate_server(target, framework).to_dict()
+    if isinstance(document, TTemplate):
+        return convert(mutate_template(document).to_dict(), version)
+    return convert(document.to_dict(), version)
+
+
+def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
+    """What the target version's CRD requires but the conversion cannot supply (crd mode):
+    a v1beta2 TFrameworkConfig has no ``imageBuild.executor``, which v1beta3 requires."""
+    found: list[Violation] = []
+    for config in stack.frameworks:
+        converted = convert(config.to_dict(), options.crd_api_version)
+        key = (TFrameworkConfig.KIND, options.crd_api_version)
+        missing: list[tuple[str, ...]] = []
+        for path in VERSION_REQUIRED_FIELDS.get(key, ()):
+            if any(path[: len(m)] == m for m in missing):
+                continue  # its parent is already reported
+            if _lookup(converted, path) is None:
+                missing.append(path)
+                found.append(
+                    violation(
+                        config,
+                        "TF001",
+                        path,
+                        f"crd mode writes {options.crd_api_version}, which requires "
+                        f"{'.'.join(path)}: add it, or write this TFrameworkConfig as "
+                        f"{options.crd_api_version}",
+                    )
+                )
+    return found
+
+
+def _lookup(document: dict[str, Any], path: tuple[str, ...]) -> Any:
+    node: Any = document
+    for key in path:
+        if not isinstance(node, dict):
+            return None
+        node = node.get(key)
+    return node
 
 
 def convert(document: dict[str, Any], api_version: str) -> dict[str, Any]:
@@ -140,6 +183,7 @@ __all__ = [
     "CONVERSION_ANNOTATION",
     "V1BETA2",
     "V1BETA3",
+    "conversion_violations",
     "convert",
     "crd_document",
     "crd_documents",

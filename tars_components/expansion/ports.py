@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..models import TServer
-from ..models.names import is_port_name
+from ..models.names import container_port_name
 
 
 def protocol(is_tcp: bool) -> str:
@@ -51,10 +51,10 @@ def build_container_ports(server: TServer) -> list[dict[str, object]]:
             host_ports.setdefault(entry.name_ref.lower(), entry.port)
     ports: list[dict[str, object]] = []
     for name, port, is_tcp, is_servant in _declared_ports(server):
-        port_name = name.lower() if is_servant else name
-        if is_servant and not is_port_name(port_name):
-            port_name = f"p{port}"
-        entry: dict[str, object] = {"name": port_name, "containerPort": port}
+        entry: dict[str, object] = {
+            "name": container_port_name(name, port, is_servant),
+            "containerPort": port,
+        }
         host_port = host_ports.get(name.lower())
         if host_port is not None:
             entry["hostPort"] = host_port

@@ -32,7 +32,7 @@ from .tserver import (
     UpdateStrategy,
     UpdateStrategyType,
 )
-from .ttemplate import ROOT_TEMPLATE, TTemplate, TTemplateSpec
+from .ttemplate import TTemplate, TTemplateSpec
 
 KINDS: dict[str, type[Document]] = {cls.KIND: cls for cls in (TServer, TTemplate, TFrameworkConfig)}
 
@@ -42,7 +42,6 @@ __all__ = [
     "GROUP",
     "KINDS",
     "RESERVED_PORT",
-    "ROOT_TEMPLATE",
     "TARS_ACTIVE_GATE",
     "V1BETA2",
     "V1BETA3",

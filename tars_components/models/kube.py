@@ -143,7 +143,7 @@ class SelectorOperator(str, Enum):
 class NodeSelectorRequirement(TarsModel):
     """One match expression of ``spec.k8s.nodeSelector`` (a list, not a map)."""
 
-    key: Annotated[str, pattern(P_QUALNAME, 316)]
+    key: Annotated[str, pattern(P_QUALNAME, 63)]
     operator: Annotated[SelectorOperator, Lax]
     values: list[str] | None = None
 
@@ -233,8 +233,14 @@ class VolumeMode(str, Enum):
     FILESYSTEM = "Filesystem"
 
 
-class StorageList(TarsModel):
-    """``storage`` quantity of a claim."""
+class StorageRequest(TarsModel):
+    """``requests.storage`` of a claim (required)."""
+
+    storage: Quantity
+
+
+class StorageLimit(TarsModel):
+    """``limits.storage`` of a claim."""
 
     storage: Quantity = None
 
@@ -242,8 +248,8 @@ class StorageList(TarsModel):
 class ClaimResources(TarsModel):
     """Claim size: ``requests.storage`` (required) and optional ``limits.storage``."""
 
-    requests: StorageList
-    limits: StorageList | None = None
+    requests: StorageRequest
+    limits: StorageLimit | None = None
 
 
 class LabelSelectorRequirement(TarsModel):

@@ -38,6 +38,15 @@ def is_port_name(name: str) -> bool:
     )
 
 
+def container_port_name(name: str, port: int, is_servant: bool) -> str:
+    """The containerPort name of a servant or port (design §4): a servant's lowercased name,
+    or ``p<port>`` when that is not a valid port name; a plain port keeps its own name."""
+    if not is_servant:
+        return name
+    lowered = name.lower()
+    return lowered if is_port_name(lowered) else f"p{port}"
+
+
 def is_dns_label(name: str) -> bool:
     """True for a DNS-1123 label (a valid volume name): at most 63 lowercase letters, digits
     and '-', alphanumeric at both ends."""

@@ -165,8 +165,8 @@ class K8sSpec(TarsModel):
     not_stacked: bool = False
     pod_management_policy: Annotated[PodManagementPolicy, Lax] = PodManagementPolicy.PARALLEL.value
     replicas: Annotated[int, Field(ge=0, le=99)] = 0
-    readiness_gate: Annotated[str | None, pattern(P_QUALNAME, 316)] = None
-    readiness_gates: list[Annotated[str, pattern(P_QUALNAME, 316)]] | None = None
+    readiness_gate: Annotated[str | None, pattern(P_QUALNAME, 63)] = None
+    readiness_gates: list[Annotated[str, pattern(P_QUALNAME, 63)]] | None = None
     command: list[str] | None = None
     args: list[str] | None = None
     resources: Resources = Field(default_factory=Resources)

@@ -9,8 +9,6 @@ from pydantic import Field
 from .base import P_DNS1123SUB, TarsModel, pattern
 from .document import Document
 
-ROOT_TEMPLATE = "tars.default"
-
 
 class TTemplateSpec(TarsModel):
     """``spec`` of a TTemplate: the config text and the parent (a root names itself)."""
@@ -25,8 +23,3 @@ class TTemplate(Document):
     KIND: ClassVar[str] = "TTemplate"
 
     spec: TTemplateSpec
-
-    @property
-    def is_root(self) -> bool:
-        """True when the template is its own parent."""
-        return self.spec.parent == self.name

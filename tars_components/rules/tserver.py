@@ -14,16 +14,22 @@ from dataclasses import dataclass
 
 from ..errors import Violation
 from ..models import RESERVED_PORT, AbilityAffinity, Mount, SubType, TServer, is_deferred
+from ..models.kube import MountPropagation, SelectorOperator
 from ..models.names import (
+    DELAY_BIND,
+    HOST_TIMEZONE,
     LABEL_PREFIX,
     RESERVED_MOUNT_PATHS,
     RESERVED_VOLUMES,
+    TARSNODE_WORK_DIR,
     app_ability_label,
+    container_port_name,
     is_dns_label,
     is_port_name,
+    node_label,
     server_ability_label,
 )
-from ..mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS, REPLICA_ANNOTATION
+from ..mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS, replica_count
 from ..paths import Segment
 from ..stack import Stack
 from .common import repeats, report
@@ -254,10 +260,21 @@ def _normal_claims(server: TServer) -> Iterator[Violation]:
         )
 
 
+def _generated_volumes(server: TServer) -> set[str]:
+    """The volumes and claim templates the expansion adds to this server's pods."""
+    names = {HOST_TIMEZONE}
+    if server.is_tars:
+        names.add(TARSNODE_WORK_DIR)
+    if server.spec.k8s.has_host_binding:
+        names.add(DELAY_BIND)
+    return names
+
+
 def _mount_volume_names(server: TServer) -> Iterator[Violation]:
     """TS016: mount names are DNS-1123 labels and not the pod's own volumes."""
+    generated = _generated_volumes(server)
     for path, mount in _mounts(server):
-        if mount.name in RESERVED_VOLUMES:
+        if mount.name in generated:
             yield report(
                 server,
                 "TS016",
@@ -281,9 +298,10 @@ def _normal_path(path: str) -> str:
 def _mount_paths(server: TServer) -> Iterator[Violation]:
     """TS016: mount paths are unique and not the pod's own mount points."""
     mounts = _mounts(server)
+    generated = _generated_volumes(server)
     for path, mount in mounts:
         volume = RESERVED_MOUNT_PATHS.get(_normal_path(mount.mount_path))
-        if volume is not None:
+        if volume in generated:
             yield report(
                 server,
                 "TS016",
@@ -297,6 +315,56 @@ def _mount_paths(server: TServer) -> Iterator[Violation]:
             (*path, "mountPath"),
             f"mountPath {later.mount_path} is already used by mount {first.name}",
         )
+
+
+def _mount_options(server: TServer) -> Iterator[Violation]:
+    """TS016: volume mount options Kubernetes accepts for the main container."""
+    for path, mount in _mounts(server):
+        if mount.sub_path is not None and mount.sub_path_expr is not None:
+            yield report(
+                server,
+                "TS016",
+                (*path, "subPathExpr"),
+                "subPath and subPathExpr are mutually exclusive",
+            )
+        if mount.mount_propagation == MountPropagation.BIDIRECTIONAL:
+            yield report(
+                server,
+                "TS016",
+                (*path, "mountPropagation"),
+                "Bidirectional propagation needs a privileged container, and the main "
+                "container is not privileged: use HostToContainer",
+            )
+
+
+def _node_selector(server: TServer) -> Iterator[Violation]:
+    """TS016: node selector requirements Kubernetes accepts (values per operator)."""
+    for i, requirement in enumerate(server.spec.k8s.node_selector):
+        operator, values = requirement.operator, requirement.values or []
+        if operator in (SelectorOperator.IN, SelectorOperator.NOT_IN) and not values:
+            problem = "needs at least one value"
+        elif operator in (SelectorOperator.EXISTS, SelectorOperator.DOES_NOT_EXIST) and values:
+            problem = "takes no values"
+        elif operator in (SelectorOperator.GT, SelectorOperator.LT) and (
+            len(values) != 1 or not _is_integer(values[0])
+        ):
+            problem = "needs exactly one integer value"
+        else:
+            continue
+        yield report(
+            server,
+            "TS016",
+            ("spec", "k8s", "nodeSelector", i, "values"),
+            f"operator {operator} {problem}",
+        )
+
+
+def _is_integer(value: str) -> bool:
+    try:
+        int(value)
+    except ValueError:
+        return False
+    return True
 
 
 # --- names (TS016) ------------------------------------------------------------------------
@@ -350,6 +418,20 @@ def ability_label_names(server: TServer) -> list[str]:
     return [name.removeprefix(LABEL_PREFIX) for name in names]
 
 
+def _namespace_label(server: TServer) -> Iterator[Violation]:
+    """TS016: the node label key ``tars.io/node.<namespace>`` every pod requires is valid."""
+    name = node_label(server.namespace).removeprefix(LABEL_PREFIX)
+    if len(name) > MAX_LABEL_NAME:
+        yield report(
+            server,
+            "TS016",
+            "metadata.namespace",
+            f"node label key tars.io/{name} has a name part of {len(name)} characters, more "
+            f"than {MAX_LABEL_NAME}: the namespace may have at most "
+            f"{MAX_LABEL_NAME - len('node.')} characters",
+        )
+
+
 def _ability_keys(server: TServer) -> Iterator[Violation]:
     """TS016: ability label keys that Kubernetes would reject in the node affinity."""
     for name in ability_label_names(server):
@@ -376,6 +458,24 @@ def _port_names(server: TServer) -> Iterator[Violation]:
                 f"port name {entry.name} is not a valid Kubernetes port name (at most 15 "
                 "lowercase letters, digits and '-', with a letter and no '--')",
             )
+
+
+def _container_port_names_unique(server: TServer) -> Iterator[Violation]:
+    """TS016: the containerPort names the servants and ports become are unique (a servant whose
+    name is too long becomes ``p<port>``, which a port may already be called)."""
+    entries = [
+        (p, container_port_name(p.name, p.port, p.role == "servant"))
+        for p in _tars_ports(server) + _normal_ports(server)
+    ]
+    for (later, name), (first, _) in repeats(entries, lambda entry: entry[1]):
+        if later.name.lower() == first.name.lower():
+            continue  # the same name twice: TS003/TS007
+        yield report(
+            server,
+            "TS016",
+            (*later.path, "name"),
+            f"{later.label} becomes container port {name}, which {first.label} already is",
+        )
 
 
 # --- sections, host ports, annotations, release --------------------------------------------
@@ -437,8 +537,9 @@ def _replica_annotations(server: TServer) -> Iterator[Violation]:
         value = server.annotations.get(key)
         if value is None:
             continue
-        if REPLICA_ANNOTATION.fullmatch(value):
-            bounds[key] = int(value)
+        count = replica_count(value)
+        if count is not None:
+            bounds[key] = count
         else:
             yield report(
                 server,
@@ -532,6 +633,10 @@ _CHECKS: tuple[Callable[[TServer], Iterable[Violation]], ...] = (
     _name_length,
     _ability_keys,
     _mount_volume_names,
+    _container_port_names_unique,
+    _mount_options,
+    _node_selector,
+    _namespace_label,
     _mount_paths,
     _port_names,
     _host_port_refs_unique,
