@@ -24,7 +24,8 @@ from tars_components.components import components_from_stack
 from tars_components.config import StackSettings, settings_from_config
 from tars_components.errors import LoadError, UsageError, Violation, has_errors
 from tars_components.loader import load_stack
-from tars_components.rules import validate, validate_change
+from tars_components.pipeline import check as check_stack
+from tars_components.rules import validate_change
 from tars_components.stack import Stack
 
 PROJECT_DIR = Path(__file__).resolve().parent
@@ -48,7 +49,7 @@ def load(directory: str, namespace: str) -> Stack:
 
 def check(settings: StackSettings, stack: Stack, previous: Stack | None) -> None:
     """Print every violation; stop when any is an error, so nothing is applied."""
-    violations: list[Violation] = validate(stack)
+    violations: list[Violation] = check_stack(stack, settings.options)
     if previous is not None:
         violations += validate_change(previous, stack)
     for warning in (v for v in violations if not v.is_error):
@@ -86,7 +87,6 @@ def main() -> None:
             retain_on_delete=retain_on_delete,
         ),
         previous=previous,
-        skip_await=settings.options.skip_await,
         external_replicas=settings.external_replicas,
     )
 

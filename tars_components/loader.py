@@ -233,11 +233,17 @@ def _clean(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
     return doc
 
 
-def _rejected(raw: Mapping[str, Any], namespace: str, source: Source) -> Rejected:
-    meta = raw.get("metadata") if isinstance(raw.get("metadata"), dict) else {}
-    name = meta.get("name") if isinstance(meta.get("name"), str) else ""
-    ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else namespace
-    return Rejected(kind=str(raw["kind"]), namespace=ns or namespace, name=name, source=source)
+def _rejected(raw: Mapping[str, Any], namespace: str, source: Source | None) -> Rejected:
+    """The identity (kind, namespace, name) of a document, however broken its metadata."""
+    meta = raw.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
+    name, ns = meta.get("name"), meta.get("namespace")
+    return Rejected(
+        kind=str(raw["kind"]),
+        namespace=ns if isinstance(ns, str) and ns else namespace,
+        name=name if isinstance(name, str) else "",
+        source=source,
+    )
 
 
 def _build(

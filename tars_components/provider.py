@@ -29,16 +29,18 @@ During a preview the engine sends values it does not know yet as the string
 :class:`pulumi.output.Unknown` objects (``create``, ``update`` and ``delete`` never get any). They
 are validated as deferred values: the document is checked with a :data:`PENDING` marker in
 their place (the models accept it where a ``pulumi.Input`` is allowed, e.g. ``release.image``),
-and no violation at or under an unknown field is reported. An unknown structural field (say
-``spec.app``) leaves the document unchecked until it is known; an unknown context property
-drops the rules that need it (:data:`CONTEXT_RULES`).
+and no violation at or under an unknown field is reported. An unknown number (say a servant's
+port) stands in as a number that no other field of the document uses, so it collides with
+nothing and the other rules still run; any other unknown structural field (say ``spec.app``)
+leaves the document unchecked until it is known. An unknown context property drops the rules
+that need it (:data:`CONTEXT_RULES`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 
 import pulumi
 import pulumi.dynamic
@@ -134,12 +136,40 @@ PENDING = Pending()
 """The marker that stands for every unknown value inside the provider."""
 
 
-class AdmissionError(Exception):
-    """A rule error found by create, update or delete; the message starts with the rule code."""
+DELETE_HINTS: dict[str, str] = {
+    "TT003": (
+        "re-parent or remove those templates in an earlier `pulumi up`, or declare the "
+        "template again until they are gone"
+    ),
+    "TT005": (
+        "remove those servers or move them to another template in an earlier `pulumi up`, or "
+        "declare the template again until they are gone"
+    ),
+}
+"""How to proceed when a delete is refused, by rule code: the users that count are the ones
+recorded at the template's last create or update."""
 
-    def __init__(self, violations: Sequence[Violation]) -> None:
+
+class AdmissionError(Exception):
+    """A rule error found by create, update or delete; each line of the message starts with
+    the rule code."""
+
+    def __init__(self, violations: Sequence[Violation], lines: Sequence[str] | None = None) -> None:
         self.violations = list(violations)
-        super().__init__("\n".join(_reason_line(v) for v in self.violations))
+        if lines is None:
+            lines = [_reason_line(v) for v in self.violations]
+        super().__init__("\n".join(lines))
+
+    @classmethod
+    def refused_delete(cls, violations: Sequence[Violation]) -> AdmissionError:
+        """The error of a refused delete (TT003, TT005): each violation with how to proceed
+        (:data:`DELETE_HINTS`)."""
+        lines = [
+            f"{v.code}: {v.message}"
+            + (f"; {DELETE_HINTS[v.code]}" if v.code in DELETE_HINTS else "")
+            for v in violations
+        ]
+        return cls(violations, lines)
 
 
 # --- inputs --------------------------------------------------------------------------------
@@ -246,7 +276,7 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
     nothing), so the state and ``pulumi preview`` stay readable.
     """
 
-    serialize_as_secret_always: ClassVar[bool] = False
+    serialize_as_secret_always = False
 
     def check(self, olds: dict[str, Any], news: dict[str, Any]) -> pulumi.dynamic.CheckResult:
         """Every rule error about the new document as a ``CheckFailure`` (property: field path;
@@ -289,14 +319,16 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         """Refuse to delete a TTemplate that other templates (TT003) or servers (TT005) of the
         stack still use, according to its ``templateUsers`` at the last create or update.
 
-        The record is what the state holds: when a template and all its users are removed in
-        the same update (or the whole stack is destroyed), the users are still recorded and
-        the delete fails. Give the resource ``deleted_with`` a resource that goes away with
-        the whole stack (e.g. its TFramework) so that ``pulumi destroy`` skips this check.
+        The record is what the state holds. It follows every change of the users (they are an
+        input, so a change is a diff and an update stores the new ones), but when a template
+        and its last users are removed in the same update (or the whole stack is destroyed),
+        the users are still recorded and the delete fails; the error says how to proceed
+        (:data:`DELETE_HINTS`). Give the resource ``deleted_with`` a resource that goes away
+        with the whole stack (e.g. its TFramework) so that ``pulumi destroy`` skips this check.
         """
         errors = delete_violations(props)
         if errors:
-            raise AdmissionError(errors)
+            raise AdmissionError.refused_delete(errors)
 
 
 class TarsValidation(pulumi.dynamic.Resource, module=RESOURCE_TYPE_MODULE, name=RESOURCE_TYPE_NAME):
@@ -409,10 +441,28 @@ class Subject:
 
         Raises :class:`LoadError` when the document cannot be read as a TarsK8S document.
         """
-        text = dump(plain(self.document, (), [], placeholder=PLACEHOLDER))
-        loaded = load_texts({DOCUMENT_FILE: text}, self.namespace)
+        raw = plain(self.document, (), [], placeholder=PLACEHOLDER)
+        loaded = load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
+        numbers: dict[Path, int] = {}
+        for descending in (True, False):
+            # Where the schema refuses the text stand-in it wants a number (a port, replicas):
+            # put numbers there that no other field of the document uses, so they collide with
+            # nothing and the other rules still run; high ones first (ports), then low ones
+            # (bounded fields such as replicas).
+            if loaded.documents:
+                break
+            refused = {
+                tuple(parse_path(v.field)) for v in loaded.violations if v.file == DOCUMENT_FILE
+            }
+            paths = [path for path in self.unknown_fields if path in refused]
+            if not paths:
+                break
+            for path, number in zip(paths, _unused_numbers(raw, descending), strict=False):
+                _put(raw, path, number)
+                numbers[path] = number
+            loaded = load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
         target: Document | Rejected = (
-            self._deferred(loaded.documents[0]) if loaded.documents else loaded.rejected[0]
+            self._deferred(loaded.documents[0], numbers) if loaded.documents else loaded.rejected[0]
         )
         documents, rejected = self._context(target)
         if isinstance(target, Document):
@@ -427,14 +477,16 @@ class Subject:
         )
         return stack, target
 
-    def _deferred(self, doc: Document) -> Document | Rejected:
-        """The loaded document with :data:`PENDING` back where values are unknown; a document
-        whose unknown values sit in structural fields is left unchecked (rejected)."""
+    def _deferred(self, doc: Document, numbers: Mapping[Path, int]) -> Document | Rejected:
+        """The loaded document with :data:`PENDING` back where values are unknown, except
+        where an unused number stands in (``numbers``); a document whose unknown values sit in
+        other structural fields (say ``spec.app``) is left unchecked (rejected)."""
         if not self.unknown_fields:
             return doc
         raw = doc.to_dict()
         for path in self.unknown_fields:
-            _put(raw, path, PENDING)
+            if path not in numbers:
+                _put(raw, path, PENDING)
         try:
             deferred = type(doc).model_validate(raw)
         except ValidationError:
@@ -662,6 +714,23 @@ def _copy(value: Any) -> Any:
     return value
 
 
+def _unused_numbers(raw: Any, descending: bool) -> Iterator[int]:
+    """Numbers from 1 to 65535 (the port range) that appear nowhere in ``raw``, from the top
+    or from the bottom."""
+    used: set[int] = set()
+    stack = [raw]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, int) and not isinstance(node, bool):
+            used.add(node)
+    numbers = range(65535, 0, -1) if descending else range(1, 65536)
+    return (number for number in numbers if number not in used)
+
+
 def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
@@ -677,9 +746,11 @@ def _put(raw: Any, path: Path, value: Any) -> None:
         except (KeyError, IndexError, TypeError):
             return
     last = path[-1]
-    if (isinstance(node, dict) and last in node) or (
-        isinstance(node, list) and isinstance(last, int) and last < len(node)
-    ):
+    if isinstance(node, list):
+        if isinstance(last, int) and last < len(node):
+            node[last] = value
+        return
+    if isinstance(node, dict) and last in node:
         node[last] = value
 
 
@@ -724,6 +795,7 @@ def _outputs(props: Mapping[str, Any], result: Evaluation) -> dict[str, Any]:
 
 __all__ = [
     "CONTEXT_RULES",
+    "DELETE_HINTS",
     "DOCUMENT",
     "FRAMEWORK_NODE_IMAGE",
     "INPUTS",

@@ -10,7 +10,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 import pytest
-from helpers import FRAMEWORK, NAMESPACE, normal_server, tars_server, template
+from helpers import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server, template
 from pulumi.output import Unknown
 
 from tars_components.components import (
@@ -29,7 +29,7 @@ from tars_components.components.testing import (
     ValidationFailed,
     record,
 )
-from tars_components.expansion import convert, expand_server
+from tars_components.expansion import convert, expand, expand_server
 from tars_components.loader import load_texts, parse_document
 from tars_components.models import V1BETA2, V1BETA3, TFrameworkConfig
 from tars_components.models import TServer as TServerDocument
@@ -411,6 +411,46 @@ def test_skip_await_annotates_workloads() -> None:
     }
 
 
+def test_skip_await_defaults_to_the_options() -> None:
+    on = Options(namespace=NAMESPACE, skip_await=True)
+
+    def program() -> None:
+        fw = TFramework("fw", TFrameworkArgs(options=on, config=CONFIG, templates=TEMPLATES))
+        TServer("sts", TServerArgs(fw, document=doc(tars_server())))
+        TServer("ds", TServerArgs(fw, document=doc(tars_server(server="Agent", daemonSet=True))))
+        off = framework("off", options=on, skip_await=False)
+        TServer("plain", TServerArgs(off, document=doc(normal_server())))
+
+    recording = record(program)
+    annotated = {
+        r.name: (r.inputs["metadata"].get("annotations") or {}).get("pulumi.com/skipAwait")
+        for r in recording.kubernetes()
+    }
+    assert annotated == {
+        "sts-service": None,
+        "sts-statefulset": "true",
+        "ds-daemonset": "true",
+        "plain-service": None,
+        "plain-statefulset": None,
+    }
+
+
+def test_components_from_stack_keep_skip_await_of_the_options() -> None:
+    stack = load_texts(
+        {"a.yaml": stack_text(FRAMEWORK, template("tars.cpp"), tars_server())}, NAMESPACE
+    )
+    options = Options(namespace=NAMESPACE, skip_await=True)
+    recording = record(lambda: components_from_stack(stack, options=options))
+    key = lambda o: (o["kind"], o["metadata"]["name"])  # noqa: E731
+    expected = sorted(expand(stack, options), key=key)
+    assert sorted((plain(r.inputs) for r in recording.kubernetes()), key=key) == expected
+    [sts] = recording.of_type(TYPES["StatefulSet"])
+    assert sts.inputs["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
+    unset = record(lambda: components_from_stack(stack, options=options, skip_await=False))
+    [sts] = unset.of_type(TYPES["StatefulSet"])
+    assert "annotations" not in sts.inputs["metadata"]
+
+
 def test_protect_and_retain_on_delete_pass_through() -> None:
     def program() -> None:
         fw = framework(opts=pulumi.ResourceOptions(retain_on_delete=True))
@@ -450,6 +490,73 @@ def test_component_depends_on_reaches_the_objects_through_validation() -> None:
     gate = one(recording, "kubernetes:core/v1:Namespace")
     validation = validation_of(recording, "srv")
     assert gate.urn in validation.dependencies
+
+
+def test_retain_on_delete_reaches_crd_mode_templates_and_the_framework_config() -> None:
+    def program() -> None:
+        fw = framework(
+            opts=pulumi.ResourceOptions(retain_on_delete=True),
+            options=Options(namespace=NAMESPACE, mode=Mode.CRD),
+        )
+        TTemplate("kept", TTemplateArgs(fw, document=doc(template("shop.cpp", "tars.cpp"))))
+        TTemplate(
+            "free",
+            TTemplateArgs(fw, document=doc(template("web.cpp", "tars.cpp"))),
+            pulumi.ResourceOptions(retain_on_delete=False),
+        )
+
+    recording = record(program)
+    retained = {r.name: r.retain_on_delete for r in recording.kubernetes()}
+    assert retained == {
+        "fw-tframeworkconfig": True,
+        "kept-ttemplate": True,
+        "free-ttemplate": False,
+    }
+
+
+def test_template_validations_are_deleted_with_the_framework() -> None:
+    def program() -> None:
+        fw = framework()
+        TTemplate("tpl", TTemplateArgs(fw, document=doc(template("shop.cpp", "tars.cpp"))))
+        TServer("srv", TServerArgs(fw, document=doc(tars_server())))
+
+    recording = record(program)
+    fw = one(recording, "tars:index:TFramework")
+    assert validation_of(recording, "tpl").deleted_with == fw.urn
+    # Servers and the config have no delete rule: they go when they go.
+    assert validation_of(recording, "srv").deleted_with == ""
+    assert validation_of(recording, "fw").deleted_with == ""
+
+
+def test_every_component_registers_its_outputs() -> None:
+    def program() -> None:
+        fw = framework()
+        TTemplate("tpl", TTemplateArgs(fw, document=doc(template("shop.cpp", "tars.cpp"))))
+        TServer("srv", TServerArgs(fw, document=doc(tars_server())))
+
+    recording = record(program)
+    keys = {
+        r.type: set(recording.component_outputs[r.urn])
+        for r in recording.registrations
+        if r.type.startswith("tars:index:")
+    }
+    assert keys == {
+        "tars:index:TFramework": {"namespace", "mode", "objects", "manifests"},
+        "tars:index:TTemplate": {
+            "templateName",
+            "parentTemplate",
+            "parentChain",
+            "objects",
+            "manifests",
+        },
+        "tars:index:TServer": {"objectName", "namespace", "objects", "manifests", "mutated"},
+    }
+    srv = recording.component_outputs[one(recording, "tars:index:TServer").urn]
+    assert srv["objects"] == [
+        "v1/Service:tars-dev/test-demotest",
+        "apps/v1/StatefulSet:tars-dev/test-demotest",
+    ]
+    assert srv["mutated"]["metadata"]["labels"]["tars.io/Template"] == "tars.cpp"
 
 
 # --- crd mode ----------------------------------------------------------------------------

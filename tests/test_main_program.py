@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import runpy
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from helpers import tars_server
 from tars_components.cli import main as cli
 from tars_components.components.testing import Recording, record
 from tars_components.config import read_stack_config
-from tars_components.expansion import crd_documents
+from tars_components.expansion import crd_documents, expand
 from tars_components.loader import load_stack
 from tars_components.render import render_path
 from tars_components.yamlio import dump
@@ -89,6 +90,33 @@ def test_dev_objects_are_typed_resources_with_explicit_names(dev: Recording) -> 
         meta = obj.inputs["metadata"]
         assert meta["namespace"] == "tars-dev"
         assert obj.name == f"tars-dev/{meta['name']}-{obj.inputs['kind'].lower()}"
+
+
+def test_skip_await_config_annotates_workloads_as_render_does(tmp_path: Path) -> None:
+    recording = run("dev", skipAwait="true")
+    workloads = [r for r in recording.kubernetes() if r.inputs["kind"] != "Service"]
+    assert {r.inputs["kind"] for r in workloads} == {"StatefulSet", "DaemonSet"}
+    for obj in recording.kubernetes():
+        annotations = obj.inputs["metadata"].get("annotations") or {}
+        expected = "true" if obj in workloads else None
+        assert annotations.get("pulumi.com/skipAwait") == expected, obj.name
+
+    out = tmp_path / "out"
+    args = ["render", "--stack", "dev", "--project-dir", str(ROOT), "--out", str(out)]
+    assert cli([*args, "--skip-await"]) == 0
+    written = {
+        str(path.relative_to(out)): yaml.safe_load(path.read_text(encoding="utf-8"))
+        for path in sorted(out.rglob("*.yaml"))
+    }
+    assert {render_path(r.inputs): plain(r.inputs) for r in recording.kubernetes()} == written
+    settings = read_stack_config("dev", ROOT)
+    expected_objects = expand(
+        load_stack(settings.stack_dir, settings.options.namespace),
+        replace(settings.options, skip_await=True),
+    )
+    assert sorted(map(render_path, expected_objects)) == sorted(written)
+    for obj in expected_objects:
+        assert written[render_path(obj)] == obj
 
 
 def test_dev_writes_through_render_yaml_to_directory(dev: Recording) -> None:
@@ -212,3 +240,23 @@ def test_previous_stack_dir_runs_the_change_rules(tmp_path: Path) -> None:
         run("dev", recording, previousStackDir=str(previous))
     assert recording.registrations == []
     assert any("TS001" in m for level, m in recording.log if level == "ERROR")
+
+
+def test_crd_mode_refuses_what_the_target_version_cannot_take(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "stacks" / "dev", tmp_path / "dev")
+    # a v1beta2 TFrameworkConfig has no imageBuild.executor, which v1beta3 (crd mode) requires
+    v1beta2 = {
+        "apiVersion": "k8s.tars.io/v1beta2",
+        "kind": "TFrameworkConfig",
+        "metadata": {"name": "tars-framework", "namespace": "tars-dev"},
+        "imageRegistry": {"registry": "docker.tarsyun.com/tars-dev"},
+        "nodeImage": {"image": "docker.tarsyun.com/tarscloud/tars.tarsnode:v1.4.0"},
+    }
+    (tmp_path / "dev" / "00-framework.yaml").write_text(dump(v1beta2), encoding="utf-8")
+    assert run("dev", stackDir=str(tmp_path / "dev")).registrations  # fine in expand mode
+    recording = Recording()
+    with pytest.raises(pulumi.RunError, match="nothing is applied"):
+        run("dev", recording, stackDir=str(tmp_path / "dev"), mode="crd")
+    assert recording.registrations == []
+    errors = [message for level, message in recording.log if level == "ERROR"]
+    assert any(" TF001 error TFrameworkConfig " in e and " imageBuild: " in e for e in errors)

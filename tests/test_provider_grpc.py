@@ -217,6 +217,29 @@ def test_check_skips_values_unknown_in_preview(provider: DynamicProviderProcess)
     assert failures == []
 
 
+def test_check_of_an_unknown_port_runs_the_other_rules(provider: DynamicProviderProcess) -> None:
+    def build() -> TarsValidation:
+        server = tars_server(hostPorts=[{"nameRef": "DemoTest1Obj", "port": unknown_output()}])
+        servants = server["spec"]["tars"]["servants"]
+        servants[0]["port"] = unknown_output()
+        servants.append({"name": "demotest1obj", "port": 10002})  # TS003 all the same
+        servants.append({"name": "OtherObj", "port": unknown_output()})
+        server["spec"]["tars"]["template"] = "tars.java"  # TS010 all the same
+        return TarsValidation("p", inputs_for(server))
+
+    _, news = registered_inputs("p", build, preview=True)
+    servants = news[DOCUMENT]["spec"]["tars"]["servants"]
+    assert servants[0]["port"] == servants[2]["port"] == rpc.UNKNOWN
+    inputs, failures = provider.check(urn("p"), None, news)
+    # Nothing about the unknown ports (no range error, no TS004 between the two unknowns),
+    # while the rules about the known fields still run.
+    assert codes_and_fields(failures) == {
+        ("TS003", "spec.tars.servants[1].name"),
+        ("TS010", "spec.tars.template"),
+    }
+    assert inputs[DOCUMENT]["spec"]["tars"]["servants"][0]["port"] == rpc.UNKNOWN
+
+
 # --- gRPC: Diff, Create, Update ------------------------------------------------------------
 
 
@@ -267,6 +290,22 @@ def test_create_and_update_return_the_mutated_document(provider: DynamicProvider
     assert updated[MUTATED]["spec"]["k8s"]["replicas"] == 3  # M-TS10 clamps to the maximum
 
 
+def test_update_runs_the_change_rules(provider: DynamicProviderProcess) -> None:
+    id_, outputs = provider.create(
+        urn("test-demotest"), register("test-demotest", inputs_for(tars_server()))
+    )
+    changed = tars_server(app="Other")
+    changed["metadata"]["name"] = "test-demotest"
+    news = register("test-demotest", inputs_for(changed))
+    with pytest.raises(grpc.RpcError) as raised:
+        provider.update(urn("test-demotest"), id_, outputs, news)
+    details = raised.value.details()
+    assert "tars_components.provider.AdmissionError: " in details
+    assert "TS001: spec.app is immutable: was Test, now Other (at spec.app)" in (
+        details.splitlines()
+    )
+
+
 def test_create_reports_warnings_as_outputs(provider: DynamicProviderProcess) -> None:
     server = tars_server(daemonSet=True)
     del server["spec"]["release"]
@@ -276,6 +315,10 @@ def test_create_reports_warnings_as_outputs(provider: DynamicProviderProcess) ->
 
 
 # --- gRPC: Delete --------------------------------------------------------------------------
+
+
+USED = {"servers": ["s1"], "templates": []}
+UNUSED: dict[str, list[str]] = {"servers": [], "templates": []}
 
 
 def _template_state(
@@ -295,8 +338,13 @@ def test_delete_of_a_template_that_is_still_a_parent_fails_tt003(
         provider.delete(urn("tars.default"), id_, state)
     assert raised.value.code() == grpc.StatusCode.UNKNOWN
     last_line = raised.value.details().strip().splitlines()[-1]
+    assert last_line.startswith("tars_components.provider.AdmissionError: TT003: ")
     assert "TT003: TTemplate tars.default is removed but is still the parent of tars.cpp" in (
         last_line
+    )
+    assert last_line.endswith(
+        "; re-parent or remove those templates in an earlier `pulumi up`, or declare the "
+        "template again until they are gone"
     )
 
 
@@ -306,9 +354,33 @@ def test_delete_of_a_template_that_servers_use_fails_tt005(
     id_, state = _template_state(provider, "tars.cpp", {"servers": ["test-demotest"]})
     with pytest.raises(grpc.RpcError) as raised:
         provider.delete(urn("tars.cpp"), id_, state)
-    assert "AdmissionError: TT005: TTemplate tars.cpp is removed but TServer test-demotest" in (
-        raised.value.details()
+    last_line = raised.value.details().strip().splitlines()[-1]
+    assert last_line == (
+        "tars_components.provider.AdmissionError: TT005: TTemplate tars.cpp is removed but "
+        "TServer test-demotest still uses it; remove those servers or move them to another "
+        "template in an earlier `pulumi up`, or declare the template again until they are gone"
     )
+
+
+def test_a_change_of_template_users_is_stored_so_a_later_delete_succeeds(
+    provider: DynamicProviderProcess,
+) -> None:
+    name = "tars.cpp"
+    used = register(name, inputs_for(template(name, "tars.default"), template_users=USED))
+    id_, state = provider.create(urn(name), used)
+    # The server moves to another template: the template's users change ...
+    unused = register(name, inputs_for(template(name, "tars.default"), template_users=UNUSED))
+    inputs, failures = provider.check(urn(name), used, unused)
+    assert failures == []
+    diff = provider.diff(urn(name), id_, state, inputs)
+    assert diff.changes == provider_pb2.DiffResponse.DIFF_SOME
+    # ... and the update stores the new users, which the next delete goes by.
+    updated = provider.update(urn(name), id_, state, inputs)
+    assert from_struct(updated)[TEMPLATE_USERS] == UNUSED
+    provider.delete(urn(name), id_, updated)
+    # The state before the update still refuses the delete.
+    with pytest.raises(grpc.RpcError, match="TT005"):
+        provider.delete(urn(name), id_, state)
 
 
 def test_delete_of_unused_templates_and_of_servers_succeeds(
@@ -418,6 +490,25 @@ def test_an_unknown_structural_field_leaves_the_document_unchecked() -> None:
     server["spec"]["app"] = Unknown()
     server["spec"]["tars"]["servants"].append({"name": "DemoTest1Obj", "port": 10001})
     assert check_failures({}, inputs_for(server).to_props()) == []
+
+
+def test_unknown_numbers_stand_in_as_unused_numbers() -> None:
+    server = tars_server(
+        replicas=Unknown(),  # at most 99: a low unused number stands in
+        hostPorts=[
+            {"nameRef": "DemoTest1Obj", "port": Unknown()},
+            {"nameRef": "NoSuchObj", "port": 30001},  # TS011 all the same
+        ],
+    )
+    server["spec"]["tars"]["servants"][0]["port"] = rpc.UNKNOWN
+    server["spec"]["tars"]["servants"].append({"name": "BObj", "port": 65535})
+    failures = check_failures({}, inputs_for(server).to_props())
+    assert failures == [
+        (
+            "spec.k8s.hostPorts[1].nameRef",
+            "TS011: nameRef NoSuchObj names no servant or port of this server",
+        )
+    ]
 
 
 def test_numbers_arrive_as_doubles_and_still_pass() -> None:

@@ -13,6 +13,95 @@ ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "preview.yml"
 STACKS = ("dev", "prod")
 
+ACTION_INPUTS: dict[str, frozenset[str]] = {
+    # pulumi/actions action.yml (v5 to v7).
+    "pulumi/actions@v7": frozenset(
+        {
+            "command",
+            "stack-name",
+            "work-dir",
+            "cloud-url",
+            "github-token",
+            "comment-on-pr",
+            "comment-on-pr-number",
+            "comment-on-summary",
+            "edit-pr-comment",
+            "always-include-summary",
+            "config-map",
+            "secrets-provider",
+            "parallel",
+            "message",
+            "expect-no-changes",
+            "diff",
+            "refresh",
+            "upsert",
+            "remove",
+            "replace",
+            "target",
+            "target-dependents",
+            "exclude-protected",
+            "plan",
+            "policyPacks",
+            "policyPackConfigs",
+            "color",
+            "suppress-outputs",
+            "suppress-progress",
+            "pulumi-version",
+            "pulumi-version-file",
+        }
+    ),
+    "actions/checkout@v4": frozenset(
+        {
+            "repository",
+            "ref",
+            "token",
+            "ssh-key",
+            "ssh-known-hosts",
+            "ssh-strict",
+            "ssh-user",
+            "persist-credentials",
+            "path",
+            "clean",
+            "filter",
+            "sparse-checkout",
+            "sparse-checkout-cone-mode",
+            "fetch-depth",
+            "fetch-tags",
+            "show-progress",
+            "lfs",
+            "submodules",
+            "set-safe-directory",
+            "github-server-url",
+        }
+    ),
+    "actions/setup-python@v5": frozenset(
+        {
+            "python-version",
+            "python-version-file",
+            "cache",
+            "architecture",
+            "check-latest",
+            "token",
+            "cache-dependency-path",
+            "update-environment",
+            "allow-prereleases",
+        }
+    ),
+    "actions/upload-artifact@v4": frozenset(
+        {
+            "name",
+            "path",
+            "if-no-files-found",
+            "retention-days",
+            "compression-level",
+            "overwrite",
+            "include-hidden-files",
+        }
+    ),
+}
+"""The documented inputs (``action.yml``) of every action the workflow uses. GitHub only
+warns about an unknown ``with:`` key, and the action then runs without it."""
+
 
 @pytest.fixture(scope="module")
 def workflow() -> dict[Any, Any]:
@@ -25,6 +114,16 @@ def steps(workflow: dict[Any, Any], job: str) -> list[dict[str, Any]]:
 
 def uses(step: dict[str, Any]) -> str:
     return step.get("uses", "")
+
+
+def test_every_action_gets_only_its_documented_inputs(workflow: dict[Any, Any]) -> None:
+    used = [step for job in workflow["jobs"].values() for step in job["steps"] if uses(step)]
+    assert used
+    for step in used:
+        action = uses(step)
+        assert action in ACTION_INPUTS, f"inputs of {action} are not listed in ACTION_INPUTS"
+        unknown = set(step.get("with") or {}) - ACTION_INPUTS[action]
+        assert not unknown, f"{step.get('name', action)}: {action} has no input {sorted(unknown)}"
 
 
 def test_runs_on_pull_requests_and_may_comment(workflow: dict[Any, Any]) -> None:

@@ -71,11 +71,11 @@ class TFrameworkArgs:
     Defaults to none: the framework knows the TTemplates and TServers declared with it so
     far."""
 
-    skip_await: bool = False
+    skip_await: bool | None = None
     """Annotate StatefulSets and DaemonSets ``pulumi.com/skipAwait: "true"``, so that
-    ``pulumi up`` does not wait for their pods to become ready (``tars:skipAwait``); useful
-    where nothing sets the ``tars.io/active`` readiness gate. Servers may override it. Defaults
-    to false."""
+    ``pulumi up`` does not wait for their pods to become ready; useful where nothing sets the
+    ``tars.io/active`` readiness gate. Servers may override it. Defaults to
+    ``options.skip_await`` (``tars:skipAwait`` in the project's program)."""
 
     external_replicas: bool = False
     """Replicas belong to another field manager (an HPA, ``kubectl scale``, TarsWeb): Pulumi
@@ -84,18 +84,21 @@ class TFrameworkArgs:
     Defaults to false."""
 
     def resolved_options(self) -> Options:
-        """``options`` with the framework's namespace.
+        """``options`` with the framework's namespace and ``skip_await`` (when given).
 
         Raises ValueError when ``namespace`` and ``options.namespace`` disagree.
         """
+        options = self.options
+        if self.skip_await is not None:
+            options = replace(options, skip_await=self.skip_await)
         if self.namespace is None:
-            return self.options
-        if self.options.namespace not in ("default", self.namespace):
+            return options
+        if options.namespace not in ("default", self.namespace):
             raise ValueError(
                 f"TFrameworkArgs: namespace {self.namespace!r} differs from options.namespace "
-                f"{self.options.namespace!r}"
+                f"{options.namespace!r}"
             )
-        return replace(self.options, namespace=self.namespace)
+        return replace(options, namespace=self.namespace)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from ..expansion import crd_document
 from ..models import Document, TFrameworkConfig
 from ..models import TTemplate as TTemplateDocument
 from ..options import Mode, Options
-from ..provider import stub_template
+from ..provider import TarsValidation, stub_template
 from ..stack import Stack
 from .args import TFrameworkArgs, _in_namespace
 from .kube import child_name, kubernetes_resource, object_id
@@ -49,7 +49,7 @@ class TFramework(pulumi.ComponentResource):
     ) -> None:
         super().__init__("tars:index:TFramework", name, None, opts)
         self.options: Options = args.resolved_options()
-        """The output options, with the framework's namespace."""
+        """The output options, with the framework's namespace and ``skip_await``."""
         namespace = self.options.namespace
         self._documents: list[Document] = [_in_namespace(d, namespace) for d in args.documents]
         self._declared: set[tuple[str, str]] = set()
@@ -59,8 +59,9 @@ class TFramework(pulumi.ComponentResource):
         )
         """The ``tars-framework`` config of the namespace: ``TFrameworkArgs.config``, else the
         one among ``TFrameworkArgs.documents``, if any."""
-        self.skip_await = args.skip_await
-        """Default of ``TServerArgs.skip_await``."""
+        self.skip_await: bool = self.options.skip_await
+        """Default of ``TServerArgs.skip_await``: ``TFrameworkArgs.skip_await``, else
+        ``options.skip_await``."""
         self.external_replicas = args.external_replicas
         """Default of ``TServerArgs.external_replicas``."""
         self.retain_on_delete = retain_on_delete(opts)
@@ -69,26 +70,25 @@ class TFramework(pulumi.ComponentResource):
         self._external_templates = dict(args.templates)
         self.resources: dict[str, pulumi.CustomResource] = {}
         """The framework's own Kubernetes resources by kind."""
-        self.validation = (
-            validation_resource(f"{name}-validation", self.config, self, self, opts)
-            if self.config is not None
-            else None
-        )
+        self.validation: TarsValidation | None = None
         """The validation resource of the config (None without a config)."""
 
         manifests: list[dict[str, Any]] = []
-        if self.options.mode == Mode.CRD and self.config is not None:
-            document = crd_document(self.config, None, self.options)
-            manifests.append(document)
-            self.resources[document["kind"]] = kubernetes_resource(
-                child_name(name, document),
-                document,
-                pulumi.ResourceOptions(
-                    parent=self,
-                    depends_on=[self.validation],
-                    retain_on_delete=self.retain_on_delete,
-                ),
-            )
+        if self.config is not None:
+            validation = validation_resource(f"{name}-validation", self.config, self, self, opts)
+            self.validation = validation
+            if self.options.mode == Mode.CRD:
+                document = crd_document(self.config, None, self.options)
+                manifests.append(document)
+                self.resources[document["kind"]] = kubernetes_resource(
+                    child_name(name, document),
+                    document,
+                    pulumi.ResourceOptions(
+                        parent=self,
+                        depends_on=[validation],
+                        retain_on_delete=self.retain_on_delete,
+                    ),
+                )
 
         self.namespace = pulumi.Output.from_input(namespace)
         self.mode = pulumi.Output.from_input(self.options.mode.value)

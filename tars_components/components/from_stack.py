@@ -50,7 +50,7 @@ def components_from_stack(
     options: Options | None = None,
     opts: pulumi.ResourceOptions | None = None,
     previous: Stack | None = None,
-    skip_await: bool = False,
+    skip_await: bool | None = None,
     external_replicas: bool = False,
     prefix: str = "",
 ) -> StackComponents:
@@ -60,7 +60,8 @@ def components_from_stack(
       ``Options()`` with the stack's namespace.
     * ``opts``: resource options of every framework (e.g. the Kubernetes provider, protect).
     * ``previous``: the stack as last deployed, to warn about StatefulSet replacements.
-    * ``skip_await``, ``external_replicas``: see :class:`TFrameworkArgs`.
+    * ``skip_await``: see :class:`TFrameworkArgs`. Defaults to ``options.skip_await``.
+    * ``external_replicas``: see :class:`TFrameworkArgs`. Defaults to false.
     * ``prefix``: prepended to every logical name (e.g. ``eu/``) when one program deploys the
       same namespaces to several clusters.
 

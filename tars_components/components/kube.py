@@ -1,15 +1,16 @@
 """Plain Kubernetes objects (the expansion's dicts, crd documents) as ``pulumi_kubernetes``
-resources, and the two per-object settings the components add: the ``pulumi.com/skipAwait``
-annotation and the replicas path that another field manager may own.
+resources, and the one per-object setting the components add: the replicas path that another
+field manager may own (``ignore_changes``).
 
 Nothing here looks inside an object beyond ``apiVersion``, ``kind`` and ``metadata``: the
-content comes from :mod:`tars_components.expansion` unchanged.
+content comes from :mod:`tars_components.expansion` unchanged (the ``pulumi.com/skipAwait``
+annotation included, which the expansion adds for ``Options.skip_await``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -18,9 +19,22 @@ from pulumi_kubernetes.apiextensions.CustomResource import CustomResourceArgs
 
 from ..models import GROUP, TServer
 
-"""Annotation that makes pulumi-kubernetes skip waiting for an object to become ready."""
 
-BUILT_IN: dict[tuple[str, str], type[pulumi.CustomResource]] = {
+class TypedResource(Protocol):
+    """The constructor of a typed ``pulumi_kubernetes`` resource class, called with the
+    object's ``metadata`` and ``spec``."""
+
+    def __call__(
+        self,
+        resource_name: str,
+        *,
+        metadata: Any = None,
+        spec: Any = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> pulumi.CustomResource: ...
+
+
+BUILT_IN: dict[tuple[str, str], TypedResource] = {
     ("v1", "Service"): k8s.core.v1.Service,
     ("apps/v1", "StatefulSet"): k8s.apps.v1.StatefulSet,
     ("apps/v1", "DaemonSet"): k8s.apps.v1.DaemonSet,
@@ -69,7 +83,9 @@ class TarsCustomResource(CustomResource):
         spec: Any = None,
         __props__: Any = None,
     ) -> None:
-        props = CustomResourceArgs.__new__(CustomResourceArgs)
+        # Filled in place as pulumi_kubernetes' own CustomResource does; the SDK serializes
+        # the object's attributes (it is not the Mapping that the stub of __init__ names).
+        props: Any = CustomResourceArgs.__new__(CustomResourceArgs)
         props.__dict__.update(api_version=api_version, kind=kind, metadata=metadata, spec=spec)
         props.__dict__.update(self._fields)
         pulumi.CustomResource.__init__(
@@ -112,6 +128,7 @@ __all__ = [
     "BUILT_IN",
     "REPLICAS_PATHS",
     "TarsCustomResource",
+    "TypedResource",
     "child_name",
     "kubernetes_resource",
     "object_id",

@@ -11,12 +11,7 @@ from ..expansion import crd_document, expand_server
 from ..options import Mode
 from .args import TServerArgs, _in_namespace
 from .framework import TFramework
-from .kube import (
-    REPLICAS_PATHS,
-    child_name,
-    kubernetes_resource,
-    object_id,
-)
+from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
 from .stateful import replacement_warning
 from .validation import retain_on_delete, validation_resource, with_framework_parent
 
@@ -48,7 +43,7 @@ class TServer(pulumi.ComponentResource):
     objects: pulumi.Output[list[str]]
     """The applied objects, ``apiVersion/kind:namespace/name``."""
     manifests: pulumi.Output[list[dict[str, Any]]]
-    """The applied objects, as ``render`` writes them (plus any ``skipAwait`` annotation)."""
+    """The applied objects, as ``render`` writes them with the same options."""
     mutated: pulumi.Output[dict[str, Any]]
     """The TServer after the mutating webhook's rules, as the validation resource computed."""
 
@@ -78,10 +73,9 @@ class TServer(pulumi.ComponentResource):
             else args.external_replicas
         )
         retain = retain_on_delete(opts, framework.retain_on_delete)
-        manifests = objects
         self.resources: dict[str, pulumi.CustomResource] = {}
         """The server's Kubernetes resources by kind."""
-        for obj in manifests:
+        for obj in objects:
             replicas = REPLICAS_PATHS.get(obj["kind"]) if external else None
             self.resources[obj["kind"]] = kubernetes_resource(
                 child_name(name, obj),
@@ -96,8 +90,8 @@ class TServer(pulumi.ComponentResource):
 
         self.object_name = pulumi.Output.from_input(self.document.object_name)
         self.namespace = pulumi.Output.from_input(self.document.namespace)
-        self.objects = pulumi.Output.from_input([object_id(m) for m in manifests])
-        self.manifests = pulumi.Output.from_input(manifests)
+        self.objects = pulumi.Output.from_input([object_id(o) for o in objects])
+        self.manifests = pulumi.Output.from_input(objects)
         self.mutated = self.validation.mutated
         self.register_outputs(
             {

@@ -9,10 +9,11 @@ For tests of the components, of the project's ``__main__.py`` and of users' own 
     assert sts.inputs["spec"]["replicas"] == 2
 
 Every registration keeps the request's resource options as the engine would see them (parent,
-dependencies, provider, ``ignoreChanges``, ``protect``, ``retainOnDelete``). Validation
-resources (the dynamic provider) are not faked: the mocks run the provider's own ``check`` and
-``create``, so a rule error fails the registration as it fails ``pulumi preview``, and the
-``mutated`` output is the real one.
+dependencies, provider, ``ignoreChanges``, ``protect``, ``retainOnDelete``, ``deletedWith``),
+and a component's ``register_outputs`` are kept by URN (:attr:`Recording.component_outputs`).
+Validation resources (the dynamic provider) are not faked: the mocks run the provider's own
+``check`` and ``create``, so a rule error fails the registration as it fails ``pulumi preview``,
+and the ``mutated`` output is the real one.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class Registration:
     ignore_changes: tuple[str, ...]
     protect: bool
     retain_on_delete: bool
+    deleted_with: str = ""
+    """URN of the ``deleted_with`` resource, or empty."""
 
     @property
     def provider_urn(self) -> str:
@@ -69,6 +72,8 @@ class Recording:
     registrations: list[Registration] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
     log: list[tuple[str, str]] = field(default_factory=list)
+    component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """What each resource passed to ``register_outputs``, by URN (the stack's own excluded)."""
 
     def of_type(self, type_: str) -> list[Registration]:
         """The registrations of one type token."""
@@ -158,7 +163,16 @@ class _RecordingMonitor(mocks.MockMonitor):
                     ignore_changes=tuple(request.ignoreChanges),
                     protect=request.protect,
                     retain_on_delete=request.retainOnDelete,
+                    deleted_with=request.deletedWith,
                 )
+            )
+        return response
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:
+        response = super().RegisterResourceOutputs(request)
+        if "::pulumi:pulumi:Stack::" not in request.urn:
+            self.recording.component_outputs[request.urn] = (
+                pulumi.runtime.rpc.deserialize_properties(request.outputs)
             )
         return response
 

@@ -51,13 +51,13 @@ def build_container_ports(server: TServer) -> list[dict[str, object]]:
             host_ports.setdefault(entry.name_ref.lower(), entry.port)
     ports: list[dict[str, object]] = []
     for name, port, is_tcp, is_servant in _declared_ports(server):
-        entry: dict[str, object] = {
+        container_port: dict[str, object] = {
             "name": container_port_name(name, port, is_servant),
             "containerPort": port,
         }
         host_port = host_ports.get(name.lower())
         if host_port is not None:
-            entry["hostPort"] = host_port
-        entry["protocol"] = protocol(is_tcp)
-        ports.append(entry)
+            container_port["hostPort"] = host_port
+        container_port["protocol"] = protocol(is_tcp)
+        ports.append(container_port)
     return ports

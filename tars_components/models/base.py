@@ -109,17 +109,19 @@ def _placed_validator(regex: str | None, max_length: int | None) -> PlainValidat
     return PlainValidator(validate)
 
 
-def placed(regex: str | None = None, max_length: int | None = None) -> Any:
-    """Type for a string that is only placed in the output: a plain str or a deferred value."""
-    return Annotated[
-        Any,
-        _placed_validator(regex, max_length),
-        PlainSerializer(lambda v: v, return_type=Any),
-    ]
+_AS_IS = PlainSerializer(lambda v: v, return_type=Any)
 
-
-Quantity = placed(P_QTY)
+Quantity = Annotated[Any, _placed_validator(P_QTY, None), _AS_IS]
 """A Kubernetes quantity (``500m``, ``2G``) or a deferred value."""
 
-PlacedStr = placed()
+PlacedStr = Annotated[Any, _placed_validator(None, None), _AS_IS]
 """Any string, or a deferred value."""
+
+PlacedReleaseId = Annotated[Any, _placed_validator(P_RELEASE_ID, 63), _AS_IS]
+"""A release id (``P_RELEASE_ID``, at most 63 characters) or a deferred value."""
+
+PlacedImage = Annotated[Any, _placed_validator(P_IMAGE, 500), _AS_IS]
+"""An image reference (``P_IMAGE``) or a deferred value."""
+
+PlacedImageOrEmpty = Annotated[Any, _placed_validator(P_IMAGE_OR_EMPTY, 500), _AS_IS]
+"""An image reference, the empty string, or a deferred value."""

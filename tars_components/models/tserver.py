@@ -8,7 +8,7 @@ the document's apiVersion does not have.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import Field, model_validator
 
@@ -16,16 +16,15 @@ from .base import (
     P_ALNUM_DASH,
     P_APP,
     P_DNS1123SUB,
-    P_IMAGE,
-    P_IMAGE_OR_EMPTY,
     P_PORTNAME,
     P_QUALNAME,
-    P_RELEASE_ID,
     P_SECRET,
     P_SERVANT,
+    PlacedImage,
+    PlacedImageOrEmpty,
+    PlacedReleaseId,
     TarsModel,
     pattern,
-    placed,
 )
 from .document import Document
 from .kube import (
@@ -38,6 +37,12 @@ from .kube import (
 )
 
 Port = Annotated[int, Field(ge=1, le=65535)]
+
+
+def _enum_default(member: Enum) -> Any:
+    """A field default given as an enum member and stored, like parsed input, as its value."""
+    return Field(default=member, validate_default=True)
+
 
 TARS_ACTIVE_GATE = "tars.io/active"
 RESERVED_PORT = 19385
@@ -143,7 +148,7 @@ class RollingUpdate(TarsModel):
 class UpdateStrategy(TarsModel):
     """``spec.k8s.updateStrategy``. Defaults to RollingUpdate with partition 0."""
 
-    type: Annotated[UpdateStrategyType, Lax] = UpdateStrategyType.ROLLING_UPDATE.value
+    type: Annotated[UpdateStrategyType, Lax] = _enum_default(UpdateStrategyType.ROLLING_UPDATE)
     rolling_update: RollingUpdate | None = Field(default_factory=RollingUpdate)
 
 
@@ -159,11 +164,13 @@ class K8sSpec(TarsModel):
     mounts: list[Mount] | None = None
     daemon_set: bool = False
     node_selector: list[NodeSelectorRequirement] = Field(default_factory=list)
-    ability_affinity: Annotated[AbilityAffinity, Lax] = (
-        AbilityAffinity.APP_OR_SERVER_PREFERRED.value
+    ability_affinity: Annotated[AbilityAffinity, Lax] = _enum_default(
+        AbilityAffinity.APP_OR_SERVER_PREFERRED
     )
     not_stacked: bool = False
-    pod_management_policy: Annotated[PodManagementPolicy, Lax] = PodManagementPolicy.PARALLEL.value
+    pod_management_policy: Annotated[PodManagementPolicy, Lax] = _enum_default(
+        PodManagementPolicy.PARALLEL
+    )
     replicas: Annotated[int, Field(ge=0, le=99)] = 0
     readiness_gate: Annotated[str | None, pattern(P_QUALNAME, 63)] = None
     readiness_gates: list[Annotated[str, pattern(P_QUALNAME, 63)]] | None = None
@@ -171,8 +178,8 @@ class K8sSpec(TarsModel):
     args: list[str] | None = None
     resources: Resources = Field(default_factory=Resources)
     update_strategy: UpdateStrategy = Field(default_factory=UpdateStrategy)
-    image_pull_policy: Annotated[ImagePullPolicy, Lax] = ImagePullPolicy.ALWAYS.value
-    launcher_type: Annotated[LauncherType, Lax] = LauncherType.BACKGROUND.value
+    image_pull_policy: Annotated[ImagePullPolicy, Lax] = _enum_default(ImagePullPolicy.ALWAYS)
+    launcher_type: Annotated[LauncherType, Lax] = _enum_default(LauncherType.BACKGROUND)
 
     @property
     def has_host_binding(self) -> bool:
@@ -186,11 +193,11 @@ class Release(TarsModel):
     ``id``, ``image`` and ``nodeImage`` may be ``pulumi.Input`` values.
     """
 
-    id: placed(P_RELEASE_ID, 63)
-    image: placed(P_IMAGE, 500)
+    id: PlacedReleaseId
+    image: PlacedImage
     secret: Annotated[str | None, pattern(P_SECRET, 253)] = None
     time: str | None = None
-    node_image: placed(P_IMAGE_OR_EMPTY, 500) = None
+    node_image: PlacedImageOrEmpty = None
     node_secret: Annotated[str | None, pattern(P_SECRET, 253)] = None
 
 
