@@ -233,18 +233,8 @@ class ValidationInputs:
         users: dict[str, list[str]] = {}
         if isinstance(doc, TTemplate):
             users = {
-                USER_SERVERS: [
-                    s.name
-                    for s in stack.servers
-                    if s.namespace == ns
-                    and s.spec.tars is not None
-                    and s.spec.tars.template == doc.name
-                ],
-                USER_TEMPLATES: [
-                    t.name
-                    for t in stack.templates
-                    if t.namespace == ns and t.spec.parent == doc.name and t.name != doc.name
-                ],
+                USER_SERVERS: stack.template_servers(ns, doc.name),
+                USER_TEMPLATES: stack.template_children(ns, doc.name),
             }
         taken: list[str] = []
         if isinstance(doc, TServer):

@@ -93,6 +93,22 @@ class Stack:
         """Names of the templates of a namespace, including schema-rejected ones."""
         return self._template_names.get(namespace, frozenset())
 
+    def template_children(self, namespace: str, name: str) -> list[str]:
+        """Names of the other TTemplates of a namespace whose parent is ``name``."""
+        return [
+            t.name
+            for t in self.templates
+            if t.namespace == namespace and t.spec.parent == name and t.name != name
+        ]
+
+    def template_servers(self, namespace: str, name: str) -> list[str]:
+        """Names of the TServers of a namespace whose ``spec.tars.template`` is ``name``."""
+        return [
+            s.name
+            for s in self.servers
+            if s.namespace == namespace and s.spec.tars is not None and s.spec.tars.template == name
+        ]
+
     def with_documents(self, documents: Sequence[Document]) -> Stack:
         """The same stack with other documents (mutation returns such a copy)."""
         return replace(self, documents=tuple(documents))

@@ -80,11 +80,7 @@ def _removed_templates(previous: Stack, current: Stack) -> Iterator[TTemplate]:
 
 def _still_a_parent(template: TTemplate, current: Stack) -> Iterator[Violation]:
     """TT003."""
-    children = [
-        t.name
-        for t in current.templates
-        if t.namespace == template.namespace and t.spec.parent == template.name
-    ]
+    children = current.template_children(template.namespace, template.name)
     if children:
         yield report(
             template,
@@ -97,13 +93,7 @@ def _still_a_parent(template: TTemplate, current: Stack) -> Iterator[Violation]:
 
 def _still_used(template: TTemplate, current: Stack) -> Iterator[Violation]:
     """TT005."""
-    users = [
-        s.name
-        for s in current.servers
-        if s.namespace == template.namespace
-        and s.spec.tars is not None
-        and s.spec.tars.template == template.name
-    ]
+    users = current.template_servers(template.namespace, template.name)
     if users:
         yield report(
             template,
