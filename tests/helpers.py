@@ -22,6 +22,37 @@ FRAMEWORK: dict[str, Any] = {
 }
 
 
+DROP = object()
+"""A value for :func:`edited` that removes the key."""
+
+
+def edited(doc: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """A deep copy of ``doc`` with dotted-path changes (``spec__k8s__daemonSet=True``); a
+    value of ``DROP`` removes the key."""
+    out = copy.deepcopy(doc)
+    for dotted, value in changes.items():
+        *parents, last = dotted.split("__")
+        node = out
+        for key in parents:
+            node = node.setdefault(key, {})
+        if value is DROP:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    return out
+
+
+def plain(value: Any) -> Any:
+    """Registered Pulumi inputs as data: numbers cross gRPC as doubles."""
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def template(name: str, parent: str | None = None) -> dict[str, Any]:
     """A TTemplate; a root when no parent is given."""
     return {

@@ -10,7 +10,15 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 import pytest
-from helpers import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server, template
+from helpers import (
+    FRAMEWORK,
+    NAMESPACE,
+    normal_server,
+    plain,
+    stack_text,
+    tars_server,
+    template,
+)
 from pulumi.output import Unknown
 
 from tars_components.components import (
@@ -45,17 +53,6 @@ TYPES = {
     "StatefulSet": "kubernetes:apps/v1:StatefulSet",
     "DaemonSet": "kubernetes:apps/v1:DaemonSet",
 }
-
-
-def plain(value: Any) -> Any:
-    """Registered inputs as data: numbers cross gRPC as doubles."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
 
 
 def doc(raw: dict[str, Any]) -> Any:

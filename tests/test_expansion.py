@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import copy
-
 from helpers import (
+    DROP,
     FRAMEWORK,
     NAMESPACE,
+    edited,
     load,
     main_container,
     normal_server,
@@ -22,19 +22,6 @@ from tars_components.options import Options
 from tars_components.yamlio import dump
 
 LABELS = {"tars.io/ServerApp": "Test", "tars.io/ServerName": "DemoTest"}
-
-
-def _with(doc: dict, path: str, value: object) -> dict:
-    doc = copy.deepcopy(doc)
-    node = doc
-    *parents, last = path.split(".")
-    for key in parents:
-        node = node.setdefault(key, {})
-    if value is None:
-        node.pop(last, None)
-    else:
-        node[last] = value
-    return doc
 
 
 # --- names and which objects exist -------------------------------------------------------
@@ -57,7 +44,7 @@ def test_daemonset_server_gets_a_daemonset_and_no_service() -> None:
 
 
 def test_daemonset_server_without_release_emits_nothing() -> None:
-    assert objects(_with(tars_server(daemonSet=True), "spec.release", None)) == {}
+    assert objects(edited(tars_server(daemonSet=True), spec__release=DROP)) == {}
 
 
 def test_templates_and_framework_configs_produce_no_objects() -> None:
@@ -94,7 +81,7 @@ def test_normal_server_service_has_its_normal_ports() -> None:
 
 
 def test_server_without_ports_gets_a_headless_service_with_no_ports() -> None:
-    doc = _with(tars_server(), "spec.tars.servants", [])
+    doc = edited(tars_server(), spec__tars__servants=[])
     assert objects(doc)["Service/test-demotest"]["spec"]["ports"] == []
 
 
@@ -217,7 +204,7 @@ def test_tars_readiness_gate_option_off_drops_tars_active() -> None:
 
 
 def test_image_pull_secrets_release_secret_then_node_secret() -> None:
-    doc = _with(tars_server(), "spec.release.secret", "app-secret")
+    doc = edited(tars_server(), spec__release__secret="app-secret")
     pod = pod_spec(objects(doc)["StatefulSet/test-demotest"])
     # nodeSecret comes from the framework default (M-TS13)
     assert pod["imagePullSecrets"] == [{"name": "app-secret"}, {"name": "node-secret"}]
@@ -234,11 +221,11 @@ def test_image_pull_secrets_are_deduplicated_and_prefer_release_node_secret() ->
 
 
 def test_normal_server_gets_no_node_secret_and_no_release_means_no_secrets() -> None:
-    doc = _with(normal_server(), "spec.release.secret", "web-secret")
+    doc = edited(normal_server(), spec__release__secret="web-secret")
     assert pod_spec(objects(doc)["StatefulSet/web-portal"])["imagePullSecrets"] == [
         {"name": "web-secret"}
     ]
-    unreleased = _with(tars_server(), "spec.release", None)
+    unreleased = edited(tars_server(), spec__release=DROP)
     assert "imagePullSecrets" not in pod_spec(objects(unreleased)["StatefulSet/test-demotest"])
 
 
@@ -297,13 +284,13 @@ def test_tarsnode_gets_launcher_type_only_when_foreground() -> None:
 
 
 def test_tarsnode_image_prefers_the_release_node_image() -> None:
-    doc = _with(tars_server(), "spec.release.nodeImage", "reg.example.com/tars.tarsnode:v9")
+    doc = edited(tars_server(), spec__release__nodeImage="reg.example.com/tars.tarsnode:v9")
     init = pod_spec(objects(doc)["StatefulSet/test-demotest"])["initContainers"][0]
     assert init["image"] == "reg.example.com/tars.tarsnode:v9"
 
 
 def test_tarsnode_image_without_release_is_the_framework_default() -> None:
-    doc = _with(tars_server(), "spec.release", None)
+    doc = edited(tars_server(), spec__release=DROP)
     init = pod_spec(objects(doc)["StatefulSet/test-demotest"])["initContainers"][0]
     assert init["image"] == "reg.example.com/tars.tarsnode:v1"
 
@@ -348,7 +335,7 @@ def test_main_container_fields() -> None:
 
 
 def test_main_container_placeholder_image_and_zero_replicas_without_release() -> None:
-    sts = objects(_with(tars_server(replicas=3), "spec.release", None))["StatefulSet/test-demotest"]
+    sts = objects(edited(tars_server(replicas=3), spec__release=DROP))["StatefulSet/test-demotest"]
     assert main_container(sts)["image"] == " "
     assert sts["spec"]["replicas"] == 0
     assert "tars.io/ServerID" not in sts["spec"]["template"]["metadata"]["labels"]
@@ -369,8 +356,8 @@ def test_container_ports_servants_then_ports_with_protocols() -> None:
 
 
 def test_servant_names_that_are_not_valid_port_names_become_p_port() -> None:
-    doc = _with(
-        tars_server(), "spec.tars.servants", [{"name": "VeryLongServantObj", "port": 10005}]
+    doc = edited(
+        tars_server(), spec__tars__servants=[{"name": "VeryLongServantObj", "port": 10005}]
     )
     ports = main_container(objects(doc)["StatefulSet/test-demotest"])["ports"]
     assert ports == [{"name": "p10005", "containerPort": 10005, "protocol": "TCP"}]

@@ -13,7 +13,7 @@ from typing import Any
 import pulumi
 import pytest
 import yaml
-from helpers import tars_server
+from helpers import plain, tars_server
 
 from tars_components.cli import main as cli
 from tars_components.components.testing import Recording, record
@@ -42,17 +42,6 @@ def run(env: str, recording: Recording | None = None, **overrides: Any) -> Recor
         stack=env,
         recording=recording,
     )
-
-
-def plain(value: Any) -> Any:
-    """Registered inputs as data: numbers cross gRPC as doubles."""
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,13 @@ The other ``test_rules_*`` modules import the builders from here (pytest puts ``
 
 from __future__ import annotations
 
-import copy
 import re
 from pathlib import Path
 from typing import Any
 
 import helpers
 import yaml
+from helpers import DROP, edited
 
 from tars_components.errors import Severity, Violation
 from tars_components.loader import load_texts
@@ -122,26 +122,6 @@ def assert_one(
     if name is not None:
         assert v.name == name
     return v
-
-
-DROP = object()
-"""Marker for :func:`edited`: remove the key."""
-
-
-def edited(doc: Doc, **changes: Any) -> Doc:
-    """A deep copy of ``doc`` with dotted-path changes (``spec__k8s__daemonSet=True``); a
-    value of ``DROP`` removes the key."""
-    out = copy.deepcopy(doc)
-    for dotted, value in changes.items():
-        *parents, last = dotted.split("__")
-        node = out
-        for key in parents:
-            node = node.setdefault(key, {})
-        if value is DROP:
-            node.pop(last, None)
-        else:
-            node[last] = value
-    return out
 
 
 # --- cross-cutting tests ------------------------------------------------------------------
