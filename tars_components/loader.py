@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from .errors import LoadError, LoadProblem, Severity, Violation
+from .errors import LoadError, LoadProblem, Violation
 from .models import (
     API_VERSIONS,
     KINDS,
@@ -36,9 +36,9 @@ from .models import (
 from .models.base import P_DNS1123SUB, PATTERN_HINTS
 from .models.names import is_dns_label
 from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
-from .paths import FileIndex, Segment, format_path
+from .paths import FileIndex, Segment
 from .rules.tserver import section_mismatch
-from .stack import Rejected, Stack
+from .stack import Rejected, Stack, violation
 from .yamlio import YamlLoader
 
 SCHEMA_CODES = {TServer.KIND: "TS021", TTemplate.KIND: "TT006", TFrameworkConfig.KIND: "TF001"}
@@ -326,20 +326,7 @@ def _schema_code(kind: str, path: tuple[Segment, ...], error_type: str) -> str:
 def _schema_violation(
     doc: Rejected, kind: str, path: tuple[Segment, ...], error_type: str, message: str
 ) -> Violation:
-    code = _schema_code(kind, path, error_type)
-    field = format_path(path)
-    source = doc.source
-    return Violation(
-        code=code,
-        severity=Severity.ERROR,
-        kind=kind,
-        namespace=doc.namespace,
-        name=doc.name,
-        field=field,
-        message=message,
-        file=source.file if source else None,
-        line=source.line(path) if source else None,
-    )
+    return violation(doc, _schema_code(kind, path, error_type), path, message)
 
 
 def _version_errors(
