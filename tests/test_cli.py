@@ -35,6 +35,11 @@ def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _manifest(root: Path, relative: str) -> dict:
+    """One rendered file, parsed."""
+    return yaml.safe_load((root / relative).read_text())
+
+
 def _tree(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("*")) if p.is_file()}
 
@@ -99,18 +104,14 @@ def test_flags_override_the_stack_config(project: Path) -> None:
         cwd=project,
     )
     assert result.returncode == 0, result.stderr
-    gateway = yaml.safe_load(
-        (
-            project / "out/1-manifest/apps_v1-statefulset-tars-dev-shop-gatewayserver.yaml"
-        ).read_text()
+    gateway = _manifest(
+        project, "out/1-manifest/apps_v1-statefulset-tars-dev-shop-gatewayserver.yaml"
     )
     assert "volumeClaimTemplates" not in gateway["spec"]
     assert gateway["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
     assert "readinessGates" not in gateway["spec"]["template"]["spec"]
-    payment = yaml.safe_load(
-        (
-            project / "out/1-manifest/apps_v1-statefulset-tars-dev-shop-paymentserver.yaml"
-        ).read_text()
+    payment = _manifest(
+        project, "out/1-manifest/apps_v1-statefulset-tars-dev-shop-paymentserver.yaml"
     )
     assert payment["spec"]["volumeClaimTemplates"][0]["spec"]["storageClassName"] == "local-ssd"
 
@@ -122,10 +123,8 @@ def test_render_crd_mode_writes_the_mutated_custom_resources(project: Path) -> N
     assert "k8s.tars.io_v1beta3-tserver-tars-dev-shop-orderserver.yaml" in names
     assert "k8s.tars.io_v1beta3-ttemplate-tars-dev-tars.default.yaml" in names
     assert "k8s.tars.io_v1beta3-tframeworkconfig-tars-dev-tars-framework.yaml" in names
-    server = yaml.safe_load(
-        (
-            project / "out/1-manifest/k8s.tars.io_v1beta3-tserver-tars-dev-shop-orderserver.yaml"
-        ).read_text()
+    server = _manifest(
+        project, "out/1-manifest/k8s.tars.io_v1beta3-tserver-tars-dev-shop-orderserver.yaml"
     )
     assert server["metadata"]["labels"]["tars.io/Template"] == "shop.cpp"
     assert server["spec"]["k8s"]["readinessGates"] == ["tars.io/active"]
@@ -142,10 +141,8 @@ def test_render_crd_mode_writes_the_mutated_custom_resources(project: Path) -> N
         cwd=project,
     )
     assert v1beta2.returncode == 0, v1beta2.stderr
-    server2 = yaml.safe_load(
-        (
-            project / "out2/1-manifest/k8s.tars.io_v1beta2-tserver-tars-dev-web-portal.yaml"
-        ).read_text()
+    server2 = _manifest(
+        project, "out2/1-manifest/k8s.tars.io_v1beta2-tserver-tars-dev-web-portal.yaml"
     )
     assert server2["spec"]["k8s"]["readinessGate"] == "example.com/warmed-up"
     assert "command" not in server2["spec"]["k8s"]

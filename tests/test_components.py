@@ -387,6 +387,14 @@ def test_external_replicas_ignore_changes_on_replicas() -> None:
     }
 
 
+def skip_await_annotations(recording: Recording) -> dict[str, str | None]:
+    """The ``pulumi.com/skipAwait`` annotation of every Kubernetes resource, by name."""
+    return {
+        r.name: (r.inputs["metadata"].get("annotations") or {}).get("pulumi.com/skipAwait")
+        for r in recording.kubernetes()
+    }
+
+
 def test_skip_await_annotates_workloads() -> None:
     def program() -> None:
         fw = framework(skip_await=True)
@@ -395,10 +403,7 @@ def test_skip_await_annotates_workloads() -> None:
         TServer("off", TServerArgs(fw, document=doc(normal_server()), skip_await=False))
 
     recording = record(program)
-    annotated = {
-        r.name: (r.inputs["metadata"].get("annotations") or {}).get("pulumi.com/skipAwait")
-        for r in recording.kubernetes()
-    }
+    annotated = skip_await_annotations(recording)
     assert annotated == {
         "sts-service": None,
         "sts-statefulset": "true",
@@ -419,10 +424,7 @@ def test_skip_await_defaults_to_the_options() -> None:
         TServer("plain", TServerArgs(off, document=doc(normal_server())))
 
     recording = record(program)
-    annotated = {
-        r.name: (r.inputs["metadata"].get("annotations") or {}).get("pulumi.com/skipAwait")
-        for r in recording.kubernetes()
-    }
+    annotated = skip_await_annotations(recording)
     assert annotated == {
         "sts-service": None,
         "sts-statefulset": "true",
