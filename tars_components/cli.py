@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
@@ -18,8 +18,9 @@ from .config import StackSettings, read_stack_config
 from .errors import LoadError, UsageError, Violation, has_errors, sorted_violations
 from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
+from .pipeline import check
 from .render import render_stack
-from .rules import RULES, validate, validate_change
+from .rules import RULES, validate_change
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 
@@ -29,6 +30,44 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
+    """The output options of design §4, shared by every command that builds a stack
+    (``render``, ``validate``, ``diff``) so that what ``validate`` passes, ``render`` writes."""
+    cmd.add_argument("--mode", choices=[m.value for m in Mode], help="expand (default) or crd")
+    cmd.add_argument(
+        "--local-volume-storage-class",
+        metavar="SC",
+        help="storage class of tLocalVolume claims "
+        f"(default: {DEFAULT_LOCAL_VOLUME_STORAGE_CLASS})",
+    )
+    cmd.add_argument(
+        "--no-delay-bind",
+        dest="delay_bind",
+        action="store_false",
+        default=None,
+        help="do not add the delay-bind claim template for hostIPC/hostNetwork/hostPorts",
+    )
+    cmd.add_argument(
+        "--no-tars-readiness-gate",
+        dest="tars_readiness_gate",
+        action="store_false",
+        default=None,
+        help="leave out the tars.io/active readiness gate (no TarsK8S tarsregistry)",
+    )
+    cmd.add_argument(
+        "--skip-await",
+        dest="skip_await",
+        action="store_true",
+        default=None,
+        help='annotate workloads pulumi.com/skipAwait: "true" (as tars:skipAwait does)',
+    )
+    cmd.add_argument(
+        "--crd-api-version",
+        choices=["k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"],
+        help="apiVersion of the custom resources in crd mode (default: k8s.tars.io/v1beta3)",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -59,39 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_stack_arguments(render)
     render.add_argument("--out", required=True, metavar="DIR", help="output directory")
-    render.add_argument("--mode", choices=[m.value for m in Mode], help="expand (default) or crd")
-    render.add_argument(
-        "--local-volume-storage-class",
-        metavar="SC",
-        help="storage class of tLocalVolume claims "
-        f"(default: {DEFAULT_LOCAL_VOLUME_STORAGE_CLASS})",
-    )
-    render.add_argument(
-        "--no-delay-bind",
-        dest="delay_bind",
-        action="store_false",
-        default=None,
-        help="do not add the delay-bind claim template for hostIPC/hostNetwork/hostPorts",
-    )
-    render.add_argument(
-        "--no-tars-readiness-gate",
-        dest="tars_readiness_gate",
-        action="store_false",
-        default=None,
-        help="leave out the tars.io/active readiness gate (no TarsK8S tarsregistry)",
-    )
-    render.add_argument(
-        "--skip-await",
-        dest="skip_await",
-        action="store_true",
-        default=None,
-        help='annotate workloads pulumi.com/skipAwait: "true" (as tars:skipAwait does)',
-    )
-    render.add_argument(
-        "--crd-api-version",
-        choices=["k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"],
-        help="apiVersion of the custom resources in crd mode (default: k8s.tars.io/v1beta3)",
-    )
+    add_output_arguments(render)
 
     check = commands.add_parser(
         "validate",
@@ -103,6 +110,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_stack_arguments(check)
+    add_output_arguments(check)
     check.add_argument(
         "--previous",
         metavar="OLD_STACK_DIR",
@@ -162,7 +170,7 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     namespace = settings.options.namespace
     stack = load_stack(settings.stack_dir, namespace)
-    violations = list(validate(stack))
+    violations = list(check(stack, settings.options))
     if args.previous:
         previous = load_stack(args.previous, namespace)
         violations.extend(validate_change(previous, stack))
@@ -176,13 +184,18 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_VIOLATIONS if has_errors(violations) else EXIT_OK
 
 
+# One function per command: (parsed arguments, stdout) -> exit code.
+COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
+    "render": _render,
+    "validate": _validate,
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tars-components`` console script."""
     args = _parser().parse_args(argv)
     try:
-        if args.command == "render":
-            return _render(args, sys.stdout)
-        return _validate(args, sys.stdout)
+        return COMMANDS[args.command](args, sys.stdout)
     except LoadError as exc:
         for problem in exc.problems:
             print(problem.format(), file=sys.stderr)

@@ -218,7 +218,7 @@ def test_validate_previous_runs_the_change_rules(tmp_path: Path) -> None:
         ["render"],
         ["render", "stacks/dev"],
         ["render", "stacks/dev", "--stack", "dev", "--out", "o"],
-        ["validate", "stacks/dev", "--mode", "crd"],
+        ["validate", "stacks/dev", "--mode", "sideways"],
         ["render", "--stack", "nosuchenv", "--out", "o"],
         ["validate", "no/such/dir"],
         ["render", "stacks/dev", "--out", "o", "--mode", "sideways"],
@@ -229,6 +229,15 @@ def test_usage_errors_exit_2_without_traceback(args: list[str], tmp_path: Path) 
     assert result.returncode == 2, (args, result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) <= 3
+
+
+def test_validate_takes_the_render_options() -> None:
+    """What ``validate`` passes, ``render`` writes: crd mode is checked with its conversion."""
+    result = run(
+        "validate", "stacks/dev", "--mode", "crd", "--crd-api-version", "k8s.tars.io/v1beta2"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "0 error(s)" in result.stderr
 
 
 def test_console_script_and_module_are_the_same_program() -> None:
