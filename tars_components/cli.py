@@ -8,21 +8,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from .config import StackSettings, read_stack_config
 from .errors import LoadError, UsageError, Violation, has_errors, sorted_violations
 from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
 from .pipeline import check
+from .platform.job import render_controller, render_framework
 from .render import render_stack
 from .rules import RULES, validate_change
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -116,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OLD_STACK_DIR",
         help="previous version of the stack, for the change rules (TS001, TS002, TT003, TT005)",
     )
+    _platform_parsers(commands)
     return parser
 
 
@@ -184,10 +188,90 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_VIOLATIONS if has_errors(violations) else EXIT_OK
 
 
+# --- controller / framework: install TarsK8S itself (issue 12) ----------------------------
+
+_CA_WARNING = (
+    "WARNING: {path} holds the webhook CA's PRIVATE KEY (ca.key): whoever reads it can sign "
+    "certificates your API server trusts for the TarsK8S webhook. Keep the rendered directory "
+    "out of version control and apply it only through a channel fit for Secrets."
+)
+
+
+def _platform_parsers(commands: Any) -> None:
+    controller = commands.add_parser(
+        "controller",
+        help="write the TarsK8S controller install (the tarscontroller chart) as YAML files",
+        description="Render the tarscontroller 1.4.1 chart's objects from its values file "
+        "(partial files take the chart defaults), chart bugs fixed, with a CA of this "
+        "installation: from --ca-cert/--ca-key, or freshly generated; either way it is written "
+        "as the Secret tars-system/tars-webhook-ca, which holds the CA's private key.",
+    )
+    controller.add_argument("--values", required=True, metavar="VALUES.yaml", help="values file")
+    controller.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    controller.add_argument("--ca-cert", metavar="PEM", help="existing webhook CA certificate")
+    controller.add_argument(
+        "--ca-key", metavar="PEM", help="its private key (RSA; PKCS#1 or PKCS#8, unencrypted)"
+    )
+
+    framework = commands.add_parser(
+        "framework",
+        help="write the TarsK8S framework install (the tarsframework chart) as YAML files",
+        description="Render the tarsframework 1.4.1 chart's objects for one namespace from its "
+        "values file (partial files take the chart defaults), chart bugs fixed; the framework "
+        "TServers, TTemplates and TFrameworkConfig are validated like a stack's documents.",
+    )
+    framework.add_argument("--values", required=True, metavar="VALUES.yaml", help="values file")
+    framework.add_argument(
+        "--namespace",
+        default="default",
+        metavar="NS",
+        help="framework namespace (default: default)",
+    )
+    framework.add_argument("--out", required=True, metavar="DIR", help="output directory")
+
+
+def _print_files(out_dir: str, files: Sequence[str], out: TextIO) -> None:
+    for relative in files:
+        print(Path(out_dir) / relative, file=out)
+
+
+def _controller(args: argparse.Namespace, out: TextIO) -> int:
+    result = render_controller(args.values, args.out, args.ca_cert, args.ca_key)
+    _print_files(args.out, result.files, out)
+    secret = next(Path(args.out) / f for f in result.files if "-secret-" in f)
+    origin = "generated in this run" if result.generated_ca else "from --ca-cert/--ca-key"
+    print(
+        f"rendered the TarsK8S controller into {args.out}: {len(result.objects)} objects, "
+        f"webhook CA {origin}",
+        file=out,
+    )
+    print(_CA_WARNING.format(path=secret), file=sys.stderr)
+    return EXIT_OK
+
+
+def _framework(args: argparse.Namespace, out: TextIO) -> int:
+    if not _DNS_LABEL.match(args.namespace):
+        raise UsageError(f"--namespace {args.namespace!r}: not a valid namespace name")
+    result = render_framework(args.values, args.namespace, args.out)
+    _print_violations(result.violations, out)
+    if not result.ok:
+        print("framework render refused: nothing written", file=out)
+        return EXIT_VIOLATIONS
+    _print_files(args.out, result.files, out)
+    print(
+        f"rendered the TarsK8S framework for namespace {args.namespace} into {args.out}: "
+        f"{len(result.objects)} objects",
+        file=out,
+    )
+    return EXIT_OK
+
+
 # One function per command: (parsed arguments, stdout) -> exit code.
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "render": _render,
     "validate": _validate,
+    "controller": _controller,
+    "framework": _framework,
 }
 
 

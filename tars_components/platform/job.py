@@ -1,0 +1,96 @@
+"""The ``controller`` and ``framework`` commands' jobs: read a values file, build, write the
+files (the edge: file I/O and, for the controller, a fresh CA unless one is given)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError, Violation
+from ..render import check_out_dir, render_files, suspended_gc, write_tree
+from .ca import CertificateAuthority
+from .controller import build_controller_with_ca
+from .framework import FrameworkBuild, build_framework
+from .values import ControllerValues, FrameworkValues, Model, parse_values
+
+
+def read_values(path: str | Path, model: type[Model]) -> Model:
+    """A values file, parsed and checked. Raises :class:`UsageError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: cannot read values file: {exc}") from None
+    return parse_values(text, model, str(path))
+
+
+def read_ca(cert_path: str | None, key_path: str | None) -> CertificateAuthority | None:
+    """The CA given by ``--ca-cert``/``--ca-key`` (both or neither), checked."""
+    if not cert_path and not key_path:
+        return None
+    if not (cert_path and key_path):
+        raise UsageError("--ca-cert and --ca-key go together")
+    from .certificates import load_ca  # cryptography: only when a CA is given
+
+    try:
+        cert = Path(cert_path).read_text(encoding="utf-8")
+        key = Path(key_path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read the CA: {exc}") from None
+    return load_ca(cert, key, f"{cert_path}, {key_path}")
+
+
+@dataclass(frozen=True)
+class PlatformRender:
+    """What a platform render wrote: objects, files (relative paths), violations, and whether
+    the CA was generated in this run."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+    generated_ca: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing blocked (files were written)."""
+        return not any(v.is_error for v in self.violations)
+
+
+def render_framework(
+    values_path: str | Path, namespace: str, out_dir: str | Path
+) -> PlatformRender:
+    """``tars-components framework``: nothing is written when a rule error blocks."""
+    check_out_dir(out_dir)
+    values = read_values(values_path, FrameworkValues)
+    with suspended_gc():
+        result: FrameworkBuild = build_framework(values, namespace)
+        if not result.ok:
+            return PlatformRender(violations=result.violations)
+        files = render_files(result.objects)
+        write_tree(out_dir, files)
+    return PlatformRender(result.objects, list(files), result.violations)
+
+
+def render_controller(
+    values_path: str | Path,
+    out_dir: str | Path,
+    ca_cert: str | None = None,
+    ca_key: str | None = None,
+) -> PlatformRender:
+    """``tars-components controller``: the CA comes from the flags or is generated here."""
+    check_out_dir(out_dir)
+    values = read_values(values_path, ControllerValues)
+    ca = read_ca(ca_cert, ca_key)
+    generated = ca is None
+    if ca is None:
+        from .certificates import generate_ca
+
+        ca = generate_ca()
+    objects = build_controller_with_ca(values, ca)
+    files = render_files(objects)
+    write_tree(out_dir, files)
+    for relative in files:
+        if "-secret-" in relative:
+            os.chmod(Path(out_dir) / relative, 0o600)  # the CA's private key
+    return PlatformRender(objects, list(files), [], generated)
