@@ -162,9 +162,9 @@ def parse_values(text: str, model: type[Model], file: str = "<values>") -> Model
         problems = []
         for error in exc.errors():
             path = tuple(error["loc"])
-            line = _line(root, path)
-            problems.append(f"{file}:{line}: {_dotted(path)}: {_message(error)}")
-        raise UsageError("invalid values:\n" + "\n".join(problems)) from None
+            problems.append((_line(root, path), f"{_dotted(path)}: {_message(error)}"))
+        lines = [f"{file}:{line}: {text}" for line, text in sorted(problems)]
+        raise UsageError("invalid values:\n" + "\n".join(lines)) from None
 
 
 def values_from_mapping(data: Mapping[str, Any], model: type[Model]) -> Model:
