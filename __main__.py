@@ -59,6 +59,23 @@ def check(settings: StackSettings, stack: Stack, previous: Stack | None) -> None
         fail(f"{len(errors)} rule error(s) in {settings.stack_dir}: nothing is applied", errors)
 
 
+def install_framework(
+    config: pulumi.Config, settings: StackSettings, provider: k8s.Provider
+) -> None:
+    """``tars:installFramework``: the TarsK8S framework of the stack namespace (issue 12)."""
+    from tars_components.components.platform import install_framework_from_settings
+    from tars_components.config import framework_install_from_config
+
+    try:
+        install = framework_install_from_config(config.get, settings.options.namespace)
+        if install is not None:
+            install_framework_from_settings(
+                install, PROJECT_DIR, pulumi.ResourceOptions(provider=provider)
+            )
+    except UsageError as exc:
+        fail("invalid tars:installFramework", str(exc).splitlines())
+
+
 def main() -> None:
     """Read the config, check the stack and declare its components."""
     config = pulumi.Config("tars")
@@ -89,6 +106,8 @@ def main() -> None:
         previous=previous,
         external_replicas=settings.external_replicas,
     )
+
+    install_framework(config, settings, provider)  # tars:installFramework (issue 12)
 
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("namespaces", list(built.frameworks))

@@ -135,3 +135,52 @@ def _plain(value: Any) -> Any:
             raise UsageError("secret tars:* config values are not supported")
         return value.get("value")
     return value
+
+
+# --- tars:installFramework (issue 12): the TarsK8S framework install of the stack namespace --
+
+DEFAULT_FRAMEWORK_VALUES = "platform/framework.values.yaml"
+
+
+@dataclass(frozen=True)
+class FrameworkInstallSettings:
+    """``tars:installFramework`` and its companions: install the TarsK8S framework (the
+    ``tarsframework`` chart's objects) in the stack namespace.
+
+    * ``values_file``: ``tars:frameworkValues``, the chart's values file relative to the
+      project directory. Defaults to ``platform/framework.values.yaml``.
+    * ``namespace``: the stack namespace (``tars:namespace``).
+    * ``nodes`` / ``local_volume_nodes``: ``tars:frameworkNodes`` and
+      ``tars:frameworkLocalVolumeNodes``, comma-separated node names labelled
+      ``tars.io/node.<namespace>`` (and ``tars.io/SupportLocalVolume``).
+    """
+
+    values_file: str
+    namespace: str
+    nodes: tuple[str, ...] = ()
+    local_volume_nodes: tuple[str, ...] = ()
+
+
+def framework_install_from_config(
+    get: Callable[[str], Any] | Mapping[str, Any], namespace: str
+) -> FrameworkInstallSettings | None:
+    """The framework install the config asks for, or None when ``tars:installFramework`` is
+    off (the default). Raises :class:`UsageError` for a value that is not a boolean."""
+    lookup: Callable[[str], Any] = get.get if isinstance(get, Mapping) else get
+    value = lookup("installFramework")
+    text = "" if value is None else str(value).strip().lower()
+    if text in ("", "false", "no", "off", "0"):
+        return None
+    if text not in ("true", "yes", "on", "1"):
+        raise UsageError(f"tars:installFramework must be true or false, got {value!r}")
+
+    def names(key: str) -> tuple[str, ...]:
+        raw = lookup(key)
+        return tuple(n.strip() for n in str(raw or "").split(",") if n.strip())
+
+    return FrameworkInstallSettings(
+        values_file=str(lookup("frameworkValues") or DEFAULT_FRAMEWORK_VALUES),
+        namespace=namespace,
+        nodes=names("frameworkNodes"),
+        local_volume_nodes=names("frameworkLocalVolumeNodes"),
+    )

@@ -36,11 +36,13 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from ..config import FrameworkInstallSettings
 from ..errors import UsageError
 from ..models import GROUP
 from ..platform.ca import CA_COMMON_NAME, CA_VALIDITY_DAYS, SECRET_NAME
@@ -366,11 +368,34 @@ class TarsFrameworkInstall(pulumi.ComponentResource):
         )
 
 
+def install_framework_from_settings(
+    settings: FrameworkInstallSettings,
+    project_dir: str | Path,
+    opts: pulumi.ResourceOptions | None = None,
+) -> TarsFrameworkInstall:
+    """``tars:installFramework``: read the values file (relative to the project directory) and
+    declare the namespace's :class:`TarsFrameworkInstall`. Raises :class:`UsageError`."""
+    from ..platform.job import read_values
+
+    values = read_values(Path(project_dir) / settings.values_file, FrameworkValues)
+    return TarsFrameworkInstall(
+        f"{settings.namespace}-framework",
+        TarsFrameworkInstallArgs(
+            values=values,
+            namespace=settings.namespace,
+            nodes=settings.nodes,
+            local_volume_nodes=settings.local_volume_nodes,
+        ),
+        opts,
+    )
+
+
 __all__ = [
     "FRAMEWORK_IGNORE_CHANGES",
     "TarsController",
     "TarsControllerArgs",
     "TarsFrameworkInstall",
     "TarsFrameworkInstallArgs",
+    "install_framework_from_settings",
     "register_object",
 ]
