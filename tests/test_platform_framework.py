@@ -249,3 +249,43 @@ def test_bad_values_are_refused_clearly(text: str, expected: str) -> None:
 
 def test_same_values_same_objects() -> None:
     assert dump(ours("framework-full")) == dump(ours("framework-full"))
+
+
+def _crd_schemas() -> dict[str, dict[str, Any]]:
+    from tars_components.platform.controller import CRD_KINDS, _crd_template
+
+    schemas = {}
+    for kind in CRD_KINDS:
+        crd = _crd_template(kind)
+        [v1beta3] = [v for v in crd["spec"]["versions"] if v["name"] == "v1beta3"]
+        schemas[kind] = _python_patterns(v1beta3["schema"]["openAPIV3Schema"])
+    return schemas
+
+
+def _python_patterns(schema: Any) -> Any:
+    """The schema with Go's ``\\p{Han}`` (unknown to Python's re) as the CJK block."""
+    if isinstance(schema, dict):
+        return {
+            k: v.replace("\\p{Han}", "\u4e00-\u9fff") if k == "pattern" else _python_patterns(v)
+            for k, v in schema.items()
+        }
+    if isinstance(schema, list):
+        return [_python_patterns(v) for v in schema]
+    return schema
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_tarsk8s_objects_match_their_crd_schema(case: str) -> None:
+    """Every TarsK8S object (TImages and the TTree included, written as plain dicts) is valid
+    for the v1beta3 schema of its CRD as the controller chart installs it."""
+    import jsonschema
+
+    schemas = _crd_schemas()
+    checked = 0
+    for obj in ours(case):
+        if obj["apiVersion"] != "k8s.tars.io/v1beta3":
+            continue
+        body = {k: v for k, v in obj.items() if k not in ("apiVersion", "kind", "metadata")}
+        jsonschema.Draft7Validator(schemas[obj["kind"]]).validate(body)
+        checked += 1
+    assert checked == 1 + 6 + 1 + 18 + 13

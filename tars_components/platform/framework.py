@@ -13,7 +13,7 @@ Chart bugs fixed here (each also in README "Install TarsK8S"):
   ``tframeworkkey`` stays, it is that CRD's plural);
 * tarslog's profile lists ``elk.nodes``, one per line, not a hard-coded
   ``tars-elasticsearch:9200``;
-* release ids are strings whatever the tag looks like (the chart leaves three unquoted, so a
+* release ids are strings whatever the tag looks like (the chart leaves four unquoted, so a
   tag ``1.10`` became the number 1.1);
 * every RoleBinding subject and the Ingress carry their namespace (the chart leaves them out of
   tarsregistry's subject and of the Ingress);
