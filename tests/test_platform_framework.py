@@ -289,3 +289,16 @@ def test_tarsk8s_objects_match_their_crd_schema(case: str) -> None:
         jsonschema.Draft7Validator(schemas[obj["kind"]]).validate(body)
         checked += 1
     assert checked == 1 + 6 + 1 + 18 + 13
+
+
+def test_nulls_mean_empty_as_in_helm() -> None:
+    """helm treats ``secret: null``, ``web: null`` and ``elk.nodes: null`` as unset."""
+    text = (
+        "framework: {registry: r, tag: v, secret: null}\n"
+        "upload: {registry: u, secret: null}\nweb: null\nelk: {nodes: null}\n"
+    )
+    parsed = parse_values(text, FrameworkValues)
+    assert (parsed.framework.secret, parsed.upload.secret, parsed.web) == ("", "", "")
+    assert parsed.elk.nodes == ()
+    es = by_key(build_framework(parsed, NAMESPACE).objects)[("TTemplate", NAMESPACE, "tars.es")]
+    assert "    <nodes>\n    </nodes>\n" in es["spec"]["content"]

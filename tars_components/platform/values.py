@@ -51,6 +51,11 @@ class _Values(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
+def _null_is_empty(value: Any) -> Any:
+    # helm renders a null like an empty value (``{{ if .Values.x }}`` is false)
+    return "" if value is None else value
+
+
 class ImageSource(_Values):
     """Where a chart's images come from: ``<registry>/<image>:<tag>``, pulled with ``secret``."""
 
@@ -62,6 +67,8 @@ class ImageSource(_Values):
     @classmethod
     def _placeholder(cls, value: str) -> str:
         return _no_placeholder(value)
+
+    _null_secret = field_validator("secret", mode="before")(_null_is_empty)
 
     def image(self, name: str) -> str:
         """``<registry>/<name>:<tag>``, as the charts spell every image."""
@@ -103,6 +110,8 @@ class Upload(_Values):
     registry: StrictStr = Field(pattern=REGISTRY_PATTERN)
     secret: StrictStr = Field(default="", max_length=253, pattern=SECRET_PATTERN)
 
+    _null_secret = field_validator("secret", mode="before")(_null_is_empty)
+
     @field_validator("registry", mode="before")
     @classmethod
     def _empty(cls, value: Any) -> Any:
@@ -124,6 +133,11 @@ class Elk(_Values):
 
     nodes: tuple[StrictStr, ...] = DEFAULT_ELK_NODES
 
+    @field_validator("nodes", mode="before")
+    @classmethod
+    def _null_nodes(cls, value: Any) -> Any:
+        return () if value is None else value
+
 
 class FrameworkValues(_Values):
     """Values of the ``tarsframework`` chart."""
@@ -133,10 +147,12 @@ class FrameworkValues(_Values):
     web: StrictStr = ""
     elk: Elk = Elk()
 
-    @field_validator("web", mode="before")
+    _null_web = field_validator("web", mode="before")(_null_is_empty)
+
+    @field_validator("elk", mode="before")
     @classmethod
-    def _web(cls, value: Any) -> Any:
-        return "" if value is None else value
+    def _null_elk(cls, value: Any) -> Any:
+        return {"nodes": ()} if value is None else value
 
 
 Model = TypeVar("Model", ControllerValues, FrameworkValues)
