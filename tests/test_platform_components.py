@@ -258,3 +258,14 @@ def test_bad_values_fail_before_anything_is_registered() -> None:
                 ),
             )
         )
+
+
+def test_an_existing_tars_system_is_patched_not_created() -> None:
+    recording = install(existing_namespace=True)
+    assert not [
+        r for r in recording.of_type("kubernetes:core/v1:Namespace") if key(r)[2] == "tars-system"
+    ]
+    [patch] = recording.of_type("kubernetes:core/v1:NamespacePatch")
+    assert patch.inputs["metadata"] == {"name": "tars-system", "labels": {"name": "tars-system"}}
+    [system_secret] = recording.of_type("kubernetes:core/v1:Secret")
+    assert patch.urn in system_secret.dependencies

@@ -12,7 +12,8 @@ object                 how
 =====================  ==============================================================
 CRDs                   ``retain_on_delete`` (the chart's ``helm.sh/resource-policy: keep``:
                        deleting a CRD deletes every TServer)
-Namespace tars-system  ``retain_on_delete`` (the chart adopts a live one)
+Namespace tars-system  ``retain_on_delete``; an existing one (the chart adopts it) is
+                       patched instead (``existing_namespace``, NamespacePatch)
 TTree ``tars-tree``    create-only: ``ignore_changes`` on ``apps``, ``businesses`` (TarsWeb
                        edits the tree)
 default TTemplates     create-only: ``ignore_changes`` on ``spec`` (operators edit them)
@@ -142,11 +143,14 @@ class TarsControllerArgs:
       :class:`~tars_components.platform.values.ControllerValues`); chart defaults apply.
     * ``ca_cert_pem``/``ca_key_pem``: an existing webhook CA (PEM; the key PKCS#1 RSA, best
       a Pulumi secret). Both or neither; neither: a new CA from ``pulumi_tls``.
+    * ``existing_namespace``: ``tars-system`` exists already (as the chart allows): patch its
+      ``name`` label (NamespacePatch) instead of creating it. Defaults to false.
     """
 
     values: ControllerValues | Mapping[str, Any]
     ca_cert_pem: pulumi.Input[str] | None = None
     ca_key_pem: pulumi.Input[str] | None = None
+    existing_namespace: bool = False
 
 
 class TarsController(pulumi.ComponentResource):
@@ -205,7 +209,13 @@ class TarsController(pulumi.ComponentResource):
                 opts_ = pulumi.ResourceOptions.merge(
                     child, pulumi.ResourceOptions(depends_on=[*crds, *namespace])
                 )
-            resource = register_object(_resource_name(name, obj), body, opts_)
+            resource: pulumi.CustomResource
+            if kind == "Namespace" and args.existing_namespace:
+                resource = k8s.core.v1.NamespacePatch(
+                    _resource_name(name, obj), metadata=body["metadata"], opts=opts_
+                )
+            else:
+                resource = register_object(_resource_name(name, obj), body, opts_)
             self.resources[(kind, meta.get("namespace", ""), meta["name"])] = resource
             if kind == "CustomResourceDefinition":
                 crds.append(resource)
