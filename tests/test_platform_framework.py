@@ -302,3 +302,31 @@ def test_nulls_mean_empty_as_in_helm() -> None:
     assert parsed.elk.nodes == ()
     es = by_key(build_framework(parsed, NAMESPACE).objects)[("TTemplate", NAMESPACE, "tars.es")]
     assert "    <nodes>\n    </nodes>\n" in es["spec"]["content"]
+
+
+@pytest.mark.parametrize(
+    "tag", ["1.10", "007", "true", "null", "1e3", "0x1f", "1.0-rc.1", "2023-01-02", "v1.4.1"]
+)
+def test_any_tag_stays_a_string_in_the_written_yaml(tag: str) -> None:
+    """Release ids survive YAML as the tag string, however YAML-ish the tag looks."""
+    import yaml
+
+    parsed = parse_values(
+        f"framework: {{registry: r, tag: {tag!r}}}\nupload: {{registry: u}}\n".replace("'", '"'),
+        FrameworkValues,
+    )
+    assert parsed.framework.tag == tag
+    for obj in build_framework(parsed, NAMESPACE).objects:
+        back = yaml.safe_load(dump(obj))
+        releases = [back.get("spec", {}).get("release"), *back.get("releases", [])]
+        for release in filter(None, releases):
+            assert isinstance(release["id"], str) and tag in release["id"], obj["metadata"]
+
+
+def test_values_the_crds_reject_are_a_clear_usage_error() -> None:
+    """TarsK8S image patterns allow lowercase only: an uppercase tag is refused with the field."""
+    parsed = parse_values(
+        "framework: {registry: r, tag: V1}\nupload: {registry: u}\n", FrameworkValues
+    )
+    with pytest.raises(UsageError, match=r"nodeImage\.image: 'r/tars\.tarsnode:V1' is not valid"):
+        build_framework(parsed, NAMESPACE)

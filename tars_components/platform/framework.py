@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Violation
+from ..errors import UsageError, Violation
 from ..loader import parse_document
 from ..models import Document
 from ..options import Mode, Options
@@ -89,10 +89,18 @@ def build_framework(values: FrameworkValues, namespace: str) -> FrameworkBuild:
 
 
 def tarsk8s_documents(values: FrameworkValues, namespace: str) -> list[Document]:
-    """The TFrameworkConfig, the default TTemplates and the framework TServers, as models."""
+    """The TFrameworkConfig, the default TTemplates and the framework TServers, as models.
+
+    Raises :class:`UsageError` when the values make a document the CRD schema rejects (e.g.
+    an uppercase tag: TarsK8S image patterns allow lowercase only)."""
     raws = [framework_config(values, namespace), *ttemplates(values, namespace)]
     raws.extend(tserver(values, namespace, spec) for spec in SERVERS)
-    return [parse_document(raw, namespace) for raw in raws]
+    try:
+        return [parse_document(raw, namespace) for raw in raws]
+    except ValueError as exc:  # the CRD schema rejects what these values make
+        raise UsageError(
+            f"these values make framework documents the TarsK8S CRDs reject: {exc}"
+        ) from None
 
 
 # --- TFrameworkConfig, TTree, TTemplates -------------------------------------------------
