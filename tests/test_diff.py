@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,7 +32,7 @@ from tars_components.diff import (
     replace_reason,
     to_json,
 )
-from tars_components.loader import load_texts
+from tars_components.loader import load_stack, load_texts
 from tars_components.options import Mode, Options
 
 EXPAND = Options(namespace=NAMESPACE)
@@ -480,3 +483,25 @@ def test_expand_mode_changes_carry_no_effects_key() -> None:
     old = tars_server()
     found = changes([old], [edited(old, spec__k8s__replicas=2)])
     assert found and all("effects" not in c.to_json() for c in found)
+
+
+def test_a_thousand_server_stack_with_one_change_lists_one_object(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from diff_scale import CHANGED_SERVER, change_one_server
+    from render_scale import NAMESPACE as BENCH_NAMESPACE
+    from render_scale import generate_stack
+
+    generate_stack(tmp_path / "old", 1000)
+    shutil.copytree(tmp_path / "old", tmp_path / "new")
+    change_one_server(tmp_path / "new")
+    old, new = load_stack(tmp_path / "old"), load_stack(tmp_path / "new")
+    name = f"bench{CHANGED_SERVER // 100}-srv{CHANGED_SERVER}"
+    for options in (
+        Options(namespace=BENCH_NAMESPACE),
+        Options(namespace=BENCH_NAMESPACE, mode=Mode.CRD),
+    ):
+        result = diff_stacks(old, new, options)
+        assert result.diff is not None
+        [change] = result.diff.changes
+        assert change.name == name and change.action is Action.UPDATE
+        assert [f.path.endswith("image") for f in change.fields] == [True]
