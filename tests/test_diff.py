@@ -505,3 +505,13 @@ def test_a_thousand_server_stack_with_one_change_lists_one_object(tmp_path: Path
         [change] = result.diff.changes
         assert change.name == name and change.action is Action.UPDATE
         assert [f.path.endswith("image") for f in change.fields] == [True]
+
+
+def test_revision_history_limit_replaces_a_statefulset_as_pulumi_does() -> None:
+    old = _obj("apps/v1", "StatefulSet", revisionHistoryLimit=1)
+    new = _obj("apps/v1", "StatefulSet", revisionHistoryLimit=3)
+    [change] = diff_objects([old], [new])
+    assert change.action is Action.REPLACE
+    assert (change.reason or "").startswith(
+        "pulumi-kubernetes replaces a StatefulSet when spec.revisionHistoryLimit changes"
+    )

@@ -10,10 +10,14 @@ and recreated (Pulumi does it, deleting first since the name is fixed):
 
 * StatefulSet: ``spec.selector``, ``spec.serviceName``, ``spec.volumeClaimTemplates``,
   ``spec.podManagementPolicy`` (the API server's StatefulSet update validation allows only
-  replicas, template, updateStrategy, minReadySeconds, ordinals and the PVC retention policy).
-* DaemonSet and Deployment: ``spec.selector``.
-* Service: ``spec.clusterIP``/``spec.clusterIPs`` once set (including headless ``None`` to an
-  address and back), and a ``spec.type`` change to or from ``ExternalName``.
+  replicas, template, updateStrategy, minReadySeconds, ordinals, revisionHistoryLimit and the
+  PVC retention policy); and ``spec.revisionHistoryLimit``, which Kubernetes would update but
+  pulumi-kubernetes replaces on (its force-new table, ``provider/pkg/provider/diff.go``).
+* DaemonSet and Deployment: ``spec.selector``. (pulumi-kubernetes' force-new table spells the
+  kind ``Daemonset``, so it plans an update that the API server refuses; the reason says so.)
+* Service: ``spec.clusterIP``/``spec.clusterIPs`` (pulumi-kubernetes replaces on it; Kubernetes
+  refuses changing a set address, headless ``None`` included), and a ``spec.type`` change to or
+  from ``ExternalName`` (the cluster IP goes or comes with it).
 
 Each stateful replace states its consequence: every pod is deleted and recreated, and what
 happens to the PersistentVolumeClaims (StatefulSet deletion keeps them unless its
@@ -34,6 +38,11 @@ from .model import Action, Change, FieldChange
 
 Identity = tuple[str, str, str, str]
 """(namespace, name, kind, API group): the sort order of changes, and the matching key."""
+
+_PULUMI_REPLACES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("apps", "StatefulSet"): ("spec.revisionHistoryLimit",),
+}
+"""Fields Kubernetes would update but pulumi-kubernetes replaces the object on."""
 
 _IMMUTABLE: dict[tuple[str, str], tuple[str, ...]] = {
     ("apps", "StatefulSet"): (
@@ -153,11 +162,18 @@ def replace_reason(
         if old_type != new_type and "ExternalName" in (old_type, new_type):
             # the cluster IP changes with it; one reason says it all
             immutable = [f"spec.type ({old_type} to {new_type})"]
-    if not immutable:
+    replaced = [
+        p for p in _PULUMI_REPLACES.get((group, kind), ()) if any(_under(f, p) for f in paths)
+    ]
+    if not immutable and not replaced:
         return None
-    what = ", ".join(immutable)
-    verb = "is" if len(immutable) == 1 else "are"
-    cause = f"{what} {verb} immutable on a {kind}: it is deleted and recreated"
+    causes = []
+    if immutable:
+        verb = "is" if len(immutable) == 1 else "are"
+        causes.append(f"{', '.join(immutable)} {verb} immutable on a {kind}")
+    if replaced:
+        causes.append(f"pulumi-kubernetes replaces a {kind} when {', '.join(replaced)} changes")
+    cause = "; ".join(causes) + ", so it is replaced (deleted, then created again)"
     consequence = _consequence(group, kind, old, new)
     return f"{cause}; {consequence}" if consequence else cause
 
@@ -180,7 +196,11 @@ def _consequence(
     group: str, kind: str, old: Mapping[str, Any], new: Mapping[str, Any]
 ) -> str | None:
     if (group, kind) == ("apps", "DaemonSet"):
-        return "its pod on every node is deleted and recreated (no PersistentVolumeClaims)"
+        return (
+            "its pod on every node is deleted and recreated (no PersistentVolumeClaims); "
+            "pulumi-kubernetes does not plan this replace itself (its force-new table names the "
+            "kind Daemonset), so run `pulumi up --replace` with the DaemonSet's URN"
+        )
     if (group, kind) == ("", "Service"):
         return "clients reach it again once its new address is in DNS"
     if (group, kind) != ("apps", "StatefulSet"):
