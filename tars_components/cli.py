@@ -277,7 +277,7 @@ def _diff(args: argparse.Namespace, out: TextIO) -> int:
     new_dir = args.new_stack or settings.stack_dir
     with suspended_gc():
         previous, current = _load_both(args.old_stack, new_dir, settings.options.namespace)
-        result = diff_stacks(previous, current, settings.options)
+        result = diff_stacks(previous, current, settings.options, settings.external_replicas)
     if result.diff is None:
         errors = sum(1 for v in result.violations if v.is_error)
         if args.format == "json":

@@ -515,3 +515,27 @@ def test_revision_history_limit_replaces_a_statefulset_as_pulumi_does() -> None:
     assert (change.reason or "").startswith(
         "pulumi-kubernetes replaces a StatefulSet when spec.revisionHistoryLimit changes"
     )
+
+
+def test_external_replicas_hides_replica_changes_that_pulumi_ignores() -> None:
+    old = [tars_server(), normal_server()]
+    new = [
+        edited(tars_server(), spec__k8s__replicas=5),
+        edited(normal_server(), spec__k8s__replicas=3, spec__release__id="v2"),
+    ]
+    for options in (EXPAND, CRD):
+        shown = diff_stacks(load(*old), load(*new), options).diff
+        hidden = diff_stacks(load(*old), load(*new), options, external_replicas=True).diff
+        assert shown is not None and hidden is not None
+        assert [c.name for c in shown.changes] == ["test-demotest", "web-portal"]
+        # only web-portal's release change is left; its replica count is still not a change
+        [change] = hidden.changes
+        assert change.name == "web-portal"
+        assert not any(f.path.endswith("replicas") for f in change.fields)
+        for effect in change.effects or ():
+            assert not any(f.path.endswith("replicas") for f in effect.fields)
+    # a new server still gets its replica count
+    created = diff_stacks(load(), load(tars_server()), EXPAND, external_replicas=True).diff
+    assert created is not None
+    statefulset = next(c for c in created.changes if c.kind == "StatefulSet")
+    assert statefulset.action is Action.CREATE and statefulset.fields[3].new["replicas"] == 1

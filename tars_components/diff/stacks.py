@@ -8,6 +8,10 @@ carries ``effects``: the changes of its Service/StatefulSet/DaemonSet between th
 expanded in expand mode, i.e. what the TarsK8S controller will change. A changed
 TFrameworkConfig carries the effects on the servers of its namespace whose TServer did not
 change (its tarsnode image and pull secret reach every pod).
+
+With ``external_replicas`` (``tars:externalReplicas``: an HPA, ``kubectl scale`` or TarsWeb owns
+the replica count, and the Pulumi components ignore later changes to it), a changed replica
+count of an existing StatefulSet or TServer is not a change: Pulumi would not apply it.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from ..options import Mode, Options
 from ..pipeline import check
 from ..rules import validate_change
 from ..stack import Stack
-from .model import Change, Diff
+from .model import Action, Change, Diff
 from .objects import diff_objects
 
 _TARS_GROUP = "k8s.tars.io"
@@ -47,9 +51,20 @@ class StackDiff:
         return self.diff is not None
 
 
-def diff_stacks(previous: Stack, current: Stack, options: Options = Options()) -> StackDiff:
+REPLICAS_PATHS: dict[str, str] = {"StatefulSet": "spec.replicas", "TServer": "spec.k8s.replicas"}
+"""Where each kind keeps the replica count that ``external_replicas`` leaves to others (the
+same paths as the components' ``ignore_changes``)."""
+
+
+def diff_stacks(
+    previous: Stack,
+    current: Stack,
+    options: Options = Options(),
+    external_replicas: bool = False,
+) -> StackDiff:
     """Check ``current`` (its rules and the change rules against ``previous``) and, when no
-    error blocks, the changes from ``previous`` to ``current``, both built with ``options``."""
+    error blocks, the changes from ``previous`` to ``current``, both built with ``options``
+    (``external_replicas``: see the module docstring)."""
     violations = sorted_violations([*check(current, options), *validate_change(previous, current)])
     previous_errors = [v for v in previous.violations if v.is_error]
     if has_errors(violations):
@@ -58,7 +73,9 @@ def diff_stacks(previous: Stack, current: Stack, options: Options = Options()) -
     build = crd_documents if crd else expand
     changes = diff_objects(build(previous, options), build(current, options))
     if crd:
-        changes = _with_effects(changes, previous, current, options)
+        changes = _with_effects(changes, previous, current, options, external_replicas)
+    if external_replicas:
+        changes = _without_replicas(changes)
     return StackDiff(
         violations=violations,
         diff=Diff(changes=tuple(changes), crd_mode=crd),
@@ -66,12 +83,32 @@ def diff_stacks(previous: Stack, current: Stack, options: Options = Options()) -
     )
 
 
+def _without_replicas(changes: list[Change]) -> list[Change]:
+    """The changes without replica counts of existing objects (``external_replicas``)."""
+    kept: list[Change] = []
+    for change in changes:
+        path = REPLICAS_PATHS.get(change.kind)
+        if path is not None and change.action in (Action.UPDATE, Action.REPLACE):
+            fields = tuple(f for f in change.fields if f.path != path)
+            if not fields:
+                continue
+            change = replace(change, fields=fields)
+        kept.append(change)
+    return kept
+
+
 def _with_effects(
-    changes: list[Change], previous: Stack, current: Stack, options: Options
+    changes: list[Change],
+    previous: Stack,
+    current: Stack,
+    options: Options,
+    external_replicas: bool,
 ) -> list[Change]:
     """Each crd-mode change with its expanded ``effects`` (see the module docstring)."""
     expand_options = replace(options, mode=Mode.EXPAND)
     expanded = diff_objects(expand(previous, expand_options), expand(current, expand_options))
+    if external_replicas:
+        expanded = _without_replicas(expanded)
     by_server: dict[tuple[str, str], list[Change]] = defaultdict(list)
     for effect in expanded:
         by_server[(effect.namespace, effect.name)].append(effect)
