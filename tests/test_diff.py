@@ -31,6 +31,8 @@ from tars_components.diff import (
     field_changes,
     replace_reason,
     to_json,
+    to_markdown,
+    to_text,
 )
 from tars_components.loader import load_stack, load_texts
 from tars_components.options import Mode, Options
@@ -539,3 +541,25 @@ def test_external_replicas_hides_replica_changes_that_pulumi_ignores() -> None:
     assert created is not None
     statefulset = next(c for c in created.changes if c.kind == "StatefulSet")
     assert statefulset.action is Action.CREATE and statefulset.fields[3].new["replicas"] == 1
+
+
+def test_multi_line_strings_are_shown_as_a_line_diff() -> None:
+    old = "<tars>\n  a = 1\n  b = 2\n  c = 3\n  d = 4\n  e = 5\n</tars>\n"
+    new = old.replace("b = 2", "b = 20")
+    diff = Diff(
+        changes=tuple(
+            diff_objects([_obj("v1", "ConfigMap", x=old)], [_obj("v1", "ConfigMap", x=new)])
+        )
+    )
+    assert to_text(diff).splitlines()[1:8] == [
+        "  @@ spec.x",
+        "    <tars>",
+        "      a = 1",
+        "  -   b = 2",
+        "  +   b = 20",
+        "      c = 3",
+        "      d = 4",
+    ]
+    assert json.loads(to_json(diff))["changes"][0]["fields"][0]["new"] == new
+    markdown = to_markdown(diff)
+    assert "\n-   b = 2\n+   b = 20\n" in markdown and "\n    c = 3\n" in markdown

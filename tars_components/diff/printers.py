@@ -4,6 +4,8 @@ GitHub comment). Pure string functions; the CLI writes them."""
 
 from __future__ import annotations
 
+import difflib
+import itertools
 import json
 import re
 from collections.abc import Iterable
@@ -56,14 +58,35 @@ def value_lines(value: Any) -> list[str]:
         if not value:
             return [json.dumps(value)]
         return dump(value).rstrip("\n").split("\n")
+    if isinstance(value, str) and "\n" in value.rstrip("\n"):
+        return ["|", *(f"  {line}" for line in value.splitlines())]
     return [json.dumps(value, ensure_ascii=False)]
 
 
+def _text_lines(old: str, new: str) -> list[tuple[str, str]]:
+    """Two multi-line strings (a template's content, a server profile) as a line diff with
+    two lines of context; ``~`` lines stand for the unchanged lines left out."""
+    out: list[tuple[str, str]] = []
+    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
+    for line in itertools.islice(lines, 2, None):  # skip the ---/+++ header
+        if line.startswith("@@"):
+            start = re.match(r"@@ -(\d+)", line)
+            if start is None or int(start.group(1)) > 1:
+                out.append(("~", "…"))
+        else:
+            out.append((line[0], line[1:]))
+    return out
+
+
 def field_lines(change: FieldChange) -> list[tuple[str, str]]:
-    """``(sign, text)`` lines of one field: a ``@@ path`` line, then ``-`` old, ``+`` new."""
+    """``(sign, text)`` lines of one field: a ``@@ path`` line, then ``-`` old, ``+`` new;
+    for two multi-line strings a line diff (`` `` context, ``~`` for lines left out)."""
     lines = [("@", change.path)]
-    lines.extend(("-", line) for line in value_lines(change.old))
-    lines.extend(("+", line) for line in value_lines(change.new))
+    old, new = change.old, change.new
+    if isinstance(old, str) and isinstance(new, str) and ("\n" in old or "\n" in new):
+        return lines + _text_lines(old, new)
+    lines.extend(("-", line) for line in value_lines(old))
+    lines.extend(("+", line) for line in value_lines(new))
     return lines
 
 
@@ -110,9 +133,11 @@ def _text_change(change: Change, indent: str, colour: bool) -> list[str]:
     for sign, line in change_lines(change):
         if sign == "@":
             out.append(indent + "  " + _paint(f"@@ {line}", _CYAN, colour))
-        else:
+        elif sign in "-+":
             painted = _paint(f"{sign} {line}", _RED if sign == "-" else _GREEN, colour)
             out.append(indent + "  " + painted)
+        else:
+            out.append(indent + "  " + (f"  {line}" if sign == " " else line))
     if change.effects:
         out.append(indent + "  controller effects (expanded):")
         for effect in change.effects:
@@ -184,7 +209,8 @@ def _fence(lines: Iterable[str]) -> str:
 
 def _diff_lines(change: Change) -> list[str]:
     return [
-        f"@@ {line} @@" if sign == "@" else f"{sign} {line}" for sign, line in change_lines(change)
+        f"@@ {line} @@" if sign == "@" else line if sign == "~" else f"{sign} {line}"
+        for sign, line in change_lines(change)
     ]
 
 
