@@ -157,7 +157,7 @@ def test_volume_claim_template_change_is_a_replace_with_its_consequence(
     )
     assert change["fields"] == [
         {
-            "path": "spec.volumeClaimTemplates[name=uploads].spec.resources.requests.storage",
+            "path": "spec.volumeClaimTemplates[0].spec.resources.requests.storage",
             "old": "5Gi",
             "new": "10Gi",
         }

@@ -13,10 +13,14 @@ Lists matched by name (the field's name decides, wherever it appears):
   ``resourceClaims``.
 * ``ports`` and ``volumeMounts``: Kubernetes merges them by ``containerPort``/``port`` and
   ``mountPath``, but every port and mount the product writes has a unique name (TS016), so the
-  name is the readable key of the same item.
-* ``volumeClaimTemplates``: by ``metadata.name``, which names the claims (``<template>-<pod>``)
-  and decides whether existing claims are re-adopted.
-* TServer lists keyed by name (crd mode): ``servants``, ``mounts``.
+  name is the readable key of the same item (issue #10 names them among the by-name lists).
+
+Everything else is positional, as Kubernetes treats it: a StatefulSet's
+``volumeClaimTemplates`` (no merge key; the replace reason names the templates whose claims are
+kept or orphaned), ``readinessGates``, ``tolerations``, ``args``; and the TarsK8S custom
+resources' own lists (``servants``, ``mounts``, ``hostPorts``: the CRDs declare no list keys, so
+the API server replaces them whole). The same field names inside a TServer (``spec.k8s.env``,
+``spec.tars.ports``, ``spec.normal.ports``) are matched by name too.
 
 A list is matched by name only when every item is a mapping with a distinct string name;
 otherwise it falls back to positions. A list whose items only moved reports one change at the
@@ -44,11 +48,8 @@ _NAME_KEYED = frozenset(
         "resourceClaims",
         "ports",
         "volumeMounts",
-        "servants",
-        "mounts",
     }
 )
-_METADATA_NAME_KEYED = frozenset({"volumeClaimTemplates"})
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 
@@ -56,18 +57,9 @@ def _item_name(item: Any) -> Any:
     return item.get("name") if isinstance(item, dict) else None
 
 
-def _item_metadata_name(item: Any) -> Any:
-    meta = item.get("metadata") if isinstance(item, dict) else None
-    return meta.get("name") if isinstance(meta, dict) else None
-
-
 def list_key(field: str | None) -> Callable[[Any], Any] | None:
     """How the items of the list under ``field`` are named, or None for positional lists."""
-    if field in _NAME_KEYED:
-        return _item_name
-    if field in _METADATA_NAME_KEYED:
-        return _item_metadata_name
-    return None
+    return _item_name if field in _NAME_KEYED else None
 
 
 def key_segment(path: str, key: str) -> str:
