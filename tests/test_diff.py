@@ -562,3 +562,21 @@ def test_multi_line_strings_are_shown_as_a_line_diff() -> None:
     assert json.loads(to_json(diff))["changes"][0]["fields"][0]["new"] == new
     markdown = to_markdown(diff)
     assert "\n-   b = 2\n+   b = 20\n" in markdown and "\n    c = 3\n" in markdown
+
+
+def test_markdown_never_exceeds_its_limit_and_flags_controller_replaces() -> None:
+    old = [tars_server(server=f"S{i}", mounts=[claim_mount(storage="1Gi")]) for i in range(12)]
+    new = [tars_server(server=f"S{i}", mounts=[claim_mount(storage="2Gi")]) for i in range(12)]
+    crd = diff_stacks(load(*old), load(*new), CRD).diff
+    assert crd is not None
+    full = to_markdown(crd)
+    assert (
+        "| update (controller **replaces** StatefulSet) | TServer | `tars-dev/test-s0` | 1 |"
+        in full
+    )
+    for limit in range(1000, len(full) + 500, 97):
+        text = to_markdown(crd, limit)
+        assert len(text) <= limit
+        assert ("> **Truncated:**" in text) == (limit < len(full))
+        assert text.count("<details>") == text.count("</details>")
+        assert text.count("```") % 2 == 0

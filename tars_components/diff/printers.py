@@ -198,6 +198,9 @@ def _truncation_note(missing: int, total: int) -> str:
 
 def _table_row(change: Change) -> str:
     action = f"**{change.action.value}**" if change.action is Action.REPLACE else change.action
+    replaced = [e.kind for e in change.effects or () if e.action is Action.REPLACE]
+    if replaced:  # crd mode: the danger is in what the controller does
+        action = f"{action} (controller **replaces** {', '.join(replaced)})"
     count = "" if change.action in (Action.CREATE, Action.DELETE) else str(len(change.fields))
     return f"| {action} | {change.kind} | `{change.namespace}/{change.name}` | {count} |\n"
 
