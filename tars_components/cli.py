@@ -1,12 +1,14 @@
 """``tars-components``: render and validate TarsK8S stacks offline (design §6).
 
 Exit codes: 0 success; 1 a rule error (nothing written); 2 a usage error or input that cannot
-be read (one line per problem, never a traceback).
+be read (one line per problem, never a traceback); 3 ``diff --exit-code`` found changes; 70 an
+internal error (a bug: please report it).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -16,15 +18,18 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .config import StackSettings, read_stack_config
-from .errors import LoadError, UsageError, Violation, has_errors, sorted_violations
+from .diff import GITHUB_COMMENT_LIMIT, diff_stacks, to_json, to_markdown, to_text
+from .errors import LoadError, LoadProblem, UsageError, Violation, has_errors, sorted_violations
 from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
 from .pipeline import check
 from .platform.job import render_controller, render_framework
-from .render import render_stack
+from .render import render_stack, suspended_gc
 from .rules import RULES, validate_change
+from .stack import Stack
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug, kept apart from diff --exit-code's 3
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
 
 
@@ -120,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
         help="previous version of the stack, for the change rules (TS001, TS002, TT003, TT005)",
     )
     _platform_parsers(commands)
+    _diff_parser(commands)
     return parser
 
 
@@ -266,12 +272,158 @@ def _framework(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+# --- diff (issue #10) -----------------------------------------------------------------------
+
+EXIT_CHANGES = 3
+"""``diff --exit-code``: the stacks differ."""
+
+
+def _diff_parser(commands: Any) -> None:
+    cmd = commands.add_parser(
+        "diff",
+        help="show what changes between two versions of a stack (offline)",
+        description="Compare what two stack directories render to: per object create, update, "
+        "replace or delete, with field paths and old and new values. The new stack is checked "
+        "like `validate --previous OLD_STACK` (exit 1 on a rule error, no change list). Both "
+        "stacks are built with the same options: the flags, and with --stack ENV the tars:* "
+        "settings of Pulumi.ENV.yaml (NEW_STACK then defaults to its tars:stackDir).",
+        epilog="exit codes: 0 success (with or without changes; 3 with changes under "
+        "--exit-code), 1 rule violations, 2 usage error or unreadable input",
+    )
+    cmd.add_argument("old_stack", metavar="OLD_STACK", help="previous stack directory")
+    cmd.add_argument(
+        "new_stack",
+        metavar="NEW_STACK",
+        nargs="?",
+        help="new stack directory (default with --stack ENV: its tars:stackDir)",
+    )
+    cmd.add_argument(
+        "--stack",
+        metavar="ENV",
+        help="build both stacks with the tars:* options of Pulumi.ENV.yaml",
+    )
+    cmd.add_argument(
+        "--project-dir",
+        default=".",
+        metavar="DIR",
+        help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
+    )
+    cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
+    add_output_arguments(cmd)
+    cmd.add_argument(
+        "--format",
+        choices=["text", "markdown", "json"],
+        default="text",
+        help="text (default; coloured on a terminal), markdown (for a PR comment) or json",
+    )
+    cmd.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="colour the text format: auto (default: on a terminal, unless NO_COLOR is set)",
+    )
+    cmd.add_argument(
+        "--max-chars",
+        type=int,
+        default=GITHUB_COMMENT_LIMIT,
+        metavar="N",
+        help=f"markdown: truncate to N characters (default {GITHUB_COMMENT_LIMIT}, GitHub's "
+        "comment limit)",
+    )
+    cmd.add_argument(
+        "--exit-code",
+        action="store_true",
+        help="exit 3 when the stacks differ (like git diff --exit-code)",
+    )
+
+
+def _load_both(old_dir: str, new_dir: str, namespace: str) -> tuple[Stack, Stack]:
+    """Both stacks, or one LoadError with the problems of both."""
+    stacks: list[Stack] = []
+    problems: list[LoadProblem] = []
+    for directory in (old_dir, new_dir):
+        try:
+            stacks.append(load_stack(directory, namespace))
+        except LoadError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise LoadError(problems)
+    return stacks[0], stacks[1]
+
+
+def _diff(args: argparse.Namespace, out: TextIO) -> int:
+    if args.new_stack is None and not args.stack:
+        raise UsageError("diff needs NEW_STACK, or --stack ENV to take it from Pulumi.ENV.yaml")
+    if args.max_chars < 1000:
+        raise UsageError(f"--max-chars must be at least 1000, got {args.max_chars}")
+    args.stack_dir = args.new_stack
+    settings = _settings(args)
+    new_dir = args.new_stack or settings.stack_dir
+    with suspended_gc():
+        previous, current = _load_both(args.old_stack, new_dir, settings.options.namespace)
+        result = diff_stacks(previous, current, settings.options, settings.external_replicas)
+    if result.diff is None:
+        errors = sum(1 for v in result.violations if v.is_error)
+        if args.format == "json":
+            _print_violations(result.violations, sys.stderr)
+            document = {"violations": [_violation_json(v) for v in result.violations]}
+            out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        else:
+            _print_violations(result.violations, out)
+        print(
+            f"diff refused: {new_dir}: {errors} error(s), "
+            f"{len(result.violations) - errors} warning(s)",
+            file=sys.stderr,
+        )
+        return EXIT_VIOLATIONS
+    _print_violations(result.violations, sys.stderr)
+    if result.previous_errors:
+        print(
+            f"{args.old_stack}: {len(result.previous_errors)} error(s) in the previous stack; "
+            "its documents that failed to load are left out of the comparison",
+            file=sys.stderr,
+        )
+    diff = result.diff
+    if args.format == "json":
+        out.write(to_json(diff))
+    elif args.format == "markdown":
+        out.write(to_markdown(diff, args.max_chars))
+    else:
+        out.write(to_text(diff, colour=_colour(args.color, out)))
+    return EXIT_CHANGES if args.exit_code and diff.changes else EXIT_OK
+
+
+def _colour(choice: str, out: TextIO) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _violation_json(v: Violation) -> dict[str, Any]:
+    return {
+        "code": v.code,
+        "severity": str(v.severity),
+        "kind": v.kind,
+        "namespace": v.namespace,
+        "name": v.name,
+        "field": v.field,
+        "message": v.message,
+        "file": v.file,
+        "line": v.line,
+        "text": v.format(),
+    }
+
+
 # One function per command: (parsed arguments, stdout) -> exit code.
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "render": _render,
     "validate": _validate,
     "controller": _controller,
     "framework": _framework,
+    "diff": _diff,
 }
 
 
@@ -298,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "(set TARS_COMPONENTS_DEBUG=1 for a traceback)",
             file=sys.stderr,
         )
-        return 3
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

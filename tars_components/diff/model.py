@@ -1,0 +1,103 @@
+"""What a diff finds: per object an action and its field changes (issue #10's JSON shape)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+
+class Action(str, Enum):
+    """What applying the new stack does to one object."""
+
+    CREATE = "create"
+    UPDATE = "update"
+    REPLACE = "replace"
+    DELETE = "delete"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+ACTIONS: tuple[Action, ...] = (Action.CREATE, Action.UPDATE, Action.REPLACE, Action.DELETE)
+"""Every action, in the order of the summary."""
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One changed field: a dotted path (``spec.template.spec.containers[name=main].image``),
+    its old value (None when it is added) and its new value (None when it is removed)."""
+
+    path: str
+    old: Any
+    new: Any
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"path", "old", "new"}``."""
+        return {"path": self.path, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One object that changes.
+
+    * ``api_version``: the new object's apiVersion (the old one's for a ``delete``).
+    * ``fields``: the changed fields; for a ``create``/``delete`` the top-level fields of the
+      whole object (old or new None).
+    * ``reason``: why the object is deleted and recreated, with the consequence for stateful
+      workloads; None unless ``replace``.
+    * ``effects``: crd mode only (None in expand mode): for a TServer, what the controller will
+      change in its Service/StatefulSet/DaemonSet, as changes of the same shape.
+    """
+
+    action: Action
+    api_version: str
+    kind: str
+    namespace: str
+    name: str
+    fields: tuple[FieldChange, ...] = ()
+    reason: str | None = None
+    effects: tuple[Change, ...] | None = None
+
+    @property
+    def title(self) -> str:
+        """``Kind namespace/name``."""
+        return f"{self.kind} {self.namespace}/{self.name}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The issue's shape; ``effects`` only when set (crd mode)."""
+        out: dict[str, Any] = {
+            "action": self.action.value,
+            "apiVersion": self.api_version,
+            "kind": self.kind,
+            "namespace": self.namespace,
+            "name": self.name,
+            "fields": [f.to_json() for f in self.fields],
+            "reason": self.reason,
+        }
+        if self.effects is not None:
+            out["effects"] = [e.to_json() for e in self.effects]
+        return out
+
+
+@dataclass(frozen=True)
+class Diff:
+    """The changes between two builds of a stack, in a stable order (namespace, name, kind,
+    API group), and the mode they were built in."""
+
+    changes: tuple[Change, ...] = ()
+    crd_mode: bool = False
+
+    def summary(self) -> dict[str, int]:
+        """Number of changed objects per action (every action present, 0 when none)."""
+        counts = {a.value: 0 for a in ACTIONS}
+        for change in self.changes:
+            counts[change.action.value] += 1
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"changes": [...], "summary": {...}}``."""
+        return {
+            "changes": [c.to_json() for c in self.changes],
+            "summary": self.summary(),
+        }

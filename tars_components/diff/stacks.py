@@ -1,0 +1,135 @@
+"""Two versions of a stack → their diff (the pure stage after expand, design §2).
+
+The new stack is checked as ``validate --previous`` checks it (its rules, and the change rules
+against the previous version: TS001, TS002, TT003, TT005); an error blocks and no change list is
+built. Both stacks are then built with the same options and their objects compared
+(:mod:`.objects`). In crd mode the custom resources are compared, and each changed TServer also
+carries ``effects``: the changes of its Service/StatefulSet/DaemonSet between the two stacks
+expanded in expand mode, i.e. what the TarsK8S controller will change. A changed
+TFrameworkConfig carries the effects on the servers of its namespace whose TServer did not
+change (its tarsnode image and pull secret reach every pod).
+
+With ``external_replicas`` (``tars:externalReplicas``: an HPA, ``kubectl scale`` or TarsWeb owns
+the replica count, and the Pulumi components ignore later changes to it), a changed replica
+count of an existing StatefulSet or TServer is not a change: Pulumi would not apply it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+
+from ..errors import Violation, has_errors, sorted_violations
+from ..expansion import crd_documents, expand
+from ..options import Mode, Options
+from ..pipeline import check
+from ..rules import validate_change
+from ..stack import Stack
+from .model import Action, Change, Diff
+from .objects import diff_objects
+
+_TARS_GROUP = "k8s.tars.io"
+
+
+@dataclass(frozen=True)
+class StackDiff:
+    """The outcome of :func:`diff_stacks`.
+
+    * ``violations``: the new stack's violations and the change rules' (errors and warnings).
+    * ``diff``: the changes; None when an error in ``violations`` blocks.
+    * ``previous_errors``: errors of the previous stack (found while loading it); its documents
+      that loaded are still compared, so they are only worth a warning.
+    """
+
+    violations: list[Violation] = field(default_factory=list)
+    diff: Diff | None = None
+    previous_errors: list[Violation] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when no violation blocks the diff."""
+        return self.diff is not None
+
+
+REPLICAS_PATHS: dict[str, str] = {"StatefulSet": "spec.replicas", "TServer": "spec.k8s.replicas"}
+"""Where each kind keeps the replica count that ``external_replicas`` leaves to others (the
+same paths as the components' ``ignore_changes``)."""
+
+
+def diff_stacks(
+    previous: Stack,
+    current: Stack,
+    options: Options = Options(),
+    external_replicas: bool = False,
+) -> StackDiff:
+    """Check ``current`` (its rules and the change rules against ``previous``) and, when no
+    error blocks, the changes from ``previous`` to ``current``, both built with ``options``
+    (``external_replicas``: see the module docstring)."""
+    violations = sorted_violations([*check(current, options), *validate_change(previous, current)])
+    previous_errors = [v for v in previous.violations if v.is_error]
+    if has_errors(violations):
+        return StackDiff(violations=violations, previous_errors=previous_errors)
+    crd = options.mode == Mode.CRD
+    build = crd_documents if crd else expand
+    changes = diff_objects(build(previous, options), build(current, options))
+    if crd:
+        changes = _with_effects(changes, previous, current, options, external_replicas)
+    if external_replicas:
+        changes = _without_replicas(changes)
+    return StackDiff(
+        violations=violations,
+        diff=Diff(changes=tuple(changes), crd_mode=crd),
+        previous_errors=previous_errors,
+    )
+
+
+def _without_replicas(changes: list[Change]) -> list[Change]:
+    """The changes without replica counts of existing objects (``external_replicas``)."""
+    kept: list[Change] = []
+    for change in changes:
+        path = REPLICAS_PATHS.get(change.kind)
+        if path is not None and change.action in (Action.UPDATE, Action.REPLACE):
+            fields = tuple(f for f in change.fields if f.path != path)
+            if not fields:
+                continue
+            change = replace(change, fields=fields)
+        kept.append(change)
+    return kept
+
+
+def _with_effects(
+    changes: list[Change],
+    previous: Stack,
+    current: Stack,
+    options: Options,
+    external_replicas: bool,
+) -> list[Change]:
+    """Each crd-mode change with its expanded ``effects`` (see the module docstring)."""
+    expand_options = replace(options, mode=Mode.EXPAND)
+    expanded = diff_objects(expand(previous, expand_options), expand(current, expand_options))
+    if external_replicas:
+        expanded = _without_replicas(expanded)
+    by_server: dict[tuple[str, str], list[Change]] = defaultdict(list)
+    for effect in expanded:
+        by_server[(effect.namespace, effect.name)].append(effect)
+    changed_servers = {
+        (c.namespace, c.name) for c in changes if c.kind == "TServer" and _is_tars(c)
+    }
+    out: list[Change] = []
+    for change in changes:
+        effects: list[Change] = []
+        if _is_tars(change) and change.kind == "TServer":
+            effects = by_server.get((change.namespace, change.name), [])
+        elif _is_tars(change) and change.kind == "TFrameworkConfig":
+            effects = [
+                e
+                for (namespace, name), found in by_server.items()
+                if namespace == change.namespace and (namespace, name) not in changed_servers
+                for e in found
+            ]
+        out.append(replace(change, effects=tuple(effects)))
+    return out
+
+
+def _is_tars(change: Change) -> bool:
+    return change.api_version.split("/", 1)[0] == _TARS_GROUP
