@@ -12,9 +12,18 @@ from typing import Any
 
 from ..errors import Violation
 from ..loader import VERSION_REQUIRED_FIELDS
-from ..models import V1BETA2, V1BETA3, Document, TFrameworkConfig, TServer, TTemplate
+from ..models import (
+    V1BETA2,
+    V1BETA3,
+    Document,
+    TFrameworkConfig,
+    TServer,
+    TTemplate,
+    UpdateStrategyType,
+)
 from ..mutation import mutate_server, mutate_template
 from ..options import Options
+from ..rules.common import report
 from ..stack import Stack, violation
 
 CONVERSION_ANNOTATION = "tars.io/Conversion.1b21b3"
@@ -69,6 +78,44 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
                         f"{options.crd_api_version}",
                     )
                 )
+    return found
+
+
+def refused_statefulset_violations(stack: Stack) -> list[Violation]:
+    """TS025 (crd mode, warning): the v1.4.1 controller copies ``spec.k8s.updateStrategy``
+    into the StatefulSet as it is. The CRD defaults ``rollingUpdate: {partition: 0}`` even
+    under OnDelete, and the API server refuses a StatefulSet with OnDelete and a rollingUpdate
+    block, or with a negative partition. Expand mode builds a valid one (no rollingUpdate
+    under OnDelete, partition at least 0)."""
+    found: list[Violation] = []
+    for server in stack.servers:
+        k8s = server.spec.k8s
+        if k8s.daemon_set:
+            continue
+        strategy = k8s.update_strategy
+        if strategy.type == UpdateStrategyType.ON_DELETE.value:
+            found.append(
+                report(
+                    server,
+                    "TS025",
+                    "spec.k8s.updateStrategy.type",
+                    "the TarsK8S v1.4.1 controller would build a StatefulSet that the API server "
+                    "refuses: the CRD adds rollingUpdate {partition: 0} and the controller "
+                    "copies it next to type OnDelete; use RollingUpdate with a partition, or "
+                    "expand mode",
+                )
+            )
+        elif strategy.rolling_update is not None and strategy.rolling_update.partition < 0:
+            found.append(
+                report(
+                    server,
+                    "TS025",
+                    "spec.k8s.updateStrategy.rollingUpdate.partition",
+                    f"the TarsK8S v1.4.1 controller would copy partition "
+                    f"{strategy.rolling_update.partition} into the StatefulSet, which the API "
+                    "server refuses (a partition is at least 0); write 0",
+                )
+            )
     return found
 
 
@@ -187,4 +234,5 @@ __all__ = [
     "convert",
     "crd_document",
     "crd_documents",
+    "refused_statefulset_violations",
 ]
