@@ -42,8 +42,11 @@ P_DNS1123SUB = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)
 P_PORTNAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 P_IMAGE = r"^[\x2d-\x3a\x61-\x7a]+$"
 P_IMAGE_OR_EMPTY = r"^[\x2d-\x3a\x61-\x7a]*$"
+# A qualified name whose prefix is a DNS subdomain (Kubernetes) of at least two characters
+# (the CRD's prefix pattern ``[0-9A-Za-z][-._0-9A-Za-z]*[0-9A-Za-z]/``): both must hold.
 P_QUALNAME = (
-    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"^(([a-z0-9][-a-z0-9]*[a-z0-9]|[a-z0-9](\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+)"
+    r"(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
     r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
 )
 P_QTY = r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
@@ -67,7 +70,7 @@ PATTERN_HINTS: dict[str, str] = {
     P_PORTNAME: "lowercase letters, digits and '-', not starting or ending with '-'",
     P_IMAGE: "only lowercase letters, digits and - . / : (no uppercase, '_' or '@')",
     P_IMAGE_OR_EMPTY: "only lowercase letters, digits and - . / : (no uppercase, '_' or '@')",
-    P_QUALNAME: "a Kubernetes qualified name ([prefix/]name)",
+    P_QUALNAME: "a Kubernetes qualified name ([prefix/]name, a prefix of 2 characters or more)",
     P_QTY: "a Kubernetes quantity such as 500m or 2Gi",
     P_ALNUM_DASH: "letters, digits and '-', not starting or ending with '-'",
     P_SERVANT: "a letter followed by up to 62 letters and digits",

@@ -76,7 +76,7 @@ class KeySelector(TarsModel):
     """
 
     name: ObjectName
-    key: Annotated[str, pattern(P_CONFIG_KEY, 253)]
+    key: Annotated[str, pattern(P_CONFIG_KEY, 63)]
     optional: bool = True
 
 
