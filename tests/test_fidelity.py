@@ -203,3 +203,133 @@ def test_expand_mode_server_file_names_never_collide_across_namespaces() -> None
     assert layout_violations(stack, EXPAND) == []
     objects_built = build(stack, Options(namespace=NAMESPACE)).objects
     assert len(render_files(objects_built)) == len(objects_built)
+
+
+# --- item 7: release.time ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("version", ["k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"])
+def test_release_time_is_left_out_of_crd_output(version: str) -> None:
+    options = Options(namespace=NAMESPACE, mode=Mode.CRD, crd_api_version=version)
+    server = crd_documents(load(tars_server()), options)[-1]
+    assert server["spec"]["release"]["id"] == "v1"
+    assert "time" not in server["spec"]["release"]
+
+
+def test_written_release_time_is_kept_in_crd_mode_and_invisible_in_expand_mode() -> None:
+    doc = edited(tars_server(), spec__release__time="2024-01-02T03:04:05Z")
+    assert check(load(doc), CRD) == []
+    server = crd_documents(load(doc), CRD)[-1]
+    assert server["spec"]["release"]["time"] == "2024-01-02T03:04:05Z"
+    assert objects(doc) == objects(tars_server())
+
+
+def test_release_time_must_be_a_date_time() -> None:
+    doc = edited(tars_server(), spec__release__time="yesterday")
+    assert codes(check(load(doc), EXPAND)) == [("TS021", "test-demotest", "spec.release.time")]
+
+
+# --- item 5: the gaps the audit found, one regression case each ------------------------------
+
+CLAIM = {"spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}}}
+
+
+def _claim(**spec: object) -> dict:
+    claim = copy.deepcopy(CLAIM)
+    claim.update(spec.pop("top", {}))  # type: ignore[arg-type]
+    claim["spec"].update(spec)
+    source = {"persistentVolumeClaimTemplate": claim}
+    return {"name": "data", "mountPath": "/data", "source": source}
+
+
+GAPS = [
+    (
+        "nodeSelector value",
+        {"nodeSelector": [{"key": "disk", "operator": "In", "values": ["not ok"]}]},
+        "spec.k8s.nodeSelector[0].values[0]",
+    ),
+    (
+        "secretKeyRef key",
+        {"env": [{"name": "A", "valueFrom": {"secretKeyRef": {"name": "s", "key": "a b"}}}]},
+        "spec.k8s.env[0].valueFrom.secretKeyRef.key",
+    ),
+    (
+        "configMapKeyRef name",
+        {"env": [{"name": "A", "valueFrom": {"configMapKeyRef": {"name": "Cm", "key": "k"}}}]},
+        "spec.k8s.env[0].valueFrom.configMapKeyRef.name",
+    ),
+    (
+        "envFrom name",
+        {"envFrom": [{"secretRef": {"name": "Bad_Name"}}]},
+        "spec.k8s.envFrom[0].secretRef.name",
+    ),
+    (
+        "claim selector operator",
+        {"mounts": [_claim(selector={"matchExpressions": [{"key": "k", "operator": "Gt"}]})]},
+        "spec.k8s.mounts[0].source.persistentVolumeClaimTemplate.spec.selector"
+        ".matchExpressions[0].operator",
+    ),
+    (
+        "claim label value",
+        {"mounts": [_claim(top={"metadata": {"labels": {"tier": "a b"}}})]},
+        "spec.k8s.mounts[0].source.persistentVolumeClaimTemplate.metadata.labels.tier",
+    ),
+    (
+        "claim annotation value",
+        {"mounts": [_claim(top={"metadata": {"annotations": {"note": "x" * 64}}})]},
+        "spec.k8s.mounts[0].source.persistentVolumeClaimTemplate.metadata.annotations.note",
+    ),
+    (
+        "claim limits without storage",
+        {"mounts": [_claim(resources={"requests": {"storage": "1Gi"}, "limits": {}})]},
+        "spec.k8s.mounts[0].source.persistentVolumeClaimTemplate.spec.resources.limits.storage",
+    ),
+    (
+        "items mode over 0777",
+        {
+            "mounts": [
+                {
+                    "name": "cfg",
+                    "mountPath": "/cfg",
+                    "source": {
+                        "configMap": {
+                            "name": "c",
+                            "items": [{"key": "k", "path": "p", "mode": 512}],
+                        }
+                    },
+                }
+            ]
+        },
+        "spec.k8s.mounts[0].source.configMap.items[0].mode",
+    ),
+]
+
+
+@pytest.mark.parametrize(("k8s", "field"), [g[1:] for g in GAPS], ids=[g[0] for g in GAPS])
+def test_crd_constraint_gaps_are_ts021(k8s: dict, field: str) -> None:
+    found = check(load(tars_server(**k8s)), EXPAND)
+    assert codes(found) == [("TS021", "test-demotest", field)]
+
+
+def test_key_with_a_dot_is_legal() -> None:
+    env = [{"name": "PW", "valueFrom": {"secretKeyRef": {"name": "db", "key": "db.password"}}}]
+    assert check(load(tars_server(env=env)), EXPAND) == []
+
+
+@pytest.mark.parametrize(
+    ("field", "path"),
+    [
+        ("nodeImage", "nodeImage.secret"),
+        ("imageUpload", "imageUpload.secret"),
+        ("executor", "imageBuild.executor.secret"),
+    ],
+)
+def test_framework_config_secret_patterns_are_tf001_not_a_crash(field: str, path: str) -> None:
+    config = copy.deepcopy(FRAMEWORK)
+    target = config["imageBuild"]["executor"] if field == "executor" else config[field]
+    target["secret"] = "Tars-Image-Secret"
+    stack = load_texts({"s.yaml": stack_text(config, template("tars.cpp"))}, NAMESPACE)
+    for options in (EXPAND, CRD):
+        result = build(stack, options)
+        assert [(v.code, v.field) for v in result.violations] == [("TF001", path)]
+        assert result.objects == []
