@@ -24,7 +24,7 @@ from helpers import (
 
 from tars_components.errors import Severity
 from tars_components.expansion import crd_documents
-from tars_components.expansion.layout import layout_violations, output_path
+from tars_components.expansion.layout import document_paths, layout_violations, output_path
 from tars_components.loader import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build, check
@@ -183,8 +183,13 @@ def test_same_object_twice_is_left_to_the_duplicate_rules() -> None:
     assert not [c for c in found if c[0] == "TT008"]
 
 
-def test_output_path_is_the_render_layout() -> None:
-    for obj in build(load(tars_server(), normal_server()), EXPAND).objects:
+@pytest.mark.parametrize("options", [EXPAND, CRD], ids=["expand", "crd"])
+def test_output_path_is_the_render_layout(options: Options) -> None:
+    stack = load(tars_server(), normal_server())
+    paths = sorted(p for d in stack.documents for p in document_paths(d, options))
+    rendered = build(stack, options).objects
+    assert {render_path(o) for o in rendered} <= set(paths)
+    for obj in rendered:
         meta = obj["metadata"]
         assert render_path(obj) == output_path(
             obj["apiVersion"], obj["kind"], meta["namespace"], meta["name"]
