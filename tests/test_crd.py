@@ -212,3 +212,29 @@ def test_v1beta2_framework_config_annotation_without_image_is_tf001() -> None:
     stack = load_texts({"s.yaml": stack_text(v1beta2)}, NAMESPACE)
     found = build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD)).violations
     assert [(v.code, v.field) for v in found] == [("TF001", "imageBuild.executor.image")]
+
+
+def test_annotation_restoring_an_invalid_gate_is_ts021_not_a_crash() -> None:
+    value = '{"append":{"command":null,"args":null,"readinessGates":["not valid"]},"drop":{}}'
+    stack = load(_annotated_v1beta2(value))
+    for mode in (Mode.EXPAND, Mode.CRD):
+        result = build(stack, Options(namespace=NAMESPACE, mode=mode))
+        assert [(v.code, v.field) for v in result.violations] == [
+            ("TS021", 'metadata.annotations["tars.io/Conversion.1b21b3"]')
+        ]
+        assert result.objects == []
+
+
+def test_framework_annotation_restoring_an_invalid_executor_is_tf001() -> None:
+    v1beta2 = copy.deepcopy(FRAMEWORK)
+    v1beta2["apiVersion"] = V1BETA2
+    v1beta2["imageRegistry"] = v1beta2.pop("imageUpload")
+    del v1beta2["imageBuild"]
+    value = '{"append":{"executor":{"image":"reg.example.com/k:v2","secret":"Bad_Secret"}}}'
+    v1beta2["metadata"]["annotations"] = {ANNOTATION: value}
+    stack = load_texts({"s.yaml": stack_text(v1beta2)}, NAMESPACE)
+    result = build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD))
+    assert [(v.code, v.field) for v in result.violations] == [
+        ("TF001", 'metadata.annotations["tars.io/Conversion.1b21b3"]')
+    ]
+    assert result.objects == []

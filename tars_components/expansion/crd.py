@@ -9,28 +9,31 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..errors import Violation
 from ..loader import VERSION_REQUIRED_FIELDS
 from ..models import (
     V1BETA2,
     V1BETA3,
     Document,
+    ExecutorRef,
     TFrameworkConfig,
     TServer,
     TTemplate,
     UpdateStrategyType,
 )
-from ..mutation import mutate_server, mutate_template
-from ..options import Options
-from ..rules.common import report
-from ..stack import Stack, violation
-from .conversion import (
+from ..models.conversion import (
     CONVERSION_ANNOTATION,
     framework_annotation,
     read_framework_annotation,
     read_server_annotation,
     server_annotation,
 )
+from ..mutation import mutate_server, mutate_template
+from ..options import Options
+from ..rules.common import report
+from ..stack import Stack, violation
 
 
 def crd_documents(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
@@ -84,6 +87,20 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
                         f"crd mode writes {options.crd_api_version}, which requires "
                         f"{'.'.join(path)}: add it, or write this TFrameworkConfig as "
                         f"{options.crd_api_version}",
+                    )
+                )
+        executor = _lookup(converted, ("imageBuild", "executor"))
+        if config.api_version == V1BETA2 and executor and not missing:
+            try:  # restored from the conversion annotation, not checked by the loader
+                ExecutorRef.model_validate(executor)
+            except ValidationError as exc:
+                found.append(
+                    violation(
+                        config,
+                        "TF001",
+                        ("metadata", "annotations", CONVERSION_ANNOTATION),
+                        f"restores an imageBuild.executor that {options.crd_api_version} "
+                        f"refuses: {exc.errors()[0]['msg']}",
                     )
                 )
     return found

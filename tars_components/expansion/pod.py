@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..models import TARS_ACTIVE_GATE, V1BETA3, TFrameworkConfig, TServer, is_deferred
+from ..models.conversion import read_server_annotation
 from ..options import Options
 from .affinity import build_affinity
-from .conversion import read_server_annotation
 from .labels import (
     IMAGE_PLACEHOLDER,
     LABEL_SERVER_ID,

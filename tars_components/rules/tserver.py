@@ -9,11 +9,22 @@ when it is deferred.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..errors import Severity, Violation
-from ..models import RESERVED_PORT, AbilityAffinity, Mount, SubType, TServer, is_deferred
+from ..models import (
+    RESERVED_PORT,
+    V1BETA2,
+    AbilityAffinity,
+    Mount,
+    SubType,
+    TServer,
+    is_deferred,
+)
+from ..models.base import P_QUALNAME, PATTERN_HINTS
+from ..models.conversion import CONVERSION_ANNOTATION, read_server_annotation
 from ..models.kube import MountPropagation, SelectorOperator
 from ..models.names import (
     DELAY_BIND,
@@ -589,6 +600,29 @@ def _replica_annotations(server: TServer) -> Iterator[Violation]:
         )
 
 
+_GATE = re.compile(P_QUALNAME)
+
+
+def _conversion_annotation(server: TServer) -> Iterator[Violation]:
+    """TS021 for the readiness gates a v1beta2 TServer's ``tars.io/Conversion.1b21b3``
+    annotation restores: the conversion webhook puts them in ``spec.k8s.readinessGates``,
+    which the CRD constrains like any gate."""
+    if server.api_version != V1BETA2:
+        return
+    restored = read_server_annotation(server.annotations)
+    if restored is None:
+        return
+    for gate in restored.readiness_gates or []:
+        if len(gate) > MAX_LABEL_NAME or not _GATE.match(gate):
+            yield report(
+                server,
+                "TS021",
+                ("metadata", "annotations", CONVERSION_ANNOTATION),
+                f"restores readiness gate {gate!r}, which is not valid: expected "
+                f"{PATTERN_HINTS[P_QUALNAME]}, at most {MAX_LABEL_NAME} characters",
+            )
+
+
 def _daemon_release(server: TServer) -> Iterator[Violation]:
     """TS023 (warning)."""
     if server.spec.k8s.daemon_set and server.spec.release is None:
@@ -674,5 +708,6 @@ _CHECKS: tuple[Callable[[TServer], Iterable[Violation]], ...] = (
     _port_names,
     _host_port_refs_unique,
     _replica_annotations,
+    _conversion_annotation,
     _daemon_release,
 )
