@@ -6,6 +6,10 @@ names that collide are a rule violation (TS026, TT008, TF004), not a crash of re
 from __future__ import annotations
 
 import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from helpers import (
@@ -30,6 +34,7 @@ from tars_components.options import Mode, Options
 from tars_components.pipeline import build, check
 from tars_components.render import render_files, render_path
 
+REPO = Path(__file__).resolve().parents[1]
 CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)
 EXPAND = Options(namespace=NAMESPACE)
 
@@ -338,3 +343,23 @@ def test_framework_config_secret_patterns_are_tf001_not_a_crash(field: str, path
         result = build(stack, options)
         assert [(v.code, v.field) for v in result.violations] == [("TF001", path)]
         assert result.objects == []
+
+
+def test_render_with_colliding_file_names_exits_1_and_writes_nothing(tmp_path: Path) -> None:
+    stack = tmp_path / "stack"
+    stack.mkdir()
+    (stack / "templates.yaml").write_text(stack_text(*_templates_colliding()), encoding="utf-8")
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for command in (["render", str(stack), "--out", str(out)], ["validate", str(stack)]):
+        result = subprocess.run(
+            [sys.executable, "-m", "tars_components", *command, "--mode", "crd"],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        assert result.returncode == 1, result.stderr + result.stdout
+        assert "TT008 error TTemplate a-b/c metadata.name" in result.stdout + result.stderr
+        assert "Traceback" not in result.stderr
+    assert not out.exists()

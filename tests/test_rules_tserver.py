@@ -242,6 +242,15 @@ def test_ts024_name_ref_in_another_case_warns_for_servants_and_ports() -> None:
     assert "no host port" in found[1].message
 
 
+def test_ts024_not_reported_under_host_network() -> None:
+    tars = edited(
+        tars_server(),
+        spec__k8s__hostNetwork=True,
+        spec__k8s__hostPorts=[{"nameRef": "demotest1obj", "port": 1}],
+    )
+    assert only(check(tars)[1], "TS024") == []
+
+
 def test_ts024_exact_case_passes() -> None:
     tars = edited(tars_server(), spec__k8s__hostPorts=[{"nameRef": "DemoTest1Obj", "port": 1}])
     normal = edited(normal_server(), spec__k8s__hostPorts=[{"nameRef": "http", "port": 2}])

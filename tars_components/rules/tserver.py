@@ -541,7 +541,10 @@ def _host_port_refs(server: TServer) -> Iterator[Violation]:
 def _host_port_case(server: TServer) -> Iterator[Violation]:
     """TS024 (warning): the v1.4.1 translator looks a nameRef up case-sensitively, so an entry
     spelled in another case than its servant or port gets no host port from the controller
-    (this product binds it case-insensitively, as the webhook validates it)."""
+    (this product binds it case-insensitively, as the webhook validates it). Under
+    hostNetwork neither binds host ports, so the case does not matter there."""
+    if server.spec.k8s.host_network:
+        return
     exact = {p.name for p in _tars_ports(server) + _normal_ports(server)}
     by_lower = {p.name.lower(): p.name for p in _tars_ports(server) + _normal_ports(server)}
     for path, name_ref, _ in _host_ports(server):
