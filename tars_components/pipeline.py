@@ -10,7 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import Violation, has_errors, sorted_violations
-from .expansion import conversion_violations, crd_documents, expand
+from .expansion import (
+    conversion_violations,
+    crd_documents,
+    expand,
+    refused_statefulset_violations,
+)
+from .expansion.layout import layout_violations
 from .options import Mode, Options
 from .rules import validate
 from .stack import Stack
@@ -40,12 +46,15 @@ class Build:
 
 
 def check(stack: Stack, options: Options = Options()) -> list[Violation]:
-    """Every violation of a loaded stack for this output: the rules, and in crd mode what the
-    target apiVersion requires that the documents' own version does not."""
-    violations = validate(stack)
+    """Every violation of a loaded stack for this output: the rules, output file names that
+    collide (TS026, TT008, TF004), and in crd mode what the target apiVersion requires that
+    the documents' own version does not (TF001) and what the controller would turn into a
+    StatefulSet the API server refuses (TS025)."""
+    found = [*validate(stack), *layout_violations(stack, options)]
     if options.mode == Mode.CRD:
-        violations = sorted_violations([*violations, *conversion_violations(stack, options)])
-    return violations
+        found.extend(conversion_violations(stack, options))
+        found.extend(refused_statefulset_violations(stack))
+    return sorted_violations(found)
 
 
 def build(stack: Stack, options: Options = Options()) -> Build:

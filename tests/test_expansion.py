@@ -178,18 +178,19 @@ def test_v1beta2_tars_server_gate_becomes_tars_active() -> None:
 
 
 def test_v1beta3_tars_server_gates_put_tars_active_first_and_keep_user_gates() -> None:
-    doc = tars_server(readinessGates=["example.com/a", "tars.io/active", "example.com/a", "b/c"])
+    doc = tars_server(readinessGates=["example.com/a", "tars.io/active", "example.com/a", "bb/c"])
     pod = pod_spec(objects(doc)["StatefulSet/test-demotest"])
     assert pod["readinessGates"] == [
         {"conditionType": "tars.io/active"},
         {"conditionType": "example.com/a"},
-        {"conditionType": "b/c"},
+        {"conditionType": "bb/c"},
     ]
 
 
 def test_normal_server_keeps_its_own_gates_only() -> None:
-    pod = pod_spec(objects(normal_server(readinessGates=["a/b", "a/b"]))["StatefulSet/web-portal"])
-    assert pod["readinessGates"] == [{"conditionType": "a/b"}]
+    server = normal_server(readinessGates=["aa/b", "aa/b"])
+    pod = pod_spec(objects(server)["StatefulSet/web-portal"])
+    assert pod["readinessGates"] == [{"conditionType": "aa/b"}]
     assert "readinessGates" not in pod_spec(objects(normal_server())["StatefulSet/web-portal"])
 
 

@@ -33,21 +33,21 @@ def test_m_ts4_template_label_when_spec_tars_present() -> None:
 
 
 def test_m_ts5_v1beta3_gates_tars_active_first_deduplicated() -> None:
-    doc = tars_server(readinessGates=["x/a", "tars.io/active", "x/a"])
-    assert _mutated(doc).spec.k8s.readiness_gates == ["tars.io/active", "x/a"]
+    doc = tars_server(readinessGates=["xx/a", "tars.io/active", "xx/a"])
+    assert _mutated(doc).spec.k8s.readiness_gates == ["tars.io/active", "xx/a"]
 
 
 def test_m_ts5_v1beta2_gate_is_reset_to_tars_active() -> None:
-    doc = tars_server(api_version="k8s.tars.io/v1beta2", readinessGate="x/a")
+    doc = tars_server(api_version="k8s.tars.io/v1beta2", readinessGate="xx/a")
     assert _mutated(doc).spec.k8s.readiness_gate == "tars.io/active"
 
 
 def test_m_ts6_normal_server_loses_template_label_and_dedupes_gates() -> None:
-    doc = normal_server(readinessGates=["x/a", "x/a"])
+    doc = normal_server(readinessGates=["xx/a", "xx/a"])
     doc["metadata"]["labels"] = {"tars.io/Template": "stale"}
     mutated = _mutated(doc)
     assert "tars.io/Template" not in mutated.labels
-    assert mutated.spec.k8s.readiness_gates == ["x/a"]
+    assert mutated.spec.k8s.readiness_gates == ["xx/a"]
     assert mutated.spec.normal is not None and mutated.spec.normal.ports
 
 
@@ -125,7 +125,7 @@ def test_m_tt2_root_template_loses_parent_label() -> None:
 
 
 def test_mutation_does_not_change_its_input_and_is_idempotent() -> None:
-    doc = tars_server(hostIPC=True, readinessGates=["x/a"])
+    doc = tars_server(hostIPC=True, readinessGates=["xx/a"])
     server = _server(doc)
     before = copy.deepcopy(server.to_dict())
     once = mutate_server(server, FRAMEWORK_DOC)

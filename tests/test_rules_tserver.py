@@ -222,6 +222,38 @@ def test_ts011_unknown_name_ref() -> None:
 def test_ts011_name_refs_match_case_insensitively() -> None:
     tars = edited(tars_server(), spec__k8s__hostPorts=[{"nameRef": "demotest1obj", "port": 1}])
     normal = edited(normal_server(), spec__k8s__hostPorts=[{"nameRef": "HTTP", "port": 2}])
+    assert [v for v in check(tars, normal)[1] if v.is_error] == []
+
+
+# --- TS024: hostPorts nameRef spelled in another case (warning) ------------------------------
+
+
+def test_ts024_name_ref_in_another_case_warns_for_servants_and_ports() -> None:
+    tars = edited(tars_server(), spec__k8s__hostPorts=[{"nameRef": "demotest1obj", "port": 1}])
+    normal = edited(normal_server(), spec__k8s__hostPorts=[{"nameRef": "HTTP", "port": 2}])
+    text, violations = check(tars, normal)
+    found = only(violations, "TS024")
+    assert [(v.name, v.field, v.severity) for v in found] == [
+        ("test-demotest", "spec.k8s.hostPorts[0].nameRef", WARNING),
+        ("test-web", "spec.k8s.hostPorts[0].nameRef", WARNING),
+    ]
+    assert found[0].line == line_of(text, "nameRef: demotest1obj")
+    assert "write DemoTest1Obj" in found[0].message
+    assert "no host port" in found[1].message
+
+
+def test_ts024_not_reported_under_host_network() -> None:
+    tars = edited(
+        tars_server(),
+        spec__k8s__hostNetwork=True,
+        spec__k8s__hostPorts=[{"nameRef": "demotest1obj", "port": 1}],
+    )
+    assert only(check(tars)[1], "TS024") == []
+
+
+def test_ts024_exact_case_passes() -> None:
+    tars = edited(tars_server(), spec__k8s__hostPorts=[{"nameRef": "DemoTest1Obj", "port": 1}])
+    normal = edited(normal_server(), spec__k8s__hostPorts=[{"nameRef": "http", "port": 2}])
     assert check(tars, normal)[1] == []
 
 
@@ -306,11 +338,18 @@ def test_ts014_tars_subtype_with_normal_section() -> None:
     assert "use spec.tars.ports" in v.message
 
 
-def test_ts014_normal_subtype_with_tars_section() -> None:
+def test_ts014_normal_subtype_with_tars_section_is_a_warning() -> None:
     server = edited(tars_server(), spec__subType="normal")
     text, violations = check(server)
-    v = assert_one(violations, "TS014", "spec.tars", line_of(text, "  tars:"))
-    assert "subType normal" in v.message
+    v = assert_one(violations, "TS014", "spec.tars", line_of(text, "  tars:"), WARNING)
+    assert "subType normal" in v.message and "without tarsnode" in v.message
+    assert [x for x in violations if x.is_error] == []
+
+
+def test_ts014_tars_subtype_without_tars_section_stays_an_error() -> None:
+    server = edited(tars_server(), spec__tars=DROP)
+    violations = only(check(server)[1], "TS014")
+    assert [(v.field, v.severity) for v in violations] == [("spec.tars", Severity.ERROR)]
 
 
 def test_ts014_matching_sections_pass() -> None:

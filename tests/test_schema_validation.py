@@ -40,6 +40,8 @@ EXPECTED_WARNINGS = {
     ("TS015", "tars-elasticsearch"),  # the framework's own TLV on a normal server
     ("TS015", "edge-pvcnormal"),  # normal server with a PVC template
     ("TS023", "edge-dsunreleased"),  # DaemonSet server without a release
+    ("TS024", "edge-hostports"),  # nameRefs in another case than their servant/port
+    ("TS024", "edge-hostnormal"),
 }
 
 

@@ -14,7 +14,13 @@ from ..models import TFrameworkConfig, TServer
 from ..mutation import mutate, mutate_server
 from ..options import Options
 from ..stack import Stack
-from .crd import conversion_violations, convert, crd_document, crd_documents
+from .crd import (
+    conversion_violations,
+    convert,
+    crd_document,
+    crd_documents,
+    refused_statefulset_violations,
+)
 from .daemonset import build_daemonset
 from .service import build_service
 from .statefulset import build_statefulset
@@ -65,4 +71,5 @@ __all__ = [
     "crd_documents",
     "expand",
     "expand_server",
+    "refused_statefulset_violations",
 ]

@@ -7,17 +7,33 @@ the conversion follows the TarsK8S conversion webhook, including the
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from pydantic import ValidationError
 
 from ..errors import Violation
 from ..loader import VERSION_REQUIRED_FIELDS
-from ..models import V1BETA2, V1BETA3, Document, TFrameworkConfig, TServer, TTemplate
+from ..models import (
+    V1BETA2,
+    V1BETA3,
+    Document,
+    ExecutorRef,
+    TFrameworkConfig,
+    TServer,
+    TTemplate,
+    UpdateStrategyType,
+)
+from ..models.conversion import (
+    CONVERSION_ANNOTATION,
+    framework_annotation,
+    read_framework_annotation,
+    read_server_annotation,
+    server_annotation,
+)
 from ..mutation import mutate_server, mutate_template
 from ..options import Options
+from ..rules.common import report
 from ..stack import Stack, violation
-
-CONVERSION_ANNOTATION = "tars.io/Conversion.1b21b3"
 
 
 def crd_documents(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
@@ -48,13 +64,17 @@ def crd_document(
 
 def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
     """What the target version's CRD requires but the conversion cannot supply (crd mode):
-    a v1beta2 TFrameworkConfig has no ``imageBuild.executor``, which v1beta3 requires."""
+    a v1beta2 TFrameworkConfig has no ``imageBuild.executor`` (unless its conversion
+    annotation carries one with an image), which v1beta3 requires."""
     found: list[Violation] = []
+    key = (TFrameworkConfig.KIND, options.crd_api_version)
+    required = VERSION_REQUIRED_FIELDS.get(key, ())
+    if options.crd_api_version == V1BETA3:
+        required = (*required, ("imageBuild", "executor", "image"))
     for config in stack.frameworks:
         converted = convert(config.to_dict(), options.crd_api_version)
-        key = (TFrameworkConfig.KIND, options.crd_api_version)
         missing: list[tuple[str, ...]] = []
-        for path in VERSION_REQUIRED_FIELDS.get(key, ()):
+        for path in required:
             if any(path[: len(m)] == m for m in missing):
                 continue  # its parent is already reported
             if _lookup(converted, path) is None:
@@ -69,6 +89,58 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
                         f"{options.crd_api_version}",
                     )
                 )
+        executor = _lookup(converted, ("imageBuild", "executor"))
+        if config.api_version == V1BETA2 and executor and not missing:
+            try:  # restored from the conversion annotation, not checked by the loader
+                ExecutorRef.model_validate(executor)
+            except ValidationError as exc:
+                found.append(
+                    violation(
+                        config,
+                        "TF001",
+                        ("metadata", "annotations", CONVERSION_ANNOTATION),
+                        f"restores an imageBuild.executor that {options.crd_api_version} "
+                        f"refuses: {exc.errors()[0]['msg']}",
+                    )
+                )
+    return found
+
+
+def refused_statefulset_violations(stack: Stack) -> list[Violation]:
+    """TS025 (crd mode, warning): the v1.4.1 controller copies ``spec.k8s.updateStrategy``
+    into the StatefulSet as it is. The CRD defaults ``rollingUpdate: {partition: 0}`` even
+    under OnDelete, and the API server refuses a StatefulSet with OnDelete and a rollingUpdate
+    block, or with a negative partition. Expand mode builds a valid one (no rollingUpdate
+    under OnDelete, partition at least 0)."""
+    found: list[Violation] = []
+    for server in stack.servers:
+        k8s = server.spec.k8s
+        if k8s.daemon_set:
+            continue
+        strategy = k8s.update_strategy
+        if strategy.type == UpdateStrategyType.ON_DELETE.value:
+            found.append(
+                report(
+                    server,
+                    "TS025",
+                    "spec.k8s.updateStrategy.type",
+                    "the TarsK8S v1.4.1 controller would build a StatefulSet that the API server "
+                    "refuses: the CRD adds rollingUpdate {partition: 0} and the controller "
+                    "copies it next to type OnDelete; use RollingUpdate with a partition, or "
+                    "expand mode",
+                )
+            )
+        elif strategy.rolling_update is not None and strategy.rolling_update.partition < 0:
+            found.append(
+                report(
+                    server,
+                    "TS025",
+                    "spec.k8s.updateStrategy.rollingUpdate.partition",
+                    f"the TarsK8S v1.4.1 controller would copy partition "
+                    f"{strategy.rolling_update.partition} into the StatefulSet, which the API "
+                    "server refuses (a partition is at least 0); write 0",
+                )
+            )
     return found
 
 
@@ -110,72 +182,75 @@ def _copy_tree(value: Any) -> Any:
     return value
 
 
-def _pop_conversion(doc: dict[str, Any]) -> dict[str, Any]:
-    annotations = doc.get("metadata", {}).get("annotations") or {}
-    raw = annotations.pop(CONVERSION_ANNOTATION, None)
-    if not annotations and "annotations" in doc.get("metadata", {}):
-        del doc["metadata"]["annotations"]
-    if raw is None:
-        return {}
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+def _annotations(doc: dict[str, Any]) -> dict[str, Any]:
+    return doc.get("metadata", {}).get("annotations") or {}
 
 
-def _put_conversion(doc: dict[str, Any], data: dict[str, Any]) -> None:
-    if not data:
+def _drop_conversion(doc: dict[str, Any]) -> None:
+    """Go deletes an empty or unreadable annotation from the converted object."""
+    meta = doc.get("metadata", {})
+    annotations = meta.get("annotations")
+    if not annotations or CONVERSION_ANNOTATION not in annotations:
         return
+    del annotations[CONVERSION_ANNOTATION]
+    if not annotations:
+        del meta["annotations"]
+
+
+def _put_conversion(doc: dict[str, Any], value: str) -> None:
     meta = doc.setdefault("metadata", {})
     annotations = meta.get("annotations") or {}
-    annotations[CONVERSION_ANNOTATION] = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    annotations[CONVERSION_ANNOTATION] = value
     meta["annotations"] = annotations
 
 
 def _server_to_v1beta3(doc: dict[str, Any]) -> dict[str, Any]:
     k8s = doc["spec"]["k8s"]
     gate = k8s.pop("readinessGate", None)
-    append = _pop_conversion(doc).get("append", {})
-    gates = ([gate] if gate else []) + list(append.get("readinessGates") or [])
-    k8s["readinessGates"] = list(dict.fromkeys(gates))
-    for key in ("command", "args"):
-        if append.get(key) is not None:
-            k8s[key] = append[key]
+    gates = [gate] if gate else []
+    restored = read_server_annotation(_annotations(doc))
+    if restored is None:
+        _drop_conversion(doc)
+    else:  # the annotation stays on the object, as in Go
+        for key, value in (("command", restored.command), ("args", restored.args)):
+            if value:
+                k8s[key] = list(value)
+            else:
+                k8s.pop(key, None)  # nil or empty: omitted (omitempty)
+        gates.extend(restored.readiness_gates or [])
+    k8s["readinessGates"] = gates
     return doc
 
 
 def _server_to_v1beta2(doc: dict[str, Any]) -> dict[str, Any]:
     k8s = doc["spec"]["k8s"]
     gates = k8s.pop("readinessGates", None) or []
-    append: dict[str, Any] = {}
-    for key in ("command", "args"):
-        value = k8s.pop(key, None)
-        if value is not None:
-            append[key] = value
+    command = k8s.pop("command", None)
+    args = k8s.pop("args", None)
     if gates:
         k8s["readinessGate"] = gates[0]
-        if gates[1:]:
-            append["readinessGates"] = gates[1:]
-    _put_conversion(doc, {"append": append} if append else {})
+    _put_conversion(doc, server_annotation(command, args, gates[1:] if len(gates) > 1 else None))
     return doc
 
 
 def _framework_to_v1beta3(doc: dict[str, Any]) -> dict[str, Any]:
     if "imageRegistry" in doc:
         doc["imageUpload"] = doc.pop("imageRegistry")
-    executor = _pop_conversion(doc).get("executor")
-    if executor is not None:
-        doc.setdefault("imageBuild", {})["executor"] = executor
+    executor = read_framework_annotation(_annotations(doc))
+    if executor is None:
+        _drop_conversion(doc)
+    else:  # the annotation stays on the object, as in Go
+        build = doc.setdefault("imageBuild", {})
+        build["executor"] = {key: value for key, value in executor.items() if value}
     return doc
 
 
 def _framework_to_v1beta2(doc: dict[str, Any]) -> dict[str, Any]:
     if "imageUpload" in doc:
         doc["imageRegistry"] = doc.pop("imageUpload")
-    executor = (doc.get("imageBuild") or {}).pop("executor", None)
-    if executor is not None:
-        _put_conversion(doc, {"executor": executor})
+    executor = (doc.get("imageBuild") or {}).pop("executor", None) or {}
+    annotation = framework_annotation(executor.get("image", ""), executor.get("secret", ""))
+    _put_conversion(doc, annotation)
     return doc
 
 
@@ -187,4 +262,5 @@ __all__ = [
     "convert",
     "crd_document",
     "crd_documents",
+    "refused_statefulset_violations",
 ]

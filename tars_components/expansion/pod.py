@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..models import TARS_ACTIVE_GATE, V1BETA3, TFrameworkConfig, TServer, is_deferred
+from ..models.conversion import read_server_annotation
 from ..options import Options
 from .affinity import build_affinity
 from .labels import (
@@ -53,12 +54,29 @@ def build_pod_template(
 
 
 def readiness_gate_names(server: TServer) -> list[str]:
-    """The server's readiness gates after mutation: v1beta3 ``readinessGates``, v1beta2
-    ``readinessGate``."""
+    """The server's readiness gates after mutation: v1beta3 ``readinessGates``; v1beta2
+    ``readinessGate`` followed by the gates its ``tars.io/Conversion.1b21b3`` annotation
+    restores (the controller works on the v1beta3 object the conversion webhook makes)."""
     k8s = server.spec.k8s
     if server.api_version == V1BETA3:
         return list(k8s.readiness_gates or [])
-    return [k8s.readiness_gate] if k8s.readiness_gate else []
+    gates = [k8s.readiness_gate] if k8s.readiness_gate else []
+    restored = read_server_annotation(server.annotations)
+    if restored is not None:
+        gates.extend(restored.readiness_gates or [])
+    return gates
+
+
+def command_and_args(server: TServer) -> tuple[list[str] | None, list[str] | None]:
+    """The main container's command and args: v1beta3 ``command``/``args``; for v1beta2,
+    what its conversion annotation restores (empty lists count as absent, as in Go)."""
+    k8s = server.spec.k8s
+    if server.api_version == V1BETA3:
+        return k8s.command, k8s.args
+    restored = read_server_annotation(server.annotations)
+    if restored is None:
+        return None, None
+    return restored.command or None, restored.args or None
 
 
 def build_readiness_gates(server: TServer, options: Options) -> list[dict[str, str]]:
@@ -135,10 +153,11 @@ def build_main_container(server: TServer, daemon: bool) -> dict[str, object]:
         "image": release.image if release is not None else IMAGE_PLACEHOLDER,
         "imagePullPolicy": k8s.image_pull_policy,
     }
-    if k8s.command is not None:
-        container["command"] = list(k8s.command)
-    if k8s.args is not None:
-        container["args"] = list(k8s.args)
+    command, args = command_and_args(server)
+    if command is not None:
+        container["command"] = list(command)
+    if args is not None:
+        container["args"] = list(args)
     if k8s.env is not None:
         container["env"] = [e.to_dict() for e in k8s.env]
     if k8s.env_from is not None:

@@ -18,14 +18,15 @@ def rolling_partition(server: TServer) -> int | None:
 
 
 def build_update_strategy(server: TServer) -> dict[str, object]:
-    """``updateStrategy``: RollingUpdate with its partition; OnDelete without a rollingUpdate
-    block (Kubernetes rejects both together)."""
+    """``updateStrategy``: RollingUpdate with its partition (a negative one, which the CRD
+    admits, as 0: Kubernetes refuses it and both update every pod); OnDelete without a
+    rollingUpdate block (Kubernetes rejects both together)."""
     partition = rolling_partition(server)
     if partition is None:
         return {"type": UpdateStrategyType.ON_DELETE.value}
     return {
         "type": UpdateStrategyType.ROLLING_UPDATE.value,
-        "rollingUpdate": {"partition": partition},
+        "rollingUpdate": {"partition": max(partition, 0)},
     }
 
 

@@ -11,7 +11,13 @@ from .kube import (
     NodeSelectorRequirement,
     Resources,
 )
-from .tframework import FRAMEWORK_CONFIG_NAME, ImageRef, RegistryRef, TFrameworkConfig
+from .tframework import (
+    FRAMEWORK_CONFIG_NAME,
+    ExecutorRef,
+    ImageRef,
+    RegistryRef,
+    TFrameworkConfig,
+)
 from .tserver import (
     RESERVED_PORT,
     TARS_ACTIVE_GATE,
@@ -50,6 +56,7 @@ __all__ = [
     "Document",
     "EnvFromSource",
     "EnvVar",
+    "ExecutorRef",
     "HostPort",
     "ImagePullPolicy",
     "ImageRef",

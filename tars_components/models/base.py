@@ -42,15 +42,24 @@ P_DNS1123SUB = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)
 P_PORTNAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 P_IMAGE = r"^[\x2d-\x3a\x61-\x7a]+$"
 P_IMAGE_OR_EMPTY = r"^[\x2d-\x3a\x61-\x7a]*$"
+# A qualified name whose prefix is a DNS subdomain (Kubernetes) of at least two characters
+# (the CRD's prefix pattern ``[0-9A-Za-z][-._0-9A-Za-z]*[0-9A-Za-z]/``): both must hold.
 P_QUALNAME = (
-    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"^(([a-z0-9][-a-z0-9]*[a-z0-9]|[a-z0-9](\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+)"
+    r"(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
     r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
 )
 P_QTY = r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 P_ALNUM_DASH = r"^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$"
 P_SERVANT = r"^[A-Za-z][0-9A-Za-z]{0,62}$"
 P_RELEASE_ID = r"^([0-9A-Za-z][-_.0-9A-Za-z]*)?[0-9A-Za-z]$"
-P_SECRET = r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$"
+P_SECRET = r"^([0-9a-z][-0-9a-z]*)?[0-9a-z]?(\.([0-9a-z][-0-9a-z]*)?[0-9a-z])*$"
+P_LABEL_VALUE = r"^([0-9A-Za-z][-_.0-9A-Za-z]*)?[0-9A-Za-z]?$"
+P_CONFIG_KEY = r"^[-._0-9A-Za-z]{1,253}$"
+P_DATE_TIME = (
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?"
+    r"([Zz]|[+-][0-9]{2}:[0-9]{2})$"
+)
 P_ENV_NAME = r"^[-._0-9A-Za-z]{1,63}$"
 P_ENV_PREFIX = r"^[A-Za-z][_0-9A-Za-z]*$"
 P_UID = r"^(0|[1-9][0-9]{0,5})$"
@@ -61,12 +70,15 @@ PATTERN_HINTS: dict[str, str] = {
     P_PORTNAME: "lowercase letters, digits and '-', not starting or ending with '-'",
     P_IMAGE: "only lowercase letters, digits and - . / : (no uppercase, '_' or '@')",
     P_IMAGE_OR_EMPTY: "only lowercase letters, digits and - . / : (no uppercase, '_' or '@')",
-    P_QUALNAME: "a Kubernetes qualified name ([prefix/]name)",
+    P_QUALNAME: "a Kubernetes qualified name ([prefix/]name, a prefix of 2 characters or more)",
     P_QTY: "a Kubernetes quantity such as 500m or 2Gi",
     P_ALNUM_DASH: "letters, digits and '-', not starting or ending with '-'",
     P_SERVANT: "a letter followed by up to 62 letters and digits",
     P_RELEASE_ID: "letters, digits, '-', '_' and '.', starting and ending alphanumeric",
-    P_SECRET: "a lowercase DNS subdomain",
+    P_SECRET: "lowercase letters, digits, '-' and '.' (the CRD's secret name pattern)",
+    P_LABEL_VALUE: "a label value: letters, digits, '-', '_' and '.', starting alphanumeric",
+    P_CONFIG_KEY: "1 to 253 letters, digits, '-', '.' and '_'",
+    P_DATE_TIME: "an RFC 3339 date-time such as 2024-01-02T03:04:05Z",
     P_ENV_NAME: "1 to 63 letters, digits, '-', '.' and '_'",
     P_ENV_PREFIX: "a letter followed by letters, digits and '_'",
     P_UID: "a decimal number from 0 to 999999 without leading zeros",
@@ -84,11 +96,15 @@ def is_deferred(value: object) -> bool:
     return callable(getattr(value, "apply", None)) or inspect.isawaitable(value)
 
 
-def _placed_validator(regex: str | None, max_length: int | None) -> PlainValidator:
+def _placed_validator(
+    regex: str | None, max_length: int | None, integers: bool = False
+) -> PlainValidator:
     compiled = re.compile(regex) if regex else None
 
     def validate(value: Any) -> Any:
         if is_deferred(value):
+            return value
+        if integers and isinstance(value, int) and not isinstance(value, bool):
             return value
         if not isinstance(value, str):
             raise PydanticCustomError("string_type", "Input should be a valid string")
@@ -113,6 +129,10 @@ _AS_IS = PlainSerializer(lambda v: v, return_type=Any)
 
 Quantity = Annotated[Any, _placed_validator(P_QTY, None), _AS_IS]
 """A Kubernetes quantity (``500m``, ``2G``) or a deferred value."""
+
+IntOrQuantity = Annotated[Any, _placed_validator(P_QTY, None, integers=True), _AS_IS]
+"""A quantity of an ``x-kubernetes-int-or-string`` field: an integer, a quantity string, or a
+deferred value."""
 
 PlacedStr = Annotated[Any, _placed_validator(None, None), _AS_IS]
 """Any string, or a deferred value."""

@@ -14,10 +14,14 @@ from pydantic import Field, model_validator
 
 from .base import (
     P_ALNUM_DASH,
+    P_CONFIG_KEY,
+    P_DNS1123SUB,
     P_ENV_NAME,
     P_ENV_PREFIX,
+    P_LABEL_VALUE,
     P_QUALNAME,
     P_UID,
+    IntOrQuantity,
     PlacedStr,
     Quantity,
     TarsModel,
@@ -25,6 +29,13 @@ from .base import (
 )
 
 Lax = Field(strict=False)
+
+ObjectName = Annotated[str, pattern(P_DNS1123SUB, 253)]
+"""The name of a ConfigMap or Secret (the CRD's DNS-1123 subdomain pattern)."""
+LabelValue = Annotated[str, pattern(P_LABEL_VALUE, 63)]
+"""A label value (or a claim template's annotation value, which the CRD constrains alike)."""
+FileMode = Annotated[int, Field(ge=0, le=0o777)]
+"""A file mode of a secret or configMap volume: 0 to 0777 (511)."""
 
 
 class ExactlyOneOf(TarsModel):
@@ -54,14 +65,18 @@ class ResourceFieldSelector(TarsModel):
 
     container_name: str | None = None
     resource: str
-    divisor: Quantity = "1"
+    divisor: IntOrQuantity = "1"
 
 
 class KeySelector(TarsModel):
-    """``configMapKeyRef`` / ``secretKeyRef``. ``optional`` defaults to true (CRD default)."""
+    """``configMapKeyRef`` / ``secretKeyRef``. ``optional`` defaults to true (CRD default).
 
-    name: str
-    key: str
+    ``key`` follows Kubernetes' ConfigMap/Secret key rule (``db.password`` is legal), not the
+    v1.4.1 CRD's stricter ``^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$`` (issue #9).
+    """
+
+    name: ObjectName
+    key: Annotated[str, pattern(P_CONFIG_KEY, 63)]
     optional: bool = True
 
 
@@ -91,7 +106,7 @@ class EnvVar(TarsModel):
 class EnvFromRef(TarsModel):
     """``configMapRef`` / ``secretRef`` of envFrom. ``optional`` defaults to true."""
 
-    name: str
+    name: ObjectName
     optional: bool = True
 
 
@@ -145,7 +160,7 @@ class NodeSelectorRequirement(TarsModel):
 
     key: Annotated[str, pattern(P_QUALNAME, 63)]
     operator: Annotated[SelectorOperator, Lax]
-    values: list[str] | None = None
+    values: list[LabelValue] | None = None
 
 
 # --- mounts -------------------------------------------------------------------------------
@@ -182,15 +197,15 @@ class EmptyDirSource(TarsModel):
     """``emptyDir``: scratch space that lives as long as the pod."""
 
     medium: Annotated[StorageMedium | None, Lax] = None
-    size_limit: Quantity = None
+    size_limit: IntOrQuantity = None
 
 
 class KeyToPath(TarsModel):
     """One projected key of a secret or configMap volume. ``mode`` defaults to 0644."""
 
-    key: str
+    key: Annotated[str, pattern(P_CONFIG_KEY)]
     path: str
-    mode: int = 0o644
+    mode: FileMode = 0o644
 
 
 class SecretSource(TarsModel):
@@ -198,7 +213,7 @@ class SecretSource(TarsModel):
 
     secret_name: str
     items: list[KeyToPath] | None = None
-    default_mode: int = 0o644
+    default_mode: FileMode = 0o644
     optional: bool = True
 
 
@@ -207,7 +222,7 @@ class ConfigMapSource(TarsModel):
 
     name: str
     items: list[KeyToPath] | None = None
-    default_mode: int = 0o644
+    default_mode: FileMode = 0o644
     optional: bool = True
 
 
@@ -236,13 +251,13 @@ class VolumeMode(str, Enum):
 class StorageRequest(TarsModel):
     """``requests.storage`` of a claim (required)."""
 
-    storage: Quantity
+    storage: IntOrQuantity
 
 
 class StorageLimit(TarsModel):
-    """``limits.storage`` of a claim."""
+    """``limits.storage`` of a claim (required when ``limits`` is given)."""
 
-    storage: Quantity = None
+    storage: IntOrQuantity
 
 
 class ClaimResources(TarsModel):
@@ -252,18 +267,27 @@ class ClaimResources(TarsModel):
     limits: StorageLimit | None = None
 
 
+class LabelOperator(str, Enum):
+    """Operators of a label selector requirement."""
+
+    IN = "In"
+    NOT_IN = "NotIn"
+    EXISTS = "Exists"
+    DOES_NOT_EXIST = "DoesNotExist"
+
+
 class LabelSelectorRequirement(TarsModel):
     """One ``matchExpressions`` entry of a label selector."""
 
-    key: str
-    operator: str
-    values: list[str] | None = None
+    key: Annotated[str, pattern(P_QUALNAME, 63)]
+    operator: Annotated[LabelOperator, Lax]
+    values: list[LabelValue] | None = None
 
 
 class LabelSelector(TarsModel):
     """A Kubernetes label selector."""
 
-    match_labels: dict[str, str] | None = None
+    match_labels: dict[str, LabelValue] | None = None
     match_expressions: list[LabelSelectorRequirement] | None = None
 
 
@@ -276,8 +300,8 @@ class ClaimTemplateMeta(TarsModel):
 
     name: str | None = None
     namespace: str | None = None
-    labels: dict[str, str] | None = None
-    annotations: dict[str, str] | None = None
+    labels: dict[str, LabelValue] | None = None
+    annotations: dict[str, LabelValue] | None = None
 
 
 class ClaimSpec(TarsModel):

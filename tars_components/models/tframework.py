@@ -11,24 +11,36 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .base import P_IMAGE, TarsModel, pattern
+from .base import P_IMAGE, P_IMAGE_OR_EMPTY, P_SECRET, TarsModel, pattern
 from .document import Document
 
 FRAMEWORK_CONFIG_NAME = "tars-framework"
 
 
 class ImageRef(TarsModel):
-    """An image and its pull secret. ``secret`` defaults to ``""``."""
+    """The tarsnode image and its pull secret. ``secret`` defaults to ``""``.
+
+    The CRD admits an empty image; it is refused here, since every Tars server's tarsnode
+    container would get no image.
+    """
 
     image: Annotated[str, pattern(P_IMAGE, 500)]
-    secret: str = ""
+    secret: Annotated[str, pattern(P_SECRET, 253)] = ""
+
+
+class ExecutorRef(TarsModel):
+    """``imageBuild.executor``: the image builder and its pull secret (both may be empty, as
+    the CRD admits)."""
+
+    image: Annotated[str, pattern(P_IMAGE_OR_EMPTY, 500)]
+    secret: Annotated[str, pattern(P_SECRET)] = ""
 
 
 class RegistryRef(TarsModel):
     """A registry and its push secret. ``secret`` defaults to ``""``."""
 
-    registry: Annotated[str, pattern(P_IMAGE, 500)]
-    secret: str = ""
+    registry: Annotated[str, pattern(P_IMAGE_OR_EMPTY, 500)]
+    secret: Annotated[str, pattern(P_SECRET)] = ""
 
 
 class ImageBuild(TarsModel):
@@ -36,7 +48,7 @@ class ImageBuild(TarsModel):
 
     max_build_time: Annotated[int, Field(ge=180, le=900)] = 300
     id_format: str | None = None
-    executor: ImageRef | None = None
+    executor: ExecutorRef | None = None
 
 
 class RecordLimit(TarsModel):
@@ -50,7 +62,7 @@ class RecordLimit(TarsModel):
 class UpChainEndpoint(TarsModel):
     """An endpoint outside the cluster. Defaults: timeout 6000 ms, TCP."""
 
-    host: str
+    host: Annotated[str, pattern(P_IMAGE_OR_EMPTY, 500)]
     port: Annotated[int, Field(ge=1, le=65535)]
     timeout: int = 6000
     is_tcp: bool = True

@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 from .base import (
     P_ALNUM_DASH,
     P_APP,
+    P_DATE_TIME,
     P_DNS1123SUB,
     P_PORTNAME,
     P_QUALNAME,
@@ -140,9 +141,10 @@ class HostPort(TarsModel):
 
 
 class RollingUpdate(TarsModel):
-    """``updateStrategy.rollingUpdate``. Defaults to partition 0."""
+    """``updateStrategy.rollingUpdate``. Defaults to partition 0. The CRD sets no bound: a
+    negative partition is admitted (it updates every pod, like 0)."""
 
-    partition: Annotated[int, Field(ge=0)] = 0
+    partition: int = 0
 
 
 class UpdateStrategy(TarsModel):
@@ -196,7 +198,7 @@ class Release(TarsModel):
     id: PlacedReleaseId
     image: PlacedImage
     secret: Annotated[str | None, pattern(P_SECRET, 253)] = None
-    time: str | None = None
+    time: Annotated[str | None, pattern(P_DATE_TIME)] = None
     node_image: PlacedImageOrEmpty = None
     node_secret: Annotated[str | None, pattern(P_SECRET, 253)] = None
 

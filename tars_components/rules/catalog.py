@@ -98,7 +98,9 @@ _RULES = (
         "TS014",
         ERROR,
         "TServer",
-        "subType tars has spec.tars and no spec.normal; subType normal the reverse",
+        "subType tars has spec.tars and no spec.normal; subType normal the reverse (a normal "
+        "server carrying spec.tars instead of spec.normal is only a warning: the controller "
+        "builds it without tarsnode)",
         "seed",
     ),
     Rule(
@@ -157,6 +159,29 @@ _RULES = (
         "a daemonSet server has a release (without one no DaemonSet is emitted)",
         "tars-components",
     ),
+    Rule(
+        "TS024",
+        WARNING,
+        "TServer",
+        "a hostPorts nameRef is spelled in the same case as its servant or port (the v1.4.1 "
+        "controller matches case-sensitively and binds no host port otherwise)",
+        "tars-components",
+    ),
+    Rule(
+        "TS025",
+        WARNING,
+        "TServer",
+        "crd mode: the controller copies updateStrategy into the StatefulSet, which the API "
+        "server refuses under OnDelete with a rollingUpdate block or with a negative partition",
+        "tars-components",
+    ),
+    Rule(
+        "TS026",
+        ERROR,
+        "TServer",
+        "no two TServers' objects share an output file name (render's file layout)",
+        "tars-components",
+    ),
     Rule("TT001", ERROR, "TTemplate", "spec.parent is set and not empty", "seed"),
     Rule(
         "TT002",
@@ -197,6 +222,14 @@ _RULES = (
         "tars-components",
     ),
     Rule(
+        "TT008",
+        ERROR,
+        "TTemplate",
+        "crd mode: no two TTemplates share an output file name (e.g. b-c in namespace a and c "
+        "in namespace a-b)",
+        "tars-components",
+    ),
+    Rule(
         "TF001",
         ERROR,
         "TFrameworkConfig",
@@ -215,6 +248,13 @@ _RULES = (
         ERROR,
         "TFrameworkConfig",
         "one TFrameworkConfig per name in a namespace (a second would replace the first)",
+        "tars-components",
+    ),
+    Rule(
+        "TF004",
+        ERROR,
+        "TFrameworkConfig",
+        "crd mode: no two TFrameworkConfigs share an output file name",
         "tars-components",
     ),
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
-from ..errors import Violation
+from ..errors import Severity, Violation
 from ..models import Document
 from ..paths import Segment
 from ..stack import Rejected, violation
@@ -15,10 +15,15 @@ T = TypeVar("T")
 
 
 def report(
-    doc: Document | Rejected, code: str, path: str | Sequence[Segment], message: str
+    doc: Document | Rejected,
+    code: str,
+    path: str | Sequence[Segment],
+    message: str,
+    severity: Severity | None = None,
 ) -> Violation:
-    """A violation of rule ``code`` (with the catalogue's severity) at a field of ``doc``."""
-    return violation(doc, code, path, message, RULES[code].severity)
+    """A violation of rule ``code`` at a field of ``doc``, with the catalogue's severity unless
+    ``severity`` says otherwise (TS014 is a warning in one of its cases)."""
+    return violation(doc, code, path, message, severity or RULES[code].severity)
 
 
 def same_names(docs: Iterable[Document], code: str) -> Iterator[Violation]:

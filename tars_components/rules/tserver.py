@@ -9,11 +9,22 @@ when it is deferred.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from ..errors import Violation
-from ..models import RESERVED_PORT, AbilityAffinity, Mount, SubType, TServer, is_deferred
+from ..errors import Severity, Violation
+from ..models import (
+    RESERVED_PORT,
+    V1BETA2,
+    AbilityAffinity,
+    Mount,
+    SubType,
+    TServer,
+    is_deferred,
+)
+from ..models.base import P_QUALNAME, PATTERN_HINTS
+from ..models.conversion import CONVERSION_ANNOTATION, read_server_annotation
 from ..models.kube import MountPropagation, SelectorOperator
 from ..models.names import (
     DELAY_BIND,
@@ -482,12 +493,25 @@ def _container_port_names_unique(server: TServer) -> Iterator[Violation]:
 
 
 def _sections(server: TServer) -> Iterator[Violation]:
-    """TS014."""
+    """TS014: an error, except for a normal server carrying spec.tars instead of spec.normal,
+    which the controller admits and builds without tarsnode (a warning, design §5)."""
     spec = server.spec
     found = section_mismatch(spec.sub_type, spec.tars is not None, spec.normal is not None)
-    if found is not None:
-        path, message = found
-        yield report(server, "TS014", path, message)
+    if found is None:
+        return
+    path, message = found
+    if spec.sub_type == SubType.NORMAL.value and spec.normal is None:
+        yield report(
+            server,
+            "TS014",
+            path,
+            "subType normal with spec.tars instead of spec.normal: the controller builds it "
+            "without tarsnode and its servants become Service ports; use spec.normal.ports "
+            "(or subType tars for a server run by tarsnode)",
+            Severity.WARNING,
+        )
+        return
+    yield report(server, "TS014", path, message)
 
 
 def _port_names_lower(server: TServer) -> set[str]:
@@ -511,6 +535,28 @@ def _host_port_refs(server: TServer) -> Iterator[Violation]:
                 "TS011",
                 (*path, "nameRef"),
                 f"nameRef {name_ref} names no servant or port of this server",
+            )
+
+
+def _host_port_case(server: TServer) -> Iterator[Violation]:
+    """TS024 (warning): the v1.4.1 translator looks a nameRef up case-sensitively, so an entry
+    spelled in another case than its servant or port gets no host port from the controller
+    (this product binds it case-insensitively, as the webhook validates it). Under
+    hostNetwork neither binds host ports, so the case does not matter there."""
+    if server.spec.k8s.host_network:
+        return
+    exact = {p.name for p in _tars_ports(server) + _normal_ports(server)}
+    by_lower = {p.name.lower(): p.name for p in _tars_ports(server) + _normal_ports(server)}
+    for path, name_ref, _ in _host_ports(server):
+        target = by_lower.get(name_ref.lower())
+        if target is not None and name_ref not in exact:
+            yield report(
+                server,
+                "TS024",
+                (*path, "nameRef"),
+                f"nameRef {name_ref} differs in case from {target}: the TarsK8S v1.4.1 "
+                f"controller matches it case-sensitively and exposes no host port for it; "
+                f"write {target}",
             )
 
 
@@ -555,6 +601,29 @@ def _replica_annotations(server: TServer) -> Iterator[Violation]:
             ("metadata", "annotations", ANNOTATION_MIN_REPLICAS),
             f"MinReplicas {low} is greater than MaxReplicas {high}",
         )
+
+
+_GATE = re.compile(P_QUALNAME)
+
+
+def _conversion_annotation(server: TServer) -> Iterator[Violation]:
+    """TS021 for the readiness gates a v1beta2 TServer's ``tars.io/Conversion.1b21b3``
+    annotation restores: the conversion webhook puts them in ``spec.k8s.readinessGates``,
+    which the CRD constrains like any gate."""
+    if server.api_version != V1BETA2:
+        return
+    restored = read_server_annotation(server.annotations)
+    if restored is None:
+        return
+    for gate in restored.readiness_gates or []:
+        if len(gate) > MAX_LABEL_NAME or not _GATE.match(gate):
+            yield report(
+                server,
+                "TS021",
+                ("metadata", "annotations", CONVERSION_ANNOTATION),
+                f"restores readiness gate {gate!r}, which is not valid: expected "
+                f"{PATTERN_HINTS[P_QUALNAME]}, at most {MAX_LABEL_NAME} characters",
+            )
 
 
 def _daemon_release(server: TServer) -> Iterator[Violation]:
@@ -625,6 +694,7 @@ _CHECKS: tuple[Callable[[TServer], Iterable[Violation]], ...] = (
     _normal_ports_unique,
     _mount_names_unique,
     _host_port_refs,
+    _host_port_case,
     _host_ports_unique,
     _daemon_claims,
     _sections,
@@ -641,5 +711,6 @@ _CHECKS: tuple[Callable[[TServer], Iterable[Violation]], ...] = (
     _port_names,
     _host_port_refs_unique,
     _replica_annotations,
+    _conversion_annotation,
     _daemon_release,
 )

@@ -1,0 +1,80 @@
+"""Output file names (the layout of pulumi-kubernetes' ``renderYamlToDirectory``) and the rule
+that no two objects of a stack share one (TS026, TT008, TF004).
+
+The layout joins namespace and name with ``-``, so two different objects can map to one file
+name (TTemplates ``b-c`` in namespace ``a`` and ``c`` in namespace ``a-b``); applied, the
+second would overwrite the first. :func:`layout_violations` reports that before anything is
+rendered. In expand mode only TServers produce objects, and a TServer's name is
+``lower(app)-lower(server)`` with exactly one ``-`` (TS016), so the namespace is everything
+before the last two parts and no collision can happen; the check runs there all the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..errors import Violation
+from ..models import Document, TFrameworkConfig, TServer, TTemplate
+from ..options import Mode, Options
+from ..rules.common import report
+from ..stack import Stack
+
+CRD_DIR = "0-crd"
+MANIFEST_DIR = "1-manifest"
+COLLISION_CODES = {TServer.KIND: "TS026", TTemplate.KIND: "TT008", TFrameworkConfig.KIND: "TF004"}
+
+# What one TServer becomes in expand mode: (apiVersion, kind) of each object it may produce.
+_EXPANDED = (("v1", "Service"), ("apps/v1", "StatefulSet"), ("apps/v1", "DaemonSet"))
+
+
+def output_path(api_version: str, kind: str, namespace: str, name: str) -> str:
+    """Relative file path of one object, exactly as ``renderYamlToDirectory`` names it:
+    ``1-manifest/<apiVersion with / and : as _>-<kind lowercased>-<namespace>-<name>.yaml``
+    (``0-crd/`` for CustomResourceDefinitions)."""
+    sanitised = api_version.replace("/", "_").replace(":", "_")
+    directory = CRD_DIR if kind == "CustomResourceDefinition" else MANIFEST_DIR
+    return f"{directory}/{sanitised}-{kind.lower()}-{namespace or 'default'}-{name}.yaml"
+
+
+def document_paths(document: Document, options: Options) -> list[str]:
+    """The file names that ``document`` renders to with these options (none for a TTemplate
+    or TFrameworkConfig in expand mode)."""
+    if options.mode == Mode.CRD:
+        return [
+            output_path(options.crd_api_version, document.kind, document.namespace, document.name)
+        ]
+    if isinstance(document, TServer):
+        return [
+            output_path(api, kind, document.namespace, document.name) for api, kind in _EXPANDED
+        ]
+    return []
+
+
+def layout_violations(stack: Stack, options: Options = Options()) -> list[Violation]:
+    """One violation at ``metadata.name`` of every document whose output file name an earlier
+    document of another namespace or name already takes (same namespace and name is TS017,
+    TT007 or TF003)."""
+    return list(_collisions(stack, options))
+
+
+def _collisions(stack: Stack, options: Options) -> Iterator[Violation]:
+    taken: dict[str, Document] = {}
+    for document in stack.documents:
+        for path in document_paths(document, options):
+            first = taken.setdefault(path, document)
+            if first is document:
+                continue
+            if (first.namespace, first.name) == (document.namespace, document.name):
+                break  # the same object twice: reported by TS017 / TT007 / TF003
+            yield report(
+                document,
+                COLLISION_CODES[document.kind],
+                "metadata.name",
+                f"{document.kind} {document.namespace}/{document.name} renders to the same "
+                f"file as {first.kind} {first.namespace}/{first.name} ({path}); rename one of "
+                "them",
+            )
+            break
+
+
+__all__ = ["document_paths", "layout_violations", "output_path"]
