@@ -20,7 +20,7 @@ from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
 from .pipeline import check
 from .render import render_stack
-from .rules import RULES, validate_change
+from .rules import RULES, validate_change, without_create_only
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 
@@ -62,6 +62,14 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         action="store_true",
         default=None,
         help='annotate workloads pulumi.com/skipAwait: "true" (as tars:skipAwait does)',
+    )
+    cmd.add_argument(
+        "--tconfig-configmaps",
+        dest="tconfig_config_maps",
+        action="store_true",
+        default=None,
+        help="expand mode: render each TServer's activated TConfigs as a ConfigMap "
+        "(as tars:tconfigConfigMaps does)",
     )
     cmd.add_argument(
         "--crd-api-version",
@@ -134,6 +142,7 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         "tars_readiness_gate": getattr(args, "tars_readiness_gate", None),
         "crd_api_version": getattr(args, "crd_api_version", None),
         "skip_await": getattr(args, "skip_await", None),
+        "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
     }
     options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
     return replace(settings, options=options)
@@ -155,6 +164,8 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_VIOLATIONS
     for relative in result.files:
         print(Path(args.out) / relative, file=out)
+    for note in result.stack.notes:
+        print(f"note: {note}", file=out)
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.build.kinds().items()))
     print(
         f"rendered {len(result.stack.servers)} servers from {settings.stack_dir} into "
@@ -174,10 +185,14 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
     if args.previous:
         previous = load_stack(args.previous, namespace)
         violations.extend(validate_change(previous, stack))
+        violations = without_create_only(violations, previous)
     _print_violations(violations, out)
+    for note in stack.notes:
+        print(f"note: {note}", file=sys.stderr)
     errors = sum(1 for v in violations if v.is_error)
     print(
-        f"{settings.stack_dir}: {len(stack.documents)} documents, {errors} error(s), "
+        f"{settings.stack_dir}: {len(stack.documents)} documents, "
+        f"{len(stack.objects)} plain objects, {errors} error(s), "
         f"{len(violations) - errors} warning(s)",
         file=sys.stderr,
     )
