@@ -598,6 +598,8 @@ def _describe(error: Mapping[str, Any]) -> str:
         return f"{value!r} is not one of {ctx.get('expected')}"
     if kind == "value_error":
         return str(ctx.get("error", error["msg"]))
+    if kind == "credential_type":
+        return str(error["msg"])
     expected = {
         "string_type": "a string",
         "int_type": "an integer",

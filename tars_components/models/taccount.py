@@ -13,10 +13,12 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import Field, PlainSerializer, PlainValidator, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
 
-from .base import PlacedStr, TarsModel, pattern
+from .base import TarsModel, is_deferred, pattern
 from .document import Document
+from .kube import Lax
 
 P_USERNAME = r"^[\x21-\x7e\p{Han}]*$"
 P_TOKEN_NAME = r"^[\x21-\x7e]*$"
@@ -32,7 +34,30 @@ class SecretRef(TarsModel):
     config_secret: Annotated[str, pattern(P_CONFIG_KEY, 200)]
 
 
-Credential = SecretRef | PlacedStr
+def _credential(value: Any) -> Any:
+    """A :class:`SecretRef` from ``{configSecret: KEY}``, a deferred value as is, or a string."""
+    if isinstance(value, SecretRef) or is_deferred(value) or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return SecretRef.model_validate(value)
+    raise PydanticCustomError(
+        "credential_type", "must be a string or a mapping {configSecret: KEY}"
+    )
+
+
+_SECRET_REF_SCHEMA = {
+    "type": "object",
+    "properties": {"configSecret": {"type": "string", "pattern": P_CONFIG_KEY, "maxLength": 200}},
+    "required": ["configSecret"],
+    "additionalProperties": False,
+}
+
+Credential = Annotated[
+    Any,
+    PlainValidator(_credential),
+    PlainSerializer(lambda v: v.to_dict() if isinstance(v, SecretRef) else v, return_type=Any),
+    WithJsonSchema({"anyOf": [{"type": "string"}, _SECRET_REF_SCHEMA]}),
+]
 """A secret reference, a deferred value (``pulumi.Output``), or a plain string."""
 
 
@@ -77,7 +102,7 @@ class Authentication(TarsModel):
 class Authorization(TarsModel):
     """One role grant; ``flag`` scopes it (``*`` or ``App.Server`` patterns)."""
 
-    role: Role
+    role: Annotated[Role, Lax]
     flag: Annotated[str, Field(max_length=1600)]
     update_time: str | None = None
 

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from .base import P_IMAGE_OR_EMPTY, P_RELEASE_ID, TarsModel, pattern
 from .document import Document
+from .kube import Lax
 
 P_IMAGE_SECRET = r"^([0-9a-z][-0-9a-z]*)?[0-9a-z]?(\.([0-9a-z][-0-9a-z]*)?[0-9a-z])*$"
 MAX_RELEASES = 120
@@ -58,7 +59,7 @@ class ImageBuildState(TarsModel):
     base_image_secret: Annotated[str, pattern(P_IMAGE_SECRET, 253)] | None = None
     image: Annotated[str, pattern(P_IMAGE_OR_EMPTY, 500)]
     secret: Annotated[str, pattern(P_IMAGE_SECRET, 253)] | None = None
-    server_type: ServerType | None = None
+    server_type: Annotated[ServerType, Lax] | None = None
     create_person: Annotated[str, Field(max_length=800)] | None = None
     create_time: str | None = None
     mark: Annotated[str, Field(max_length=1600)] | None = None
@@ -79,8 +80,8 @@ class TImage(Document):
 
     KIND: ClassVar[str] = "TImage"
 
-    image_type: ImageType | None = None
-    supported_type: Annotated[list[ServerType], Field(min_length=1)] | None = None
+    image_type: Annotated[ImageType, Lax] | None = None
+    supported_type: Annotated[list[Annotated[ServerType, Lax]], Field(min_length=1)] | None = None
     releases: Annotated[list[ImageRelease], Field(max_length=MAX_RELEASES)] | None = None
     default: Annotated[str, pattern(P_RELEASE_ID)] | None = None
     build: ImageBuild | None = None

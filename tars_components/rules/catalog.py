@@ -404,7 +404,7 @@ _RULES = (
     Rule(
         "TR009",
         WARNING,
-        "TServer",
+        "TTree",
         "a TServer's app is listed in tars-tree (the controller appends it otherwise)",
         "tars-components",
     ),
