@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -16,11 +17,13 @@ from typing import TextIO
 
 from .config import StackSettings, read_stack_config
 from .errors import LoadError, UsageError, Violation, has_errors, sorted_violations
+from .importer import PULUMI_IMPORT_FILE, import_export
 from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
 from .pipeline import check
 from .render import render_stack
 from .rules import RULES, validate_change, without_create_only
+from .schema import write_schemas
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 
@@ -124,7 +127,63 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OLD_STACK_DIR",
         help="previous version of the stack, for the change rules (TS001, TS002, TT003, TT005)",
     )
+    _add_import_parser(commands)
+    _add_schema_parser(commands)
     return parser
+
+
+def _add_schema_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    cmd = commands.add_parser(
+        "schema",
+        help="write JSON Schemas of the stack documents for editors",
+        description="Write one JSON Schema per kind and version, and stack.json for whole "
+        "stack files, for yaml-language-server (VS Code, Neovim, JetBrains).",
+    )
+    cmd.add_argument("--out", required=True, metavar="DIR", help="output directory")
+
+
+def _schema(args: argparse.Namespace, out: TextIO) -> int:
+    for name in write_schemas(args.out):
+        print(Path(args.out) / name, file=out)
+    return EXIT_OK
+
+
+def _add_import_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    cmd = commands.add_parser(
+        "import",
+        help="turn a live namespace export into a stack directory",
+        description="Write a clean stack directory from `kubectl get tservers,ttemplates,"
+        "tconfigs,timages,ttrees,taccounts,tframeworkconfigs -n NS -o yaml` (a file or a "
+        "directory): one file per kind or per app, server-written fields removed, TAccount "
+        "credentials as references to Pulumi config secrets.",
+    )
+    cmd.add_argument("export", metavar="EXPORT", help="export file or directory")
+    cmd.add_argument("--out", required=True, metavar="STACK_DIR", help="new stack directory")
+    cmd.add_argument("--namespace", metavar="NS", help="namespace of objects without one")
+    cmd.add_argument(
+        "--pulumi",
+        action="store_true",
+        help=f"also write {PULUMI_IMPORT_FILE} for `pulumi import --file` (adopt, not recreate)",
+    )
+
+
+def _import(args: argparse.Namespace, out: TextIO) -> int:
+    result = import_export(args.export, args.out, args.namespace, args.pulumi)
+    _print_violations(result.violations, out)
+    for relative in result.files:
+        print(Path(args.out) / relative, file=out)
+    for note in result.notes:
+        print(f"note: {note}", file=out)
+    kinds = ", ".join(
+        f"{n} {kind}" for kind, n in sorted(Counter(d.kind for d in result.stack.documents).items())
+    )
+    print(
+        f"imported {len(result.stack.documents)} TarsK8S objects ({kinds or 'none'}) and "
+        f"{len(result.stack.objects)} plain objects from {args.export} into {args.out}; "
+        f"check it with: tars-components validate {args.out}",
+        file=out,
+    )
+    return EXIT_OK
 
 
 def _settings(args: argparse.Namespace) -> StackSettings:
@@ -203,6 +262,8 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "render": _render,
     "validate": _validate,
+    "import": _import,
+    "schema": _schema,
 }
 
 

@@ -420,6 +420,21 @@ def _clean_plain(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
     return doc
 
 
+def route(raw: Mapping[str, Any]) -> str:
+    """How a readable document is loaded: ``"typed"``, ``"skip"`` or ``"pass"``."""
+    return _route(raw)
+
+
+def clean_document(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
+    """A TarsK8S document without nulls and what a live cluster writes (a copy)."""
+    return _clean(raw, namespace)
+
+
+def clean_plain(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
+    """A plain object without what a live cluster writes (a copy)."""
+    return _clean_plain(raw, namespace)
+
+
 def _is_controller(owner: Any) -> bool:
     return isinstance(owner, dict) and owner.get("controller") is True
 

@@ -52,8 +52,12 @@ def bcrypt_password(password: str, namespace: str, name: str) -> str:
 
 
 def verify(password: str, hashed: str) -> bool:
-    """True when ``hashed`` is a bcrypt hash of the webhook's form for ``password``."""
-    return bcrypt.checkpw(sha1_hex(password).encode("ascii"), hashed.encode("ascii"))
+    """True when ``hashed`` is a bcrypt hash of the webhook's form for ``password`` (False for
+    anything that is not a bcrypt hash, such as a :func:`placeholder`)."""
+    try:
+        return bcrypt.checkpw(sha1_hex(password).encode("ascii"), hashed.encode("ascii"))
+    except ValueError:
+        return False
 
 
 def placeholder(key: str) -> str:

@@ -106,7 +106,7 @@ def test_a_valid_namespace_has_no_violation() -> None:
         image(),
         tree(),
         account(),
-        account("ops", bcryptPassword=BCRYPT),
+        account("ops", bcryptPassword={"configSecret": "opsHash"}),
     )
     assert violations == []
 
@@ -321,6 +321,18 @@ def test_ta003_role_and_username() -> None:
 def test_ta004_one_taccount_per_name() -> None:
     _, violations = check(account(), account())
     assert len(only(violations, "TA004")) == 1
+
+
+def test_ta005_a_literal_hash_warns_too() -> None:
+    text, violations = check(account(bcryptPassword=BCRYPT))
+    v = assert_one(
+        violations,
+        "TA005",
+        "spec.authentication.bcryptPassword",
+        line_of(text, "bcryptPassword"),
+        WARNING,
+    )
+    assert BCRYPT not in v.format()
 
 
 def test_ta005_a_plaintext_password_warns() -> None:

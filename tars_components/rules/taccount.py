@@ -49,12 +49,11 @@ def _name(account: TAccount) -> Iterator[Violation]:
 
 
 def _password(account: TAccount) -> Iterator[Violation]:
-    """TA002 and TA005 for a literal password."""
-    password = account.spec.authentication.password
-    if not isinstance(password, str):
-        return
+    """TA002 for a literal password, TA005 for any literal credential."""
+    auth = account.spec.authentication
+    password = auth.password
     path = "spec.authentication.password"
-    if not _PASSWORD.fullmatch(password):
+    if isinstance(password, str) and not _PASSWORD.fullmatch(password):
         yield report(
             account,
             "TA002",
@@ -62,13 +61,18 @@ def _password(account: TAccount) -> Iterator[Violation]:
             "password should match pattern ^[\\x21-\\x7e]{6,32}$ (6 to 32 printable ASCII "
             "characters, no space); the value is not shown",
         )
-    yield report(
-        account,
-        "TA005",
-        path,
-        "a plaintext password in a stack file: keep it in a Pulumi config secret "
-        "(pulumi config set --secret tars:KEY) and write password: {configSecret: KEY}",
-    )
+    for field, value, what in (
+        ("password", password, "a plaintext password"),
+        ("bcryptPassword", auth.bcrypt_password, "a password hash"),
+    ):
+        if isinstance(value, str):
+            yield report(
+                account,
+                "TA005",
+                f"spec.authentication.{field}",
+                f"{what} in a stack file: keep it in a Pulumi config secret (pulumi config "
+                f"set --secret tars:KEY) and write {field}: {{configSecret: KEY}}",
+            )
 
 
 def unresolved_credentials(stack: Stack) -> Iterator[Violation]:
