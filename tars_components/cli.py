@@ -21,7 +21,7 @@ from .importer import PULUMI_IMPORT_FILE, import_export
 from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
 from .pipeline import check
-from .render import render_stack
+from .render import render_stack, suspended_gc
 from .rules import RULES, validate_change, without_create_only
 from .schema import write_schemas
 
@@ -168,7 +168,8 @@ def _add_import_parser(commands: argparse._SubParsersAction) -> None:  # type: i
 
 
 def _import(args: argparse.Namespace, out: TextIO) -> int:
-    result = import_export(args.export, args.out, args.namespace, args.pulumi)
+    with suspended_gc():
+        result = import_export(args.export, args.out, args.namespace, args.pulumi)
     _print_violations(result.violations, out)
     for relative in result.files:
         print(Path(args.out) / relative, file=out)
@@ -239,12 +240,13 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     namespace = settings.options.namespace
-    stack = load_stack(settings.stack_dir, namespace)
-    violations = list(check(stack, settings.options))
-    if args.previous:
-        previous = load_stack(args.previous, namespace)
-        violations.extend(validate_change(previous, stack))
-        violations = without_create_only(violations, previous)
+    with suspended_gc():  # large exports: see render.suspended_gc
+        stack = load_stack(settings.stack_dir, namespace)
+        violations = list(check(stack, settings.options))
+        if args.previous:
+            previous = load_stack(args.previous, namespace)
+            violations.extend(validate_change(previous, stack))
+            violations = without_create_only(violations, previous)
     _print_violations(violations, out)
     for note in stack.notes:
         print(f"note: {note}", file=sys.stderr)

@@ -40,17 +40,10 @@ from typing import Any
 import yaml
 
 from .errors import LoadError, LoadProblem, UsageError, Violation
-from .loader import (
-    CLUSTER_SCOPED_KINDS,
-    clean_document,
-    clean_plain,
-    list_items,
-    load_texts,
-    route,
-)
+from .loader import CLUSTER_SCOPED_KINDS, load_texts
+from .models import API_VERSIONS, KINDS
 from .models.taccount import P_CONFIG_KEY
 from .stack import Stack
-from .yamlio import YamlLoader
 
 SECRETS_SCRIPT = "pulumi-secrets.sh"
 PULUMI_IMPORT_FILE = "pulumi-import.json"
@@ -83,26 +76,17 @@ def import_texts(
 ) -> ImportResult:
     """The stack files of an export (pure). Raises :class:`LoadError` for input that cannot be
     read at all (the same as ``validate``)."""
-    stack = load_texts(texts, namespace)  # every load problem is raised here
-    stack_namespace = stack.namespace
+    cleaned: list[dict[str, Any]] = []
+    stack = load_texts(texts, namespace, cleaned)  # every load problem is raised here
     groups: dict[str, list[dict[str, Any]]] = {}
     secrets: dict[str, str] = {}
-    for file in sorted(texts):
-        for document in yaml.load_all(texts[file], Loader=YamlLoader):
-            if document is None:
-                continue
-            for raw, _ in list_items(document):
-                how = route(raw)
-                if how == "skip":
-                    continue
-                if how == "pass":
-                    doc = clean_plain(raw, stack_namespace)
-                    groups.setdefault(PLAIN_FILE, []).append(doc)
-                    continue
-                doc = clean_document(raw, stack_namespace)
-                if doc["kind"] == "TAccount":
-                    doc = _account_reference(doc, secrets)
-                groups.setdefault(_file_for(doc), []).append(doc)
+    for doc in cleaned:
+        if str(doc.get("apiVersion")) not in API_VERSIONS or doc["kind"] not in KINDS:
+            groups.setdefault(PLAIN_FILE, []).append(doc)
+            continue
+        if doc["kind"] == "TAccount":
+            doc = _account_reference(doc, secrets)
+        groups.setdefault(_file_for(doc), []).append(doc)
     files = {name: _dump_all(sorted(docs, key=_order)) for name, docs in sorted(groups.items())}
     if secrets:
         files[SECRETS_SCRIPT] = _secrets_script(secrets)
@@ -206,7 +190,10 @@ def pulumi_import_plan(objects: list[dict[str, Any]]) -> str:
     return json.dumps({"resources": resources}, indent=2, ensure_ascii=False) + "\n"
 
 
-class _BlockDumper(yaml.SafeDumper):
+_SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _BlockDumper(_SAFE_DUMPER):  # type: ignore[misc, valid-type]
     """Multi-line strings (config contents, templates) as literal blocks."""
 
 

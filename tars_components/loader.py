@@ -128,11 +128,17 @@ def load_stack(path: str | Path, namespace: str | None = None) -> Stack:
     return load_texts(texts, namespace)
 
 
-def load_texts(texts: Mapping[str, str], namespace: str | None = None) -> Stack:
+def load_texts(
+    texts: Mapping[str, str],
+    namespace: str | None = None,
+    cleaned: list[dict[str, Any]] | None = None,
+) -> Stack:
     """Pure loader: ``{file name: YAML text}`` (taken in sorted name order) → :class:`Stack`.
 
     A document's own ``metadata.namespace`` wins; otherwise ``namespace``; otherwise
-    ``default``.
+    ``default``. When given, ``cleaned`` receives every loaded object (TarsK8S or plain, not
+    the skipped ones) as a mapping without what a live cluster writes, in load order (what
+    ``import`` writes).
     """
     stack_namespace = namespace or "default"
     documents: list[Document] = []
@@ -165,9 +171,15 @@ def load_texts(texts: Mapping[str, str], namespace: str | None = None) -> Stack:
                     violations.append(_skipped(raw, stack_namespace, source))
                     continue
                 if route == "pass":
-                    objects.append(KubeObject(_clean_plain(raw, stack_namespace), source))
+                    body = _clean_plain(raw, stack_namespace)
+                    objects.append(KubeObject(body, source))
+                    if cleaned is not None:
+                        cleaned.append(body)
                     continue
-                doc, found = _build(_clean(raw, stack_namespace), source, stack_namespace)
+                body = _clean(raw, stack_namespace)
+                if cleaned is not None:
+                    cleaned.append(body)
+                doc, found = _build(body, source, stack_namespace)
                 violations.extend(found)
                 if doc is not None:
                     documents.append(doc)
@@ -418,21 +430,6 @@ def _clean_plain(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
         meta["namespace"] = namespace
     doc["metadata"] = meta
     return doc
-
-
-def route(raw: Mapping[str, Any]) -> str:
-    """How a readable document is loaded: ``"typed"``, ``"skip"`` or ``"pass"``."""
-    return _route(raw)
-
-
-def clean_document(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
-    """A TarsK8S document without nulls and what a live cluster writes (a copy)."""
-    return _clean(raw, namespace)
-
-
-def clean_plain(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
-    """A plain object without what a live cluster writes (a copy)."""
-    return _clean_plain(raw, namespace)
 
 
 def _is_controller(owner: Any) -> bool:
