@@ -414,6 +414,8 @@ def test_tr006_tr007_tree_changes() -> None:
     assert violations == []
     _, violations = change([tree()], [])
     assert [(v.code, v.file) for v in violations] == [("TR007", OLD)]
+    _, violations = change([tree("other-tree")], [])  # only tars-tree is guarded
+    assert violations == []
 
 
 def test_create_only_rules_do_not_apply_to_updates() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..errors import Violation
-from ..models import MASTER, Document, TConfig, TTree
+from ..models import MASTER, TREE_NAME, Document, TConfig, TTree
 from ..mutation_kinds import LABEL_DELETING
 from ..stack import Stack
 from .catalog import RULES
@@ -52,7 +52,7 @@ def kind_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
         if isinstance(old, TTree):
             yield from _apps_removed(old, tree, current)
     for tree in previous.trees:
-        if _key(tree) not in now:
+        if tree.name == TREE_NAME and _key(tree) not in now:
             yield report(
                 tree,
                 "TR007",
