@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import yaml
+from test_cli import run
 from test_rules_namespace import account, config, image, tree
 
 from tars_components.loader import parse_document
@@ -126,3 +129,21 @@ def test_mutate_applies_the_kind_mutations_to_a_stack() -> None:
     assert [type(d) for d in mutated] == [TConfig, TImage, TTree, TAccount]
     assert mutated[0].labels["tars.io/Activated"] == "true"
     assert mutated[3].spec.authentication.password is None
+
+
+def test_render_of_a_password_is_byte_identical_and_never_plaintext(tmp_path: Path) -> None:
+    stack = tmp_path / "stack"
+    stack.mkdir()
+    doc = account(password="Secret-1")
+    doc["metadata"]["namespace"] = NS
+    (stack / "accounts.yaml").write_text(yaml.safe_dump(doc))
+    texts = []
+    for out in ("a", "b"):
+        result = run("render", str(stack), "--out", str(tmp_path / out), "--mode", "crd")
+        assert result.returncode == 0, result.stdout
+        assert "Secret-1" not in result.stdout + result.stderr
+        (path,) = (tmp_path / out / "1-manifest").iterdir()
+        texts.append(path.read_text())
+    assert texts[0] == texts[1] and "Secret-1" not in texts[0]
+    hashed = yaml.safe_load(texts[0])["spec"]["authentication"]["bcryptPassword"]
+    assert verify("Secret-1", hashed)

@@ -4,9 +4,11 @@ schema codes, the change rules and the create-only rules."""
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli import run
 from test_rules_common import (
     NS,
     assert_one,
@@ -381,6 +383,9 @@ def test_tc007_activated_never_goes_back_to_false() -> None:
     assert_one(violations, "TC007", "activated", line_of(text, "activated: false"))
     _, violations = change([config(activated=False)], [config()])
     assert only(violations, "TC007") == []
+    # activating another version deactivates this one (the controller does it): no TC007
+    _, violations = change([config()], [config(activated=False), config("server-conf-v2")])
+    assert violations == []
 
 
 def test_tc008_a_deleting_config_is_not_updated() -> None:
@@ -428,3 +433,18 @@ def test_create_only_rules_do_not_apply_to_updates() -> None:
     assert sorted(v.code for v in found) == ["TC002", "TC002", "TC006", "TC006", "TR001"]
     kept = without_create_only(found, old)
     assert sorted((v.code, v.name) for v in kept) == [("TC002", "new"), ("TC006", "new")]
+
+
+def test_cli_validate_previous_treats_known_documents_as_updates(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    (old / "s.yaml").write_text(render(*base_docs(), config("app", server="", pod_seq="1")))
+    (new / "s.yaml").write_text(
+        render(*base_docs(), config("app", server="", pod_seq="1", updateReason="x"))
+    )
+    alone = run("validate", str(new), "--namespace", NS)
+    assert alone.returncode == 1 and "TC006 error" in alone.stdout  # a create
+    changed = run("validate", str(new), "--namespace", NS, "--previous", str(old))
+    assert "TC006" not in changed.stdout and "TC002" not in changed.stdout  # an update
+    assert changed.returncode == 1 and "TC001 error TConfig" in changed.stdout

@@ -43,7 +43,7 @@ def kind_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
     for config in current.configs:
         old = before.get(_key(config))
         if isinstance(old, TConfig):
-            yield from _config_update(old, config)
+            yield from _config_update(old, config, current)
     for config in previous.configs:
         if _key(config) not in now:
             yield from _config_deletion(config, current)
@@ -61,8 +61,12 @@ def kind_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
             )
 
 
-def _config_update(old: TConfig, new: TConfig) -> Iterator[Violation]:
-    """TC008, TC001, TC004, TC007."""
+def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Violation]:
+    """TC008, TC001, TC004, TC007.
+
+    A version that goes from activated to not activated while another version of the same
+    file is activated in the same change is what the controller does itself when that other
+    version is activated (reference §7.1): not a TC007."""
     if LABEL_DELETING in old.labels and old.to_dict() != new.to_dict():
         yield report(
             new,
@@ -81,7 +85,11 @@ def _config_update(old: TConfig, new: TConfig) -> Iterator[Violation]:
             "configContent",
             "configContent is immutable: create a new TConfig (a new version) and activate it",
         )
-    if old.activated and not new.activated:
+    replaced = any(
+        c.activated and c.activation_key == new.activation_key and c.name != new.name
+        for c in current.configs
+    )
+    if old.activated and not new.activated and not replaced:
         yield report(
             new,
             "TC007",
