@@ -84,7 +84,8 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tars-components",
-        description="Render and validate TarsK8S stacks (TServer, TTemplate, TFrameworkConfig).",
+        description="Render, validate and import TarsK8S stacks (TServer, TTemplate, "
+        "TFrameworkConfig, TConfig, TImage, TTree, TAccount and plain Kubernetes objects).",
     )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -125,7 +126,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--previous",
         metavar="OLD_STACK_DIR",
-        help="previous version of the stack, for the change rules (TS001, TS002, TT003, TT005)",
+        help="previous version of the stack: the change rules apply (TS001, TS002, TT003, TT005, "
+        "TC001, TC003, TC004, TC007-TC009, TR006, TR007) and known documents are updates",
     )
     _add_import_parser(commands)
     _add_schema_parser(commands)
