@@ -101,6 +101,17 @@ def import_texts(
             f"{SECRETS_SCRIPT} once per Pulumi stack (it pipes them from the cluster into "
             "pulumi config set --secret, nothing is written to disk)"
         )
+    with_data = sorted(
+        f"{d['metadata'].get('namespace', '')}/{d['metadata']['name']}"
+        for d in groups.get(PLAIN_FILE, [])
+        if d.get("kind") == "Secret" and (d.get("data") or d.get("stringData"))
+    )
+    if with_data:
+        notes.append(
+            f"{PLAIN_FILE} holds the data of Secret(s) {', '.join(with_data)} as exported "
+            "(base64, not encrypted): keep that file out of version control, or create those "
+            "Secrets from Pulumi config secrets in your program instead"
+        )
     skipped = [v for v in stack.violations if v.code == "TX002"]
     return ImportResult(files=files, violations=skipped, notes=notes, secrets=secrets, stack=stack)
 

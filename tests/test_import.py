@@ -165,3 +165,38 @@ def test_cli_import_of_unreadable_input_writes_nothing(tmp_path: Path) -> None:
     result = run("import", str(export), "--out", str(tmp_path / "stack"))
     assert result.returncode == 2 and "unknown kind 'TDeploy'" in result.stderr
     assert not (tmp_path / "stack").exists()
+
+
+def test_a_secret_is_imported_as_exported_with_a_note() -> None:
+    export = namespace_export()
+    export["items"].append(
+        {
+            "apiVersion": "v1",
+            "kind": "Secret",
+            "metadata": {"name": "db", "namespace": NAMESPACE},
+            "type": "Opaque",
+            "data": {"password": "czNjcjN0"},
+        }
+    )
+    text = yaml.safe_dump(export, sort_keys=False, allow_unicode=True)
+    result = import_texts({"export.yaml": text}, NAMESPACE)
+    (secret,) = [
+        d for d in yaml.safe_load_all(result.files["kubernetes.yaml"]) if d["kind"] == "Secret"
+    ]
+    assert secret["data"] == {"password": "czNjcjN0"}  # plain objects pass through unchanged
+    assert any("Secret(s) tars/db" in note for note in result.notes)
+
+
+def test_v1beta2_documents_of_the_new_kinds_load_and_convert() -> None:
+    export = namespace_export()
+    for item in export["items"]:
+        if item["kind"] in ("TConfig", "TImage", "TTree", "TAccount"):
+            item["apiVersion"] = "k8s.tars.io/v1beta2"
+    text = yaml.safe_dump(export, sort_keys=False, allow_unicode=True)
+    stack = load_texts({"export.yaml": text}, NAMESPACE)
+    for version in ("k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"):
+        result = build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD, crd_api_version=version))
+        assert result.ok
+        kinds = [o for o in result.objects if o["kind"] in ("TConfig", "TImage", "TTree")]
+        assert kinds and {o["apiVersion"] for o in kinds} == {version}
+        assert all(crd_errors(o) == [] for o in kinds)
