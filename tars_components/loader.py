@@ -224,6 +224,8 @@ def parse_document(raw: Mapping[str, Any], namespace: str = "default") -> Docume
     schema violations otherwise.
     """
     problem = _identify(raw)
+    if problem is None and _route(raw) != "typed":
+        problem = f"{raw['kind']} ({raw['apiVersion']}) has no TarsK8S model"
     if problem:
         raise LoadError([LoadProblem("<input>", 0, problem)])
     doc, found = _build(_clean(raw, namespace), None, namespace)

@@ -227,3 +227,13 @@ def test_crd_output_is_byte_identical_from_run_to_run() -> None:
     options = Options(namespace=NAMESPACE, mode=Mode.CRD)
     first = render_files(build(_stack(), options).objects)
     assert render_files(build(_stack(), options).objects) == first
+
+
+def test_parse_document_refuses_objects_without_a_model() -> None:
+    from tars_components.errors import LoadError
+    from tars_components.loader import parse_document
+
+    with pytest.raises(LoadError, match="ConfigMap"):
+        parse_document({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})
+    with pytest.raises(LoadError, match="TEndpoint"):
+        parse_document({"apiVersion": V1BETA3, "kind": "TEndpoint", "metadata": {"name": "x"}})
