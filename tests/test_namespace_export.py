@@ -237,3 +237,18 @@ def test_parse_document_refuses_objects_without_a_model() -> None:
         parse_document({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})
     with pytest.raises(LoadError, match="TEndpoint"):
         parse_document({"apiVersion": V1BETA3, "kind": "TEndpoint", "metadata": {"name": "x"}})
+
+
+def test_configs_and_images_of_servers_missing_from_the_export_only_warn() -> None:
+    export = namespace_export()
+    export["items"] = [
+        o
+        for o in export["items"]
+        if not (o["kind"] == "TServer" and "shop" in o["metadata"]["name"])
+    ]
+    stack = _stack(yaml.safe_dump(export, sort_keys=False, allow_unicode=True))
+    for mode in (Mode.CRD, Mode.EXPAND):
+        result = build(stack, Options(namespace=NAMESPACE, mode=mode))
+        assert result.ok, [v.format() for v in result.violations if v.is_error]
+    codes = {v.code for v in build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD)).warnings}
+    assert "TC012" in codes

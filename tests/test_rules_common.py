@@ -260,6 +260,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TS023",
         "TF002",
         "TC009",
+        "TC012",
         "TI002",
         "TI003",
         "TR005",

@@ -312,9 +312,10 @@ _RULES = (
     ),
     Rule(
         "TC012",
-        ERROR,
+        WARNING,
         "TConfig",
-        "a server's config names a TServer of the stack (server empty: an app-level config)",
+        "a server's config names a TServer of the stack (server empty: an app-level config); "
+        "a warning, as a live namespace keeps the configs of removed servers",
         "tars-components",
     ),
     Rule(

@@ -4,7 +4,9 @@ Every document of a stack is a create unless ``validate --previous`` knows it (s
 :func:`tars_components.rules.change.without_create_only`), so the create rules TC002, TC005
 and TC006 apply. TC010 keeps at most one activated version per (app, server, configName,
 podSeq): the webhook would deactivate all but the last one created, which under parallel
-creation is not even deterministic. TC012 ties a server's config to a TServer of the stack;
+creation is not even deterministic. TC012 (a warning: TarsK8S does not check it, and a live
+namespace keeps the configs of removed servers, so an export must still load) ties a
+server's config to a TServer of the stack;
 TC013 refuses two TConfigs with one name. TC011 (the CRD schema) is reported by the loader;
 TC001, TC003, TC004 and TC007-TC009 compare versions and live in :mod:`.change`.
 """
