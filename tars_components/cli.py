@@ -12,6 +12,7 @@ import json
 import os
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,12 +21,14 @@ from typing import Any, TextIO
 from .config import StackSettings, read_stack_config
 from .diff import GITHUB_COMMENT_LIMIT, diff_stacks, to_json, to_markdown, to_text
 from .errors import LoadError, LoadProblem, UsageError, Violation, has_errors, sorted_violations
+from .importer import PULUMI_IMPORT_FILE, import_export
 from .loader import load_stack
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
 from .pipeline import check
 from .platform.job import render_controller, render_framework
 from .render import render_stack, suspended_gc
-from .rules import RULES, validate_change
+from .rules import RULES, validate_change, without_create_only
+from .schema import write_schemas
 from .stack import Stack
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
@@ -72,6 +75,14 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         help='annotate workloads pulumi.com/skipAwait: "true" (as tars:skipAwait does)',
     )
     cmd.add_argument(
+        "--tconfig-configmaps",
+        dest="tconfig_config_maps",
+        action="store_true",
+        default=None,
+        help="expand mode: render each TServer's activated TConfigs as a ConfigMap "
+        "(as tars:tconfigConfigMaps does)",
+    )
+    cmd.add_argument(
         "--crd-api-version",
         choices=["k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"],
         help="apiVersion of the custom resources in crd mode (default: k8s.tars.io/v1beta3)",
@@ -81,7 +92,8 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tars-components",
-        description="Render and validate TarsK8S stacks (TServer, TTemplate, TFrameworkConfig).",
+        description="Render, validate and import TarsK8S stacks (TServer, TTemplate, "
+        "TFrameworkConfig, TConfig, TImage, TTree, TAccount and plain Kubernetes objects).",
     )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -122,11 +134,69 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--previous",
         metavar="OLD_STACK_DIR",
-        help="previous version of the stack, for the change rules (TS001, TS002, TT003, TT005)",
+        help="previous version of the stack: the change rules apply (TS001, TS002, TT003, TT005, "
+        "TC001, TC003, TC004, TC007-TC009, TR006, TR007) and known documents are updates",
     )
     _platform_parsers(commands)
     _diff_parser(commands)
+    _add_import_parser(commands)
+    _add_schema_parser(commands)
     return parser
+
+
+def _add_schema_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    cmd = commands.add_parser(
+        "schema",
+        help="write JSON Schemas of the stack documents for editors",
+        description="Write one JSON Schema per kind and version, and stack.json for whole "
+        "stack files, for yaml-language-server (VS Code, Neovim, JetBrains).",
+    )
+    cmd.add_argument("--out", required=True, metavar="DIR", help="output directory")
+
+
+def _schema(args: argparse.Namespace, out: TextIO) -> int:
+    for name in write_schemas(args.out):
+        print(Path(args.out) / name, file=out)
+    return EXIT_OK
+
+
+def _add_import_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    cmd = commands.add_parser(
+        "import",
+        help="turn a live namespace export into a stack directory",
+        description="Write a clean stack directory from `kubectl get tservers,ttemplates,"
+        "tconfigs,timages,ttrees,taccounts,tframeworkconfigs -n NS -o yaml` (a file or a "
+        "directory): one file per kind or per app, server-written fields removed, TAccount "
+        "credentials as references to Pulumi config secrets.",
+    )
+    cmd.add_argument("export", metavar="EXPORT", help="export file or directory")
+    cmd.add_argument("--out", required=True, metavar="STACK_DIR", help="new stack directory")
+    cmd.add_argument("--namespace", metavar="NS", help="namespace of objects without one")
+    cmd.add_argument(
+        "--pulumi",
+        action="store_true",
+        help=f"also write {PULUMI_IMPORT_FILE} for `pulumi import --file` (adopt, not recreate)",
+    )
+
+
+def _import(args: argparse.Namespace, out: TextIO) -> int:
+    with suspended_gc():
+        result = import_export(args.export, args.out, args.namespace, args.pulumi)
+    _print_violations(result.violations, out)
+    for relative in result.files:
+        print(Path(args.out) / relative, file=out)
+    for note in result.notes:
+        print(f"note: {note}", file=out)
+    kinds = ", ".join(
+        f"{n} {kind}" for kind, n in sorted(Counter(d.kind for d in result.stack.documents).items())
+    )
+    print(
+        f"imported {len(result.stack.documents)} TarsK8S objects ({kinds or 'none'}) and "
+        f"{len(result.stack.objects)} plain objects from {args.export} into {args.out}; "
+        f"check it with: tars-components validate {args.out}",
+        file=out,
+    )
+    return EXIT_OK
 
 
 def _settings(args: argparse.Namespace) -> StackSettings:
@@ -144,6 +214,7 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         "tars_readiness_gate": getattr(args, "tars_readiness_gate", None),
         "crd_api_version": getattr(args, "crd_api_version", None),
         "skip_await": getattr(args, "skip_await", None),
+        "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
     }
     options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
     return replace(settings, options=options)
@@ -165,6 +236,8 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_VIOLATIONS
     for relative in result.files:
         print(Path(args.out) / relative, file=out)
+    for note in result.stack.notes:
+        print(f"note: {note}", file=out)
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.build.kinds().items()))
     print(
         f"rendered {len(result.stack.servers)} servers from {settings.stack_dir} into "
@@ -179,15 +252,20 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     namespace = settings.options.namespace
-    stack = load_stack(settings.stack_dir, namespace)
-    violations = list(check(stack, settings.options))
-    if args.previous:
-        previous = load_stack(args.previous, namespace)
-        violations.extend(validate_change(previous, stack))
+    with suspended_gc():  # large exports: see render.suspended_gc
+        stack = load_stack(settings.stack_dir, namespace)
+        violations = list(check(stack, settings.options))
+        if args.previous:
+            previous = load_stack(args.previous, namespace)
+            violations.extend(validate_change(previous, stack))
+            violations = without_create_only(violations, previous)
     _print_violations(violations, out)
+    for note in stack.notes:
+        print(f"note: {note}", file=sys.stderr)
     errors = sum(1 for v in violations if v.is_error)
     print(
-        f"{settings.stack_dir}: {len(stack.documents)} documents, {errors} error(s), "
+        f"{settings.stack_dir}: {len(stack.documents)} documents, "
+        f"{len(stack.objects)} plain objects, {errors} error(s), "
         f"{len(violations) - errors} warning(s)",
         file=sys.stderr,
     )
@@ -424,6 +502,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "controller": _controller,
     "framework": _framework,
     "diff": _diff,
+    "import": _import,
+    "schema": _schema,
 }
 
 

@@ -27,7 +27,7 @@ class StackSettings:
       project directory. Defaults to ``stacks/<env>``.
     * ``options``: the output options (``tars:namespace``, ``tars:mode``,
       ``tars:localVolumeStorageClass``, ``tars:delayBind``, ``tars:tarsReadinessGate``,
-      ``tars:crdApiVersion``, ``tars:skipAwait``).
+      ``tars:crdApiVersion``, ``tars:skipAwait``, ``tars:tconfigConfigMaps``).
     * ``render_dir``: ``tars:renderDir``; when set, ``pulumi up`` writes manifests through the
       Kubernetes provider's ``renderYamlToDirectory`` instead of talking to a cluster.
     * ``kube_context``: ``tars:kubeContext``, the kubeconfig context of the Kubernetes provider.
@@ -91,6 +91,7 @@ def settings_from_config(
         tars_readiness_gate=flag("tarsReadinessGate", True),
         crd_api_version=crd_api_version,
         skip_await=flag("skipAwait", False),
+        tconfig_config_maps=flag("tconfigConfigMaps", False),
     )
     return StackSettings(
         stack_dir=text("stackDir", f"stacks/{env}") or f"stacks/{env}",

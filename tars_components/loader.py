@@ -21,27 +21,42 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from .errors import LoadError, LoadProblem, Violation
+from .errors import LoadError, LoadProblem, Severity, Violation
 from .models import (
     API_VERSIONS,
+    CONTROLLER_KINDS,
+    GROUP,
     KINDS,
+    UNTYPED_TARS_KINDS,
     V1BETA2,
     V1BETA3,
     Document,
     Source,
+    TAccount,
+    TConfig,
     TFrameworkConfig,
+    TImage,
     TServer,
     TTemplate,
+    TTree,
 )
 from .models.base import P_DNS1123SUB, PATTERN_HINTS
 from .models.names import is_dns_label
 from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .paths import FileIndex, Segment
 from .rules.tserver import section_mismatch
-from .stack import Rejected, Stack, violation
+from .stack import KubeObject, Rejected, Stack, violation
 from .yamlio import YamlLoader
 
-SCHEMA_CODES = {TServer.KIND: "TS021", TTemplate.KIND: "TT006", TFrameworkConfig.KIND: "TF001"}
+SCHEMA_CODES = {
+    TServer.KIND: "TS021",
+    TTemplate.KIND: "TT006",
+    TFrameworkConfig.KIND: "TF001",
+    TConfig.KIND: "TC011",
+    TImage.KIND: "TI001",
+    TTree.KIND: "TR008",
+    TAccount.KIND: "TA003",
+}
 
 # What a live cluster adds to an object; ignored so that exported objects load unchanged.
 CLUSTER_METADATA = (
@@ -113,17 +128,25 @@ def load_stack(path: str | Path, namespace: str | None = None) -> Stack:
     return load_texts(texts, namespace)
 
 
-def load_texts(texts: Mapping[str, str], namespace: str | None = None) -> Stack:
+def load_texts(
+    texts: Mapping[str, str],
+    namespace: str | None = None,
+    cleaned: list[dict[str, Any]] | None = None,
+) -> Stack:
     """Pure loader: ``{file name: YAML text}`` (taken in sorted name order) → :class:`Stack`.
 
     A document's own ``metadata.namespace`` wins; otherwise ``namespace``; otherwise
-    ``default``.
+    ``default``. When given, ``cleaned`` receives every loaded object (TarsK8S or plain, not
+    the skipped ones) as a mapping without what a live cluster writes, in load order (what
+    ``import`` writes).
     """
     stack_namespace = namespace or "default"
     documents: list[Document] = []
     violations: list[Violation] = []
     rejected: list[Rejected] = []
+    objects: list[KubeObject] = []
     problems: list[LoadProblem] = []
+    live = 0
     for file in sorted(texts):
         index = FileIndex(file, texts[file])
         try:
@@ -131,27 +154,53 @@ def load_texts(texts: Mapping[str, str], namespace: str | None = None) -> Stack:
         except yaml.YAMLError as exc:
             problems.append(_yaml_problem(file, exc))
             continue
-        for position, raw in enumerate(raws):
-            if raw is None:
+        for position, document in enumerate(raws):
+            if document is None:
                 continue
-            source = Source(file, position, index)
-            problem = _identify(raw)
-            if problem:
-                problems.append(LoadProblem(file, index.document_line(position), problem))
-                continue
-            doc, found = _build(_clean(raw, stack_namespace), source, stack_namespace)
-            violations.extend(found)
-            if doc is not None:
-                documents.append(doc)
-            else:
-                rejected.append(_rejected(raw, stack_namespace, source))
+            for raw, prefix in list_items(document):
+                source = Source(file, position, index, prefix)
+                problem = _identify(raw)
+                if problem:
+                    line = source.line() or index.document_line(position)
+                    problems.append(LoadProblem(file, line, problem))
+                    continue
+                if live_fields(raw):
+                    live += 1
+                route = _route(raw)
+                if route == "skip":
+                    violations.append(_skipped(raw, stack_namespace, source))
+                    continue
+                if route == "pass":
+                    body = _clean_plain(raw, stack_namespace)
+                    objects.append(KubeObject(body, source))
+                    if cleaned is not None:
+                        cleaned.append(body)
+                    continue
+                body = _clean(raw, stack_namespace)
+                if cleaned is not None:
+                    cleaned.append(body)
+                doc, found = _build(body, source, stack_namespace)
+                violations.extend(found)
+                if doc is not None:
+                    documents.append(doc)
+                else:
+                    rejected.append(_rejected(raw, stack_namespace, source))
     if problems:
         raise LoadError(problems)
+    notes: tuple[str, ...] = ()
+    if live:
+        notes = (
+            f"ignored the fields a live cluster writes (status, metadata.uid, resourceVersion, "
+            f"generation, creationTimestamp, managedFields, selfLink, controller "
+            f"ownerReferences, the last-applied annotation) in {live} object(s)",
+        )
     return Stack(
         namespace=stack_namespace,
         documents=tuple(documents),
         violations=tuple(violations),
         rejected=tuple(rejected),
+        objects=tuple(objects),
+        notes=notes,
     )
 
 
@@ -175,6 +224,8 @@ def parse_document(raw: Mapping[str, Any], namespace: str = "default") -> Docume
     schema violations otherwise.
     """
     problem = _identify(raw)
+    if problem is None and _route(raw) != "typed":
+        problem = f"{raw['kind']} ({raw['apiVersion']}) has no TarsK8S model"
     if problem:
         raise LoadError([LoadProblem("<input>", 0, problem)])
     doc, found = _build(_clean(raw, namespace), None, namespace)
@@ -184,13 +235,30 @@ def parse_document(raw: Mapping[str, Any], namespace: str = "default") -> Docume
 
 
 def _identify(raw: Any) -> str | None:
+    """Why a document cannot be read at all (None when it can): not a mapping, no apiVersion
+    or kind, a TarsK8S apiVersion or kind that does not exist, a plain object without a name."""
     if not isinstance(raw, dict):
         return f"document is a {_yaml_type(raw)}, expected a mapping with apiVersion and kind"
     api_version, kind = raw.get("apiVersion"), raw.get("kind")
-    if not isinstance(api_version, str) or api_version not in API_VERSIONS:
-        return f"unknown apiVersion {api_version!r}: expected one of {', '.join(API_VERSIONS)}"
-    if not isinstance(kind, str) or kind not in KINDS:
-        return f"unknown kind {kind!r} for {api_version}: expected one of {', '.join(KINDS)}"
+    tars_group = isinstance(api_version, str) and api_version.startswith(f"{GROUP}/")
+    if (
+        not isinstance(api_version, str)
+        or not api_version
+        or (tars_group and api_version not in API_VERSIONS)
+    ):
+        return (
+            f"unknown apiVersion {api_version!r}: expected one of {', '.join(API_VERSIONS)} "
+            "or a Kubernetes apiVersion"
+        )
+    if not isinstance(kind, str) or not kind:
+        return f"unknown kind {kind!r} for {api_version}: a document needs a kind"
+    if tars_group:
+        if kind not in KINDS and kind not in CONTROLLER_KINDS and kind not in UNTYPED_TARS_KINDS:
+            return f"unknown kind {kind!r} for {api_version}: expected one of {', '.join(KINDS)}"
+        return None
+    meta = raw.get("metadata")
+    if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
+        return f"{kind} without metadata.name: a Kubernetes object needs a name"
     return None
 
 
@@ -233,6 +301,143 @@ def _clean(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
     return doc
 
 
+LIST_KIND = "List"
+CLUSTER_SCOPED_KINDS = frozenset(
+    {
+        "APIService",
+        "CertificateSigningRequest",
+        "ClusterIssuer",
+        "ClusterRole",
+        "ClusterRoleBinding",
+        "CSIDriver",
+        "CSINode",
+        "CustomResourceDefinition",
+        "IngressClass",
+        "MutatingWebhookConfiguration",
+        "Namespace",
+        "Node",
+        "PersistentVolume",
+        "PodSecurityPolicy",
+        "PriorityClass",
+        "RuntimeClass",
+        "StorageClass",
+        "ValidatingWebhookConfiguration",
+        "VolumeAttachment",
+    }
+)
+"""Kinds without a namespace: a plain object of these kinds never gets the stack namespace."""
+
+
+def list_items(document: Any) -> Iterator[tuple[Any, tuple[Segment, ...]]]:
+    """The objects of one YAML document with their path in it: the document itself, or the
+    ``items`` of a ``kind: List`` (what ``kubectl get -o yaml`` writes) or of a typed list
+    (``TServerList``, ``ConfigMapList``, …). Items of a typed list that lack ``apiVersion``
+    and ``kind`` (the raw API omits them) get the list's."""
+    if not _is_list(document):
+        yield document, ()
+        return
+    kind = document["kind"]
+    for position, item in enumerate(document.get("items") or []):
+        if isinstance(item, dict) and kind != LIST_KIND:
+            item = {"apiVersion": document.get("apiVersion"), "kind": kind[: -len("List")], **item}
+        yield item, ("items", position)
+
+
+def _is_list(document: Any) -> bool:
+    if not isinstance(document, dict):
+        return False
+    kind = document.get("kind")
+    return (
+        isinstance(kind, str)
+        and kind.endswith(LIST_KIND)
+        and isinstance(document.get("items", []), list)
+        and ("items" in document or kind == LIST_KIND)
+        and "spec" not in document
+    )
+
+
+def live_fields(raw: Mapping[str, Any]) -> bool:
+    """True when a document carries fields a live cluster writes."""
+    meta = raw.get("metadata")
+    if "status" in raw:
+        return True
+    if not isinstance(meta, dict):
+        return False
+    annotations = meta.get("annotations")
+    return any(key in meta for key in CLUSTER_METADATA) or (
+        isinstance(annotations, dict) and LAST_APPLIED in annotations
+    )
+
+
+def _route(raw: Mapping[str, Any]) -> str:
+    """``"typed"`` (a TarsK8S kind with a model), ``"skip"`` (written by a controller) or
+    ``"pass"`` (passed through unchanged)."""
+    kind, api_version = raw["kind"], raw["apiVersion"]
+    if api_version in API_VERSIONS:
+        if kind in CONTROLLER_KINDS:
+            return "skip"
+        return "typed" if kind in KINDS else "pass"
+    if controller_owner(raw) is not None:
+        return "skip"
+    return "pass"
+
+
+def controller_owner(raw: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The ``ownerReferences`` entry with ``controller: true``, if any."""
+    meta = raw.get("metadata")
+    owners = meta.get("ownerReferences") if isinstance(meta, dict) else None
+    for owner in owners if isinstance(owners, list) else []:
+        if isinstance(owner, dict) and owner.get("controller") is True:
+            return owner
+    return None
+
+
+def _skipped(raw: Mapping[str, Any], namespace: str, source: Source | None) -> Violation:
+    """TX002: an object a controller writes is not part of a stack."""
+    identity = _rejected(raw, namespace, source)
+    owner = controller_owner(raw)
+    if owner is not None:
+        why = (
+            f"created by the controller of its owner {owner.get('kind')}/{owner.get('name')}"
+            " (ownerReferences controller: true)"
+        )
+    else:
+        why = "written only by the TarsK8S controller"
+    message = f"{raw['kind']} is {why}; skipped"
+    return violation(identity, "TX002", "kind", message, Severity.WARNING)
+
+
+def _clean_plain(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
+    """A plain object without what a live cluster writes: ``status``, the server-set
+    metadata, the last-applied annotation. The stack namespace is filled in unless the kind
+    is cluster-scoped; nulls are kept (the object is passed through as written)."""
+    doc = dict(raw)
+    doc.pop("status", None)
+    meta = dict(doc.get("metadata") or {})
+    for key in CLUSTER_METADATA:
+        if key == "ownerReferences":
+            continue
+        meta.pop(key, None)
+    owners = [o for o in meta.pop("ownerReferences", None) or [] if not _is_controller(o)]
+    if owners:
+        meta["ownerReferences"] = owners
+    annotations = meta.get("annotations")
+    if isinstance(annotations, dict) and LAST_APPLIED in annotations:
+        annotations = {k: v for k, v in annotations.items() if k != LAST_APPLIED}
+        if annotations:
+            meta["annotations"] = annotations
+        else:
+            del meta["annotations"]
+    if not meta.get("namespace") and doc.get("kind") not in CLUSTER_SCOPED_KINDS:
+        meta["namespace"] = namespace
+    doc["metadata"] = meta
+    return doc
+
+
+def _is_controller(owner: Any) -> bool:
+    return isinstance(owner, dict) and owner.get("controller") is True
+
+
 def _rejected(raw: Mapping[str, Any], namespace: str, source: Source | None) -> Rejected:
     """The identity (kind, namespace, name) of a document, however broken its metadata."""
     meta = raw.get("metadata")
@@ -264,12 +469,30 @@ def _build(
         doc.with_source(source)
     if kind == TServer.KIND:
         errors = [_section_error(raw, error) for error in errors]
+    if kind == TAccount.KIND:
+        errors = [_redacted(error) for error in errors]
     identity = _rejected(raw, namespace, source)
     violations = [
         _schema_violation(identity, kind, path, error_type, message)
         for path, error_type, message in errors
     ]
     return doc, violations
+
+
+SECRET_FIELDS = frozenset({"password", "bcryptPassword", "content"})
+"""TAccount fields whose values never appear in a message (credentials and login tokens)."""
+
+
+def _redacted(
+    error: tuple[tuple[Segment, ...], str, str],
+) -> tuple[tuple[Segment, ...], str, str]:
+    """A TAccount schema error about a credential, told without quoting the value."""
+    path, error_type, _ = error
+    if not SECRET_FIELDS.intersection(seg for seg in path if isinstance(seg, str)):
+        return error
+    if error_type in ("missing", "extra_forbidden", "string_too_long", "string_too_short"):
+        return error
+    return path, error_type, "is not valid (the value is a credential and is not shown)"
 
 
 def _metadata_errors(kind: str, meta: Any) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
@@ -389,6 +612,8 @@ def _describe(error: Mapping[str, Any]) -> str:
         return f"{value!r} is not one of {ctx.get('expected')}"
     if kind == "value_error":
         return str(ctx.get("error", error["msg"]))
+    if kind == "credential_type":
+        return str(error["msg"])
     expected = {
         "string_type": "a string",
         "int_type": "an integer",

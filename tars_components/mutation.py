@@ -21,6 +21,7 @@ from .models import (
     TServer,
     TTemplate,
 )
+from .mutation_kinds import mutate_kind
 from .stack import Stack
 
 LABEL_APP = "tars.io/ServerApp"
@@ -43,6 +44,8 @@ def mutate(stack: Stack) -> Stack:
             doc = mutate_server(doc, framework)
         elif isinstance(doc, TTemplate):
             doc = mutate_template(doc)
+        else:
+            doc = mutate_kind(doc)  # TConfig, TImage, TTree, TAccount (mutation_kinds)
         documents.append(doc)
     return stack.with_documents(documents)
 

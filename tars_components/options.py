@@ -37,6 +37,8 @@ class Options:
     * ``skip_await``: annotate StatefulSets and DaemonSets ``pulumi.com/skipAwait: "true"``, for
       clusters where Tars pods never become Ready (no tarsregistry patches ``tars.io/active``),
       so ``pulumi up`` does not wait for them. Defaults to false.
+    * ``tconfig_config_maps``: expand mode only: render the activated TConfigs of each
+      TServer as one ConfigMap (``<server name>-tconfig``). Defaults to false.
     """
 
     namespace: str = "default"
@@ -46,3 +48,4 @@ class Options:
     tars_readiness_gate: bool = True
     crd_api_version: str = V1BETA3
     skip_await: bool = False
+    tconfig_config_maps: bool = False

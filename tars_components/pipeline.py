@@ -6,6 +6,7 @@ Used by the ``render`` command and the Pulumi program, so both produce the same 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,9 +17,12 @@ from .expansion import (
     expand,
     refused_statefulset_violations,
 )
+from .expansion.kinds import config_maps, expand_mode_warnings, kind_documents, plain_objects
 from .expansion.layout import layout_violations
 from .options import Mode, Options
 from .rules import validate
+from .rules.common import report
+from .rules.taccount import unresolved_credentials
 from .stack import Stack
 
 
@@ -54,7 +58,16 @@ def check(stack: Stack, options: Options = Options()) -> list[Violation]:
     if options.mode == Mode.CRD:
         found.extend(conversion_violations(stack, options))
         found.extend(refused_statefulset_violations(stack))
+    found.extend(kind_violations(stack, options))
     return sorted_violations(found)
+
+
+def kind_violations(stack: Stack, options: Options) -> list[Violation]:
+    """What the output mode says about the wave-2 kinds: TA006 (crd mode, credentials from
+    Pulumi config secrets), TX001 (expand mode skips them)."""
+    if options.mode == Mode.CRD:
+        return list(unresolved_credentials(stack))
+    return expand_mode_warnings(stack)
 
 
 def build(stack: Stack, options: Options = Options()) -> Build:
@@ -62,5 +75,42 @@ def build(stack: Stack, options: Options = Options()) -> Build:
     violations = check(stack, options)
     if has_errors(violations):
         return Build(objects=[], violations=violations)
-    objects = (crd_documents if options.mode == Mode.CRD else expand)(stack, options)
+    objects = plain_objects(stack)
+    if options.mode == Mode.CRD:
+        objects.extend(crd_documents(stack, options))
+        objects.extend(kind_documents(stack, options))
+    else:
+        objects.extend(expand(stack, options))
+        if options.tconfig_config_maps:
+            objects.extend(config_maps(stack))
+    collisions = _collisions(stack, objects)
+    if collisions:
+        return Build(objects=[], violations=sorted_violations([*violations, *collisions]))
     return Build(objects=objects, violations=violations)
+
+
+def _collisions(stack: Stack, objects: list[dict[str, Any]]) -> list[Violation]:
+    """TX003: a plain object that an output object of the same kind, namespace and name
+    would overwrite (say a Service named like a TServer in expand mode)."""
+    plain = {_identity(o.body): o for o in stack.objects}
+    seen: set[tuple[str, str, str]] = set()
+    found: list[Violation] = []
+    for obj in objects[len(stack.objects) :]:
+        key = _identity(obj)
+        if key in plain and key not in seen:
+            seen.add(key)
+            found.append(
+                report(
+                    plain[key],
+                    "TX003",
+                    "metadata.name",
+                    f"{key[0]} {key[1]}/{key[2]} is also created by the stack's "
+                    "TarsK8S objects: rename or remove this object",
+                )
+            )
+    return found
+
+
+def _identity(obj: Mapping[str, Any]) -> tuple[str, str, str]:
+    meta = obj.get("metadata") or {}
+    return str(obj.get("kind")), str(meta.get("namespace") or ""), str(meta.get("name"))

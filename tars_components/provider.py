@@ -48,7 +48,7 @@ from pulumi.output import Unknown as _UnknownValue
 from pulumi.runtime import rpc
 from pydantic import ValidationError
 
-from .errors import LoadError, Violation
+from .errors import LoadError, LoadProblem, Violation
 from .loader import load_texts
 from .models import (
     FRAMEWORK_CONFIG_NAME,
@@ -451,6 +451,9 @@ class Subject:
                 _put(raw, path, number)
                 numbers[path] = number
             loaded = load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
+        if not loaded.documents and not loaded.rejected:  # a plain object, or a skipped kind
+            kinds = [o.kind for o in loaded.objects] or ["a kind written by the controller"]
+            raise LoadError([LoadProblem(DOCUMENT_FILE, 1, f"{kinds[0]} is not validated here")])
         target: Document | Rejected = (
             self._deferred(loaded.documents[0], numbers) if loaded.documents else loaded.rejected[0]
         )

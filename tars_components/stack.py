@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import copy
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from .errors import Severity, Violation
 from .models import (
     FRAMEWORK_CONFIG_NAME,
     Document,
     Source,
+    TAccount,
+    TConfig,
     TFrameworkConfig,
+    TImage,
     TServer,
     TTemplate,
+    TTree,
 )
 from .paths import Segment, format_path
 
@@ -29,6 +35,40 @@ class Rejected:
 
 
 @dataclass(frozen=True)
+class KubeObject:
+    """A plain Kubernetes object of a stack (ServiceAccount, Secret, ConfigMap, Ingress, …) or
+    a TarsK8S kind without a model (TFrameworkKey, TPlugin): passed through to the output
+    unchanged in both modes, except for the fields a live cluster writes."""
+
+    body: Mapping[str, Any]
+    source: Source | None = None
+
+    @property
+    def kind(self) -> str:
+        """``kind``."""
+        return str(self.body.get("kind", ""))
+
+    @property
+    def api_version(self) -> str:
+        """``apiVersion``."""
+        return str(self.body.get("apiVersion", ""))
+
+    @property
+    def name(self) -> str:
+        """``metadata.name``."""
+        return str((self.body.get("metadata") or {}).get("name", ""))
+
+    @property
+    def namespace(self) -> str:
+        """``metadata.namespace`` (empty for cluster-scoped objects)."""
+        return str((self.body.get("metadata") or {}).get("namespace") or "")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the object."""
+        return copy.deepcopy(dict(self.body))
+
+
+@dataclass(frozen=True)
 class Stack:
     """Typed documents of one environment plus what the schema rejected while loading.
 
@@ -40,6 +80,10 @@ class Stack:
     documents: tuple[Document, ...] = ()
     violations: tuple[Violation, ...] = ()
     rejected: tuple[Rejected, ...] = field(default=())
+    objects: tuple[KubeObject, ...] = field(default=())
+    """Plain Kubernetes objects, passed through unchanged (load order)."""
+    notes: tuple[str, ...] = field(default=())
+    """What the loader ignored on purpose (fields a live cluster writes), for the summary."""
 
     @classmethod
     def of(cls, documents: Iterable[Document], namespace: str = "default") -> Stack:
@@ -66,6 +110,52 @@ class Stack:
     def frameworks(self) -> list[TFrameworkConfig]:
         """The TFrameworkConfigs, in load order."""
         return [d for d in self.documents if isinstance(d, TFrameworkConfig)]
+
+    @cached_property
+    def configs(self) -> list[TConfig]:
+        """The TConfigs, in load order."""
+        return [d for d in self.documents if isinstance(d, TConfig)]
+
+    @cached_property
+    def images(self) -> list[TImage]:
+        """The TImages, in load order."""
+        return [d for d in self.documents if isinstance(d, TImage)]
+
+    @cached_property
+    def trees(self) -> list[TTree]:
+        """The TTrees, in load order."""
+        return [d for d in self.documents if isinstance(d, TTree)]
+
+    @cached_property
+    def accounts(self) -> list[TAccount]:
+        """The TAccounts, in load order."""
+        return [d for d in self.documents if isinstance(d, TAccount)]
+
+    @cached_property
+    def server_keys(self) -> frozenset[tuple[str, str, str]]:
+        """``(namespace, app, server)`` of every TServer, including schema-rejected ones
+        (whose app and server are not known: they count by name only, see
+        :meth:`server_names`)."""
+        return frozenset((s.namespace, s.spec.app, s.spec.server) for s in self.servers)
+
+    @cached_property
+    def server_apps(self) -> frozenset[tuple[str, str]]:
+        """``(namespace, app)`` of every TServer."""
+        return frozenset((s.namespace, s.spec.app) for s in self.servers)
+
+    def server_names(self, namespace: str) -> frozenset[str]:
+        """Names of the TServers of a namespace, including schema-rejected ones."""
+        return self._server_names.get(namespace, frozenset())
+
+    @cached_property
+    def _server_names(self) -> dict[str, frozenset[str]]:
+        names: dict[str, set[str]] = {}
+        for s in self.servers:
+            names.setdefault(s.namespace, set()).add(s.name)
+        for r in self.rejected:
+            if r.kind == TServer.KIND:
+                names.setdefault(r.namespace, set()).add(r.name)
+        return {ns: frozenset(found) for ns, found in names.items()}
 
     @cached_property
     def _framework_by_namespace(self) -> dict[str, TFrameworkConfig]:
@@ -115,7 +205,7 @@ class Stack:
 
 
 def violation(
-    doc: Document | Rejected,
+    doc: Document | Rejected | KubeObject,
     code: str,
     path: str | Sequence[Segment],
     message: str,

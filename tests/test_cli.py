@@ -16,7 +16,7 @@ from helpers import stack_text, tars_server
 ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT / "stacks" / "dev"
 LINE = re.compile(
-    r"^(?P<file>[^:]+):(?P<line>\d+): (?P<code>T[STF]\d{3}) (?P<severity>error|warning) "
+    r"^(?P<file>[^:]+):(?P<line>\d+): (?P<code>T[STFCIRAX]\d{3}) (?P<severity>error|warning) "
     r"(?P<kind>\w+) (?P<ns>[-a-z0-9]+)/(?P<name>[-.a-z0-9]*) (?P<field>\S+): (?P<message>.+)$"
 )
 

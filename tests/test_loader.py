@@ -97,7 +97,12 @@ def test_files_are_loaded_in_sorted_order(tmp_path: Path) -> None:
             "while parsing a flow sequence at line 3",
         ),
         ("---\n- a\n- b\n", 2, "document is a list"),
-        ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", 1, "unknown apiVersion 'v1'"),
+        (
+            "apiVersion: k8s.tars.io/v1beta1\nkind: TServer\n",
+            1,
+            "unknown apiVersion 'k8s.tars.io/v1beta1'",
+        ),
+        ("apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n", 1, "ConfigMap without metadata.name"),
         ("a: 1\n---\napiVersion: k8s.tars.io/v1beta3\nkind: TDeploy\n", 1, "unknown apiVersion"),
         (
             "apiVersion: k8s.tars.io/v1beta3\nkind: TServer\n---\n\n"

@@ -236,18 +236,67 @@ def test_validate_is_the_same_after_mutation_with_framework() -> None:
 def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected = {f"TS{n:03d}" for n in range(1, 22)} | {f"TS{n:03d}" for n in range(23, 27)}
     expected |= {f"TT{n:03d}" for n in range(1, 9)} | {f"TF{n:03d}" for n in range(1, 5)}
+    expected |= {f"TC{n:03d}" for n in range(1, 14)} | {f"TI{n:03d}" for n in range(1, 5)}
+    expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
+    expected |= {"TX001", "TX002", "TX003"}
     assert set(RULES) == expected
+    kinds = {
+        "TS": "TServer",
+        "TT": "TTemplate",
+        "TF": "TFrameworkConfig",
+        "TC": "TConfig",
+        "TI": "TImage",
+        "TR": "TTree",
+        "TA": "TAccount",
+    }
     for code, rule in RULES.items():
         assert rule.code == code
         assert rule.origin in ("seed", "controller", "tars-components")
-        assert rule.kind == {"TS": "TServer", "TT": "TTemplate", "TF": "TFrameworkConfig"}[code[:2]]
+        if code[:2] in kinds:
+            assert rule.kind == kinds[code[:2]]
     warnings = {code for code, rule in RULES.items() if rule.severity is Severity.WARNING}
-    assert warnings == {"TS015", "TS023", "TS024", "TS025", "TF002"}
-    assert {c for c, r in RULES.items() if r.change} == {"TS001", "TS002", "TT003", "TT005"}
+    assert warnings == {
+        "TS015",
+        "TS023",
+        "TS024",
+        "TS025",
+        "TF002",
+        "TC009",
+        "TC012",
+        "TI002",
+        "TI003",
+        "TR005",
+        "TR009",
+        "TA005",
+        "TA006",
+        "TX001",
+        "TX002",
+    }
+    assert {c for c, r in RULES.items() if r.change} == {
+        "TS001",
+        "TS002",
+        "TT003",
+        "TT005",
+        "TC001",
+        "TC003",
+        "TC004",
+        "TC007",
+        "TC008",
+        "TC009",
+        "TR006",
+        "TR007",
+    }
+    assert {c for c, r in RULES.items() if r.create_only} == {
+        "TC002",
+        "TC005",
+        "TC006",
+        "TR001",
+        "TR002",
+    }
 
 
 def test_docs_table_matches_rules() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert rules_table() in text
-    rows = re.findall(r"^\| (T[STF]\d{3}) \|", text, flags=re.MULTILINE)
+    rows = re.findall(r"^\| (T[STFCIRAX]\d{3}) \|", text, flags=re.MULTILINE)
     assert rows == list(RULES)

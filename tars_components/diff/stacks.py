@@ -23,7 +23,7 @@ from ..errors import Violation, has_errors, sorted_violations
 from ..expansion import crd_documents, expand
 from ..options import Mode, Options
 from ..pipeline import check
-from ..rules import validate_change
+from ..rules import validate_change, without_create_only
 from ..stack import Stack
 from .model import Action, Change, Diff
 from .objects import diff_objects
@@ -65,7 +65,9 @@ def diff_stacks(
     """Check ``current`` (its rules and the change rules against ``previous``) and, when no
     error blocks, the changes from ``previous`` to ``current``, both built with ``options``
     (``external_replicas``: see the module docstring)."""
-    violations = sorted_violations([*check(current, options), *validate_change(previous, current)])
+    # As ``validate --previous``: documents the previous stack has are updates, not creates.
+    changed = [*check(current, options), *validate_change(previous, current)]
+    violations = sorted_violations(without_create_only(changed, previous))
     previous_errors = [v for v in previous.violations if v.is_error]
     if has_errors(violations):
         return StackDiff(violations=violations, previous_errors=previous_errors)

@@ -2,7 +2,9 @@
 
 :func:`validate` checks one stack, :func:`validate_change` compares two versions of it, and
 :data:`RULES` lists every code either can report. One module per kind: :mod:`.tserver`,
-:mod:`.ttemplate`, :mod:`.tframework`; the version-comparing rules are in :mod:`.change`.
+:mod:`.ttemplate`, :mod:`.tframework`, :mod:`.tconfig`, :mod:`.timage`, :mod:`.ttree`,
+:mod:`.taccount`, plain objects in :mod:`.objects`; the version-comparing rules are in
+:mod:`.change` and :mod:`.change_kinds`.
 """
 
 from __future__ import annotations
@@ -11,9 +13,15 @@ from ..errors import Violation, sorted_violations
 from ..stack import Stack
 from .catalog import RULES, Origin, Rule, rules_table
 from .change import validate_change
+from .change_kinds import without_create_only
+from .objects import check_objects
+from .taccount import check_accounts
+from .tconfig import check_configs
 from .tframework import check_frameworks
+from .timage import check_images
 from .tserver import check_servers
 from .ttemplate import check_templates
+from .ttree import check_trees
 
 
 def validate(stack: Stack) -> list[Violation]:
@@ -27,6 +35,11 @@ def validate(stack: Stack) -> list[Violation]:
     found.extend(check_servers(stack))
     found.extend(check_templates(stack))
     found.extend(check_frameworks(stack))
+    found.extend(check_configs(stack))
+    found.extend(check_images(stack))
+    found.extend(check_trees(stack))
+    found.extend(check_accounts(stack))
+    found.extend(check_objects(stack))
     return sorted_violations(found)
 
 
@@ -37,4 +50,5 @@ __all__ = [
     "rules_table",
     "validate",
     "validate_change",
+    "without_create_only",
 ]

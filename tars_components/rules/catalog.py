@@ -32,6 +32,9 @@ class Rule:
     summary: str
     origin: Origin
     change: bool = False
+    create_only: bool = False
+    """True for rules the webhook applies on create only: ``validate --previous`` leaves
+    them out for objects that the previous stack already has (updates)."""
 
 
 _RULES = (
@@ -255,6 +258,262 @@ _RULES = (
         ERROR,
         "TFrameworkConfig",
         "crd mode: no two TFrameworkConfigs share an output file name",
+        "tars-components",
+    ),
+    # --- wave 2: TConfig, TImage, TTree, TAccount, live exports (issue 11) ---
+    Rule(
+        "TC001",
+        ERROR,
+        "TConfig",
+        "app, server, podSeq, configName, version, updateTime, updatePerson and updateReason "
+        "never change",
+        "seed",
+        change=True,
+    ),
+    Rule(
+        "TC002",
+        ERROR,
+        "TConfig",
+        "a node-level config (podSeq 0..99) needs the activated master (podSeq m) of the "
+        "same app, server and configName",
+        "seed",
+        create_only=True,
+    ),
+    Rule(
+        "TC003",
+        ERROR,
+        "TConfig",
+        "an activated master is not deleted while node-level configs of the file remain",
+        "seed",
+        change=True,
+    ),
+    Rule(
+        "TC004",
+        ERROR,
+        "TConfig",
+        "configContent never changes (create a new version instead)",
+        "seed",
+        change=True,
+    ),
+    Rule(
+        "TC005",
+        ERROR,
+        "TConfig",
+        "a new TConfig carries no tars.io/Deactivate or tars.io/Deleting label",
+        "controller",
+        create_only=True,
+    ),
+    Rule(
+        "TC006",
+        ERROR,
+        "TConfig",
+        "an app-level config (server empty) has podSeq m",
+        "controller",
+        create_only=True,
+    ),
+    Rule(
+        "TC007",
+        ERROR,
+        "TConfig",
+        "activated never goes from true to false (activate another version instead)",
+        "controller",
+        change=True,
+    ),
+    Rule(
+        "TC008",
+        ERROR,
+        "TConfig",
+        "a TConfig being deleted (tars.io/Deleting) is not updated",
+        "controller",
+        change=True,
+    ),
+    Rule(
+        "TC009",
+        WARNING,
+        "TConfig",
+        "deleting the activated version deletes every version of the file (and is refused "
+        "during 48 s after its creation)",
+        "controller",
+        change=True,
+    ),
+    Rule(
+        "TC010",
+        ERROR,
+        "TConfig",
+        "at most one activated version per app, server, configName and podSeq",
+        "controller",
+    ),
+    Rule(
+        "TC011",
+        ERROR,
+        "TConfig",
+        "the CRD schema (required fields, patterns, podSeq, lengths, types, unknown fields)",
+        "controller",
+    ),
+    Rule(
+        "TC012",
+        WARNING,
+        "TConfig",
+        "a server's config names a TServer of the stack (server empty: an app-level config); "
+        "a warning, as a live namespace keeps the configs of removed servers",
+        "tars-components",
+    ),
+    Rule(
+        "TC013",
+        ERROR,
+        "TConfig",
+        "one TConfig per name in a namespace (a second would replace the first)",
+        "tars-components",
+    ),
+    Rule(
+        "TI001",
+        ERROR,
+        "TImage",
+        "the CRD schema (imageType and supportedType enums, at most 120 releases, release "
+        "id pattern, image length, unknown fields)",
+        "controller",
+    ),
+    Rule(
+        "TI002",
+        WARNING,
+        "TImage",
+        "release ids are unique (the webhook keeps the first and removes the others)",
+        "seed",
+    ),
+    Rule(
+        "TI003",
+        WARNING,
+        "TImage",
+        "a TServer's release.id listed by its server's TImage has the same image",
+        "tars-components",
+    ),
+    Rule(
+        "TI004",
+        ERROR,
+        "TImage",
+        "one TImage per name in a namespace (a second would replace the first)",
+        "tars-components",
+    ),
+    Rule(
+        "TR001",
+        ERROR,
+        "TTree",
+        "the TTree is named tars-tree",
+        "controller",
+        create_only=True,
+    ),
+    Rule(
+        "TR002",
+        ERROR,
+        "TTree",
+        "one tars-tree per namespace",
+        "controller",
+        create_only=True,
+    ),
+    Rule("TR003", ERROR, "TTree", "business names are unique", "controller"),
+    Rule("TR004", ERROR, "TTree", "app names are unique", "controller"),
+    Rule(
+        "TR005",
+        WARNING,
+        "TTree",
+        "an app's businessRef names a business (else the webhook blanks it)",
+        "controller",
+    ),
+    Rule(
+        "TR006",
+        ERROR,
+        "TTree",
+        "an app is not removed from the tree while TServers of that app exist",
+        "controller",
+        change=True,
+    ),
+    Rule(
+        "TR007",
+        ERROR,
+        "TTree",
+        "tars-tree is never deleted",
+        "controller",
+        change=True,
+    ),
+    Rule(
+        "TR008",
+        ERROR,
+        "TTree",
+        "the CRD schema (required apps and businesses, name patterns, weight 1..5, lengths)",
+        "controller",
+    ),
+    Rule(
+        "TR009",
+        WARNING,
+        "TTree",
+        "a TServer's app is listed in tars-tree (the controller appends it otherwise)",
+        "tars-components",
+    ),
+    Rule(
+        "TA001",
+        ERROR,
+        "TAccount",
+        "metadata.name is the lowercase hex MD5 of spec.username",
+        "controller",
+    ),
+    Rule(
+        "TA002",
+        ERROR,
+        "TAccount",
+        "a password has 6 to 32 printable ASCII characters",
+        "controller",
+    ),
+    Rule(
+        "TA003",
+        ERROR,
+        "TAccount",
+        "the CRD schema (exactly one of password and bcryptPassword, a 60-character "
+        "bcryptPassword, username 2..16, role enum, unknown fields)",
+        "controller",
+    ),
+    Rule(
+        "TA004",
+        ERROR,
+        "TAccount",
+        "one TAccount per name in a namespace (a second would replace the first)",
+        "tars-components",
+    ),
+    Rule(
+        "TA005",
+        WARNING,
+        "TAccount",
+        "no plaintext password in a stack file (use {configSecret: KEY})",
+        "tars-components",
+    ),
+    Rule(
+        "TA006",
+        WARNING,
+        "TAccount",
+        "crd mode: a credential kept in a Pulumi config secret is rendered offline as a "
+        "placeholder hash",
+        "tars-components",
+    ),
+    Rule(
+        "TX001",
+        WARNING,
+        "TConfig, TImage, TTree, TAccount",
+        "expand mode has no controller for these kinds: they are skipped (one warning per kind)",
+        "tars-components",
+    ),
+    Rule(
+        "TX002",
+        WARNING,
+        "any",
+        "objects a controller writes (TEndpoint, TExitedRecord, objects with a controller "
+        "ownerReference) are skipped",
+        "tars-components",
+    ),
+    Rule(
+        "TX003",
+        ERROR,
+        "any",
+        "one plain Kubernetes object per apiVersion, kind, namespace and name, and none that "
+        "a TServer's expansion also creates",
         "tars-components",
     ),
 )

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from ..errors import Violation, sorted_violations
 from ..models import Document, TServer, TTemplate
 from ..stack import Stack
+from .change_kinds import kind_changes
 from .common import report
 
 Key = tuple[str, str, str]
@@ -21,8 +22,9 @@ _SECTIONS = ("tars", "normal")
 
 
 def validate_change(previous: Stack, current: Stack) -> list[Violation]:
-    """Change rules comparing two versions of a stack: TS001, TS002, TT003, TT005, in report
-    order. Neither stack needs to be mutated."""
+    """Change rules comparing two versions of a stack: TS001, TS002, TT003, TT005 and the
+    TConfig/TTree ones of :mod:`.change_kinds`, in report order. Neither stack needs to be
+    mutated."""
     before = _by_key(previous.documents)
     found: list[Violation] = []
     for server in current.servers:
@@ -33,6 +35,7 @@ def validate_change(previous: Stack, current: Stack) -> list[Violation]:
     for template in _removed_templates(previous, current):
         found.extend(_still_a_parent(template, current))
         found.extend(_still_used(template, current))
+    found.extend(kind_changes(previous, current))  # TConfig, TTree (change_kinds)
     return sorted_violations(found)
 
 

@@ -8,14 +8,14 @@ from typing import TypeVar
 from ..errors import Severity, Violation
 from ..models import Document
 from ..paths import Segment
-from ..stack import Rejected, violation
+from ..stack import KubeObject, Rejected, violation
 from .catalog import RULES
 
 T = TypeVar("T")
 
 
 def report(
-    doc: Document | Rejected,
+    doc: Document | Rejected | KubeObject,
     code: str,
     path: str | Sequence[Segment],
     message: str,

@@ -1,0 +1,129 @@
+"""The TAccount custom resource (reference §2.7): a TarsWeb user account.
+
+Credentials never appear in a stack file in plaintext. ``spec.authentication.password`` and
+``bcryptPassword`` each accept a :class:`SecretRef` (``{configSecret: KEY}``), resolved from
+the Pulumi config secret ``tars:KEY`` when the program runs; a deferred value (a
+``pulumi.Output``, typically a secret); or, discouraged (warning TA005), a plain string.
+The mutating webhook replaces a password by its bcrypt hash (M-TA1); see
+:mod:`tars_components.secrets` for what the offline render writes instead.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Any, ClassVar
+
+from pydantic import Field, PlainSerializer, PlainValidator, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
+
+from .base import TarsModel, is_deferred, pattern
+from .document import Document
+from .kube import Lax
+
+P_USERNAME = r"^[\x21-\x7e\p{Han}]*$"
+P_TOKEN_NAME = r"^[\x21-\x7e]*$"
+P_CONFIG_KEY = r"^[A-Za-z0-9][-_.A-Za-z0-9]*$"
+P_PASSWORD = r"^[\x21-\x7e]{6,32}$"
+BCRYPT_LENGTH = 60
+
+
+class SecretRef(TarsModel):
+    """A reference to a Pulumi config secret: ``{configSecret: KEY}`` names ``tars:KEY``
+    (set with ``pulumi config set --secret tars:KEY``)."""
+
+    config_secret: Annotated[str, pattern(P_CONFIG_KEY, 200)]
+
+
+def _credential(value: Any) -> Any:
+    """A :class:`SecretRef` from ``{configSecret: KEY}``, a deferred value as is, or a string."""
+    if isinstance(value, SecretRef) or is_deferred(value) or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return SecretRef.model_validate(value)
+    raise PydanticCustomError(
+        "credential_type", "must be a string or a mapping {configSecret: KEY}"
+    )
+
+
+_SECRET_REF_SCHEMA = {
+    "type": "object",
+    "properties": {"configSecret": {"type": "string", "pattern": P_CONFIG_KEY, "maxLength": 200}},
+    "required": ["configSecret"],
+    "additionalProperties": False,
+}
+
+Credential = Annotated[
+    Any,
+    PlainValidator(_credential),
+    PlainSerializer(lambda v: v.to_dict() if isinstance(v, SecretRef) else v, return_type=Any),
+    WithJsonSchema({"anyOf": [{"type": "string"}, _SECRET_REF_SCHEMA]}),
+]
+"""A secret reference, a deferred value (``pulumi.Output``), or a plain string."""
+
+
+class Role(str, Enum):
+    """A TarsWeb role."""
+
+    ADMIN = "admin"
+    OPERATOR = "operator"
+    DEVELOPER = "developer"
+
+
+class Token(TarsModel):
+    """A TarsWeb login token (written by TarsWeb; reset by the webhook, M-TA2/M-TA3)."""
+
+    name: Annotated[str, pattern(P_TOKEN_NAME), Field(min_length=2, max_length=32)]
+    content: Annotated[str, Field(max_length=8092)]
+    update_time: str | None = None
+    expiration_time: str
+    valid: bool = True
+
+
+class Authentication(TarsModel):
+    """``spec.authentication``: exactly one of ``password`` and ``bcryptPassword``."""
+
+    password: Credential | None = None
+    bcrypt_password: Credential | None = None
+    activated: bool = False
+    tokens: list[Token] | None = None
+
+    @model_validator(mode="after")
+    def _one_credential(self) -> Authentication:
+        """The CRD's oneOf: exactly one of password and bcryptPassword; a literal bcrypt hash
+        has exactly 60 characters. Messages never quote the value."""
+        if (self.password is None) == (self.bcrypt_password is None):
+            raise ValueError("exactly one of password and bcryptPassword is required")
+        hashed = self.bcrypt_password
+        if isinstance(hashed, str) and len(hashed) != BCRYPT_LENGTH:
+            raise ValueError(f"bcryptPassword must have exactly {BCRYPT_LENGTH} characters")
+        return self
+
+
+class Authorization(TarsModel):
+    """One role grant; ``flag`` scopes it (``*`` or ``App.Server`` patterns)."""
+
+    role: Annotated[Role, Lax]
+    flag: Annotated[str, Field(max_length=1600)]
+    update_time: str | None = None
+
+
+class TAccountSpec(TarsModel):
+    """``spec`` of a TAccount. ``metadata.name`` is the MD5 hex of ``username`` (TA001)."""
+
+    username: Annotated[str, pattern(P_USERNAME), Field(min_length=2, max_length=16)]
+    extra: list[Annotated[str, Field(max_length=1024)]] | None = None
+    authentication: Authentication
+    authorization: list[Authorization]
+
+
+class TAccount(Document):
+    """A TarsWeb account (``kind: TAccount``)."""
+
+    KIND: ClassVar[str] = "TAccount"
+
+    spec: TAccountSpec
+
+
+def is_secret_ref(value: Any) -> bool:
+    """True for a :class:`SecretRef`."""
+    return isinstance(value, SecretRef)

@@ -1,0 +1,48 @@
+"""The TTree custom resource (reference §2.9): the business/app tree TarsWeb shows.
+
+Fields sit at the top level. Only the object named ``tars-tree`` exists in a namespace; the
+controller appends every TServer's app that is missing (reference §7.4).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+from pydantic import Field
+
+from .base import P_APP, TarsModel, pattern
+from .document import Document
+
+TREE_NAME = "tars-tree"
+P_BUSINESS = r"^[\x21-\x7e\p{Han}]{2,32}$"
+P_BUSINESS_REF = r"^(|[\x21-\x7e\p{Han}]{2,32})$"
+
+
+class Business(TarsModel):
+    """A business (a group of apps). ``weight`` 1..5, default 3."""
+
+    name: Annotated[str, pattern(P_BUSINESS)]
+    show: Annotated[str, Field(min_length=1, max_length=100)]
+    weight: Annotated[int, Field(ge=1, le=5)] = 3
+    create_time: str | None = None
+    create_person: Annotated[str, Field(max_length=100)] | None = None
+    mark: Annotated[str, Field(max_length=1600)] | None = None
+
+
+class TreeApp(TarsModel):
+    """An app and the business it belongs to (``""`` for none)."""
+
+    name: Annotated[str, pattern(P_APP, 63)]
+    business_ref: Annotated[str, pattern(P_BUSINESS_REF)]
+    create_time: str | None = None
+    create_person: Annotated[str, Field(max_length=100)] | None = None
+    mark: Annotated[str, Field(max_length=1600)] | None = None
+
+
+class TTree(Document):
+    """The business tree of a namespace (``kind: TTree``, named ``tars-tree``)."""
+
+    KIND: ClassVar[str] = "TTree"
+
+    businesses: list[Business]
+    apps: list[TreeApp]

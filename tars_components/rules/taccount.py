@@ -1,0 +1,92 @@
+"""TAccount rules (reference §6.5). Messages never quote a credential.
+
+TA001: the name is the MD5 hex of the username. TA002: a literal password matches
+``^[\\x21-\\x7e]{6,32}$`` (the webhook's check). TA003 (the CRD schema, including the
+password/bcryptPassword oneOf) is reported by the loader. TA004 refuses two TAccounts with
+one name. TA005 warns about a literal password in a stack file (use ``{configSecret: KEY}``).
+TA006 (crd mode) tells that an offline render writes a placeholder for a credential kept in a
+Pulumi config secret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+
+from ..errors import Violation
+from ..models import SecretRef, TAccount
+from ..models.taccount import P_PASSWORD
+from ..stack import Stack
+from .common import report, same_names
+
+_PASSWORD = re.compile(P_PASSWORD)
+
+
+def account_name(username: str) -> str:
+    """The name TarsK8S requires for a username: its lowercase hex MD5."""
+    return hashlib.md5(username.encode("utf-8")).hexdigest()
+
+
+def check_accounts(stack: Stack) -> Iterator[Violation]:
+    """Every TAccount rule of one stack (TA001, TA002, TA004, TA005)."""
+    for account in stack.accounts:
+        yield from _name(account)
+        yield from _password(account)
+    yield from same_names(stack.accounts, "TA004")
+
+
+def _name(account: TAccount) -> Iterator[Violation]:
+    """TA001."""
+    expected = account_name(account.spec.username)
+    if account.name != expected:
+        yield report(
+            account,
+            "TA001",
+            "metadata.name",
+            f"must be the MD5 of spec.username {account.spec.username!r}: {expected}",
+        )
+
+
+def _password(account: TAccount) -> Iterator[Violation]:
+    """TA002 for a literal password, TA005 for any literal credential."""
+    auth = account.spec.authentication
+    password = auth.password
+    path = "spec.authentication.password"
+    if isinstance(password, str) and not _PASSWORD.fullmatch(password):
+        yield report(
+            account,
+            "TA002",
+            path,
+            "password should match pattern ^[\\x21-\\x7e]{6,32}$ (6 to 32 printable ASCII "
+            "characters, no space); the value is not shown",
+        )
+    for field, value, what in (
+        ("password", password, "a plaintext password"),
+        ("bcryptPassword", auth.bcrypt_password, "a password hash"),
+    ):
+        if isinstance(value, str):
+            yield report(
+                account,
+                "TA005",
+                f"spec.authentication.{field}",
+                f"{what} in a stack file: keep it in a Pulumi config secret (pulumi config "
+                f"set --secret tars:KEY) and write {field}: {{configSecret: KEY}}",
+            )
+
+
+def unresolved_credentials(stack: Stack) -> Iterator[Violation]:
+    """TA006 (crd mode): credentials kept in Pulumi config secrets, which an offline render
+    cannot read; it writes a placeholder hash that no password verifies against."""
+    for account in stack.accounts:
+        auth = account.spec.authentication
+        for field, value in (("password", auth.password), ("bcryptPassword", auth.bcrypt_password)):
+            if isinstance(value, SecretRef):
+                yield report(
+                    account,
+                    "TA006",
+                    f"spec.authentication.{field}",
+                    f"comes from the Pulumi config secret tars:{value.config_secret}: an "
+                    "offline render writes a placeholder bcryptPassword (pulumi up resolves "
+                    "the secret)",
+                )

@@ -1,0 +1,64 @@
+"""TImage rules (reference §6.7; TImage has no validating webhook).
+
+TI001 (the CRD schema) is reported by the loader. TI002 warns about duplicate release ids
+(the webhook keeps the first, M-TI3). TI003 warns when a TServer's ``release.id`` is also a
+release of the TImage labelled for that server but with another image. TI004 refuses two
+TImages with one name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..errors import Violation
+from ..models import TImage
+from ..mutation_kinds import LABEL_APP, LABEL_SERVER
+from ..stack import Stack
+from .common import repeats, report, same_names
+
+
+def check_images(stack: Stack) -> Iterator[Violation]:
+    """Every TImage rule of one stack (TI002, TI003, TI004)."""
+    for image in stack.images:
+        yield from _duplicate_releases(image)
+    yield from _server_releases(stack)
+    yield from same_names(stack.images, "TI004")
+
+
+def _duplicate_releases(image: TImage) -> Iterator[Violation]:
+    """TI002."""
+    indexed = list(enumerate(image.releases or []))
+    for (later, release), (first, _) in repeats(indexed, lambda item: item[1].id):
+        yield report(
+            image,
+            "TI002",
+            ("releases", later, "id"),
+            f"release id {release.id} is already releases[{first}]: the webhook keeps the "
+            "first and removes this one",
+        )
+
+
+def _server_releases(stack: Stack) -> Iterator[Violation]:
+    """TI003: a TServer's release and the TImage of its server agree on the image."""
+    catalogue: dict[tuple[str, str, str], list[TImage]] = {}
+    for image in stack.images:
+        app, server = image.labels.get(LABEL_APP), image.labels.get(LABEL_SERVER)
+        if app and server:
+            catalogue.setdefault((image.namespace, app, server), []).append(image)
+    for tserver in stack.servers:
+        release = tserver.spec.release
+        if release is None or not isinstance(release.id, str):
+            continue
+        key = (tserver.namespace, tserver.spec.app, tserver.spec.server)
+        for image in catalogue.get(key, []):
+            for entry in image.releases or []:
+                if entry.id == release.id and isinstance(release.image, str):
+                    if entry.image != release.image:
+                        yield report(
+                            tserver,
+                            "TI003",
+                            "spec.release.image",
+                            f"release {release.id} is {entry.image} in TImage {image.name}, "
+                            f"not {release.image}",
+                        )
+                    break

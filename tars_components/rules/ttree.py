@@ -1,0 +1,96 @@
+"""TTree rules that look at one stack (reference §6.6, §7.4).
+
+TR001/TR002 are create rules: the tree is named ``tars-tree`` and there is one. TR003/TR004
+refuse duplicate business and app names. TR005 (a ``businessRef`` naming no business) is a
+warning: the webhook blanks such a reference (M-TR1) before validating. TR009 warns when a
+TServer's app is missing from the tree, which the controller then appends (so the live tree
+drifts from the declared one). TR008 (the CRD schema) is reported by the loader; TR006 and
+TR007 compare versions and live in :mod:`.change`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..errors import Violation
+from ..models import TREE_NAME, TTree
+from ..stack import Stack
+from .common import repeats, report
+
+
+def check_trees(stack: Stack) -> Iterator[Violation]:
+    """Every one-stack TTree rule (TR001-TR005, TR009)."""
+    for tree in stack.trees:
+        yield from _named(tree)
+        yield from _unique_businesses(tree)
+        yield from _unique_apps(tree)
+        yield from _business_refs(tree)
+    named = [t for t in stack.trees if t.name == TREE_NAME]
+    for later, _ in repeats(named, lambda t: t.namespace):
+        yield report(
+            later,
+            "TR002",
+            "metadata.name",
+            f"TTree {TREE_NAME} already exists in namespace {later.namespace}",
+        )
+    yield from _servers_in_tree(stack, named)
+
+
+def _named(tree: TTree) -> Iterator[Violation]:
+    """TR001."""
+    if tree.name != TREE_NAME:
+        yield report(
+            tree,
+            "TR001",
+            "metadata.name",
+            f"a TTree must be named {TREE_NAME} (TarsK8S refuses to create any other)",
+        )
+
+
+def _unique_businesses(tree: TTree) -> Iterator[Violation]:
+    """TR003."""
+    indexed = list(enumerate(tree.businesses))
+    for (i, business), _ in repeats(indexed, lambda item: item[1].name):
+        yield report(
+            tree, "TR003", ("businesses", i, "name"), f"business {business.name} is duplicated"
+        )
+
+
+def _unique_apps(tree: TTree) -> Iterator[Violation]:
+    """TR004."""
+    indexed = list(enumerate(tree.apps))
+    for (i, app), _ in repeats(indexed, lambda item: item[1].name):
+        yield report(tree, "TR004", ("apps", i, "name"), f"app {app.name} is duplicated")
+
+
+def _business_refs(tree: TTree) -> Iterator[Violation]:
+    """TR005 (warning)."""
+    names = {b.name for b in tree.businesses}
+    for i, app in enumerate(tree.apps):
+        if app.business_ref and app.business_ref not in names:
+            yield report(
+                tree,
+                "TR005",
+                ("apps", i, "businessRef"),
+                f'business {app.business_ref} does not exist: the webhook sets businessRef to ""',
+            )
+
+
+def _servers_in_tree(stack: Stack, trees: list[TTree]) -> Iterator[Violation]:
+    """TR009 (warning): the controller appends every TServer app missing from the tree."""
+    by_namespace = {t.namespace: t for t in reversed(trees)}
+    reported: set[tuple[str, str]] = set()
+    for server in stack.servers:
+        tree = by_namespace.get(server.namespace)
+        key = (server.namespace, server.spec.app)
+        if tree is None or key in reported:
+            continue
+        if server.spec.app not in {a.name for a in tree.apps}:
+            reported.add(key)
+            yield report(
+                server,
+                "TR009",
+                "spec.app",
+                f"app {server.spec.app} is not in TTree {tree.name}: the controller appends "
+                "it, so the live tree differs from the declared one; add it to apps",
+            )
