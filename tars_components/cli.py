@@ -14,13 +14,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from .config import StackSettings, read_stack_config
+from .config import StackSettings, limit_value, read_stack_config
 from .errors import LoadError, UsageError, Violation, has_errors, sorted_violations
 from .loader import load_stack
-from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
+from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode, check_option_values
 from .pipeline import check
 from .render import render_stack
 from .rules import RULES, validate_change
+from .yamlio import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, format_size
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 
@@ -70,6 +71,39 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
     )
 
 
+def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
+    """The input limits (``Limits``), shared by every command that loads a stack: a file or
+    stack beyond them is refused with exit 2 before it is parsed."""
+    defaults = Limits()
+    group = cmd.add_argument_group("input limits (hostile or runaway YAML is refused, exit 2)")
+    group.add_argument(
+        LIMIT_NAMES["max_file_bytes"][0],
+        dest="max_file_bytes",
+        metavar="SIZE",
+        help=f"largest stack file, e.g. 16Mi (default: {format_size(defaults.max_file_bytes)})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_stack_bytes"][0],
+        dest="max_stack_bytes",
+        metavar="SIZE",
+        help=f"largest total of a stack's files (default: {format_size(defaults.max_stack_bytes)})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_depth"][0],
+        dest="max_depth",
+        metavar="N",
+        help=f"deepest nesting of mappings and lists (default: {defaults.max_depth}, "
+        f"at most {MAX_DEPTH_CEILING})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_alias_expansion"][0],
+        dest="max_alias_expansion",
+        metavar="N",
+        help="how many times its own size a file may grow when its YAML aliases are expanded "
+        f"(default: {defaults.max_alias_expansion})",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tars-components",
@@ -90,6 +124,7 @@ def _parser() -> argparse.ArgumentParser:
             help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
         )
         cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
+        add_limit_arguments(cmd)
 
     render = commands.add_parser(
         "render",
@@ -135,8 +170,15 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         "crd_api_version": getattr(args, "crd_api_version", None),
         "skip_await": getattr(args, "skip_await", None),
     }
-    options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
-    return replace(settings, options=options)
+    given = {k: v for k, v in overrides.items() if v is not None}
+    check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
+    options = replace(options, **given)
+    limits: dict[str, int] = {}
+    for field in LIMIT_NAMES:
+        value = limit_value(field, getattr(args, field, None), config=False)
+        if value is not None:
+            limits[field] = value
+    return replace(settings, options=options, limits=replace(settings.limits, **limits))
 
 
 def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
@@ -147,7 +189,7 @@ def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
 def _render(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     options = settings.options
-    result = render_stack(settings.stack_dir, args.out, options)
+    result = render_stack(settings.stack_dir, args.out, options, settings.limits)
     _print_violations(result.build.violations, out)
     if not result.build.ok:
         errors = sum(1 for v in result.build.violations if v.is_error)
@@ -169,10 +211,10 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     namespace = settings.options.namespace
-    stack = load_stack(settings.stack_dir, namespace)
+    stack = load_stack(settings.stack_dir, namespace, settings.limits)
     violations = list(check(stack, settings.options))
     if args.previous:
-        previous = load_stack(args.previous, namespace)
+        previous = load_stack(args.previous, namespace, settings.limits)
         violations.extend(validate_change(previous, stack))
     _print_violations(violations, out)
     errors = sum(1 for v in violations if v.is_error)

@@ -29,10 +29,10 @@ except ImportError:  # pragma: no cover - not a POSIX system: no locking
 
 from .errors import UsageError
 from .loader import load_stack
-from .options import Options
+from .options import Options, check_options
 from .pipeline import Build, build
 from .stack import Stack
-from .yamlio import dump
+from .yamlio import Limits, dump
 
 CRD_DIR = "0-crd"
 MANIFEST_DIR = "1-manifest"
@@ -263,15 +263,20 @@ def suspended_gc() -> Iterator[None]:
             gc.enable()
 
 
-def render_stack(stack_dir: str | Path, out_dir: str | Path, options: Options) -> RenderResult:
+def render_stack(
+    stack_dir: str | Path, out_dir: str | Path, options: Options, limits: Limits | None = None
+) -> RenderResult:
     """The ``render`` job: load a stack directory, validate and expand it, and write the files.
 
     Nothing is written when a rule error blocks (``result.build.ok`` is false). Raises
-    :class:`~tars_components.errors.LoadError` for unreadable input.
+    :class:`~tars_components.errors.LoadError` for unreadable input or input beyond ``limits``
+    (default :class:`~tars_components.yamlio.Limits`), :class:`UsageError` for a bad option
+    value or ``--out``.
     """
+    check_options(options)
     check_out_dir(out_dir, stack_dir)
     with suspended_gc():
-        stack = load_stack(stack_dir, options.namespace)
+        stack = load_stack(stack_dir, options.namespace, limits)
         result = build(stack, options)
         if not result.ok:
             return RenderResult(stack=stack, build=result)
