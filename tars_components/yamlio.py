@@ -74,8 +74,8 @@ class Limits:
     * ``max_file_bytes``: size of one file (``--max-file-size``, ``tars:maxFileSize``).
       Defaults to 16 MiB.
     * ``max_stack_bytes``: total size of a stack's files (``--max-stack-size``,
-      ``tars:maxStackSize``). Defaults to 64 MiB: a render needs about 35 bytes of memory per
-      byte of YAML, so about 2.3 GB at the limit.
+      ``tars:maxStackSize``). Defaults to 64 MiB: a render needs about 40 bytes of memory per
+      byte of YAML, so about 2.6 GB at the limit.
     * ``max_depth``: nesting of mappings and lists, aliases expanded (``--max-depth``,
       ``tars:maxDepth``). Defaults to 100 levels; at most :data:`MAX_DEPTH_CEILING`.
     * ``max_alias_expansion``: how many times its own text a file may grow when its aliases are
