@@ -20,6 +20,7 @@ are written double-quoted on one line.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -172,7 +173,27 @@ def _nesting_bound_within(text: str, limit: int) -> bool:
     run = (limit - flow) // 2
     if run < 1:
         return False
-    return re.search(rf"^[ \t?:-]{{{run},}}", text, re.MULTILINE) is None
+    if _has_other_line_breaks(text):  # a lone CR, NEL, LS and PS break lines too; after a BOM
+        text = _OTHER_BREAKS.sub("\n", text)  # a line starts afresh
+    first_line, other_lines = _line_starts(run)
+    return first_line.match(text) is None and other_lines.search(text) is None
+
+
+_OTHER_BREAKS = re.compile("\r\n?|[\x85\u2028\u2029\ufeff]")
+
+
+def _has_other_line_breaks(text: str) -> bool:
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return True
+    return any(mark in text for mark in ("\x85", "\u2028", "\u2029", "\ufeff"))
+
+
+@functools.lru_cache(maxsize=64)
+def _line_starts(run: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Patterns of ``run`` spaces and block indicators at the start of the text, and after a
+    line break (a literal first character, so the search is a fast scan for line breaks)."""
+    indent = rf"[ \t?:-]{{{run}}}"
+    return re.compile(indent), re.compile(rf"\n{indent}")
 
 
 def check_nesting(text: str, max_depth: int) -> None:
@@ -196,6 +217,8 @@ def check_nesting(text: str, max_depth: int) -> None:
 
 def may_have_aliases(text: str) -> bool:
     """False when ``text`` certainly has no anchor or no alias (most files: then no check)."""
+    if "&" not in text or "*" not in text:
+        return False
     return _ANCHOR.search(text) is not None and _ALIAS.search(text) is not None
 
 

@@ -241,8 +241,13 @@ def _nested(draw: st.DrawFn, depth: int) -> object:
 
 
 @st.composite
-def _documents(draw: st.DrawFn) -> tuple[object, bool]:
-    return _nested(draw, draw(st.integers(1, 12))), draw(st.booleans())
+def _documents(draw: st.DrawFn) -> tuple[object, str]:
+    """A nested document, written in block or flow style, with any of YAML's line breaks and
+    maybe a byte order mark."""
+    document = _nested(draw, draw(st.integers(1, 12)))
+    text = yaml.safe_dump(document, default_flow_style=draw(st.booleans()), indent=2)
+    text = text.replace("\n", draw(st.sampled_from(["\n", "\r\n", "\r", "\x85", "\u2028"])))
+    return document, ("\ufeff" if draw(st.booleans()) else "") + text
 
 
 def _depth(value: object) -> int:
@@ -256,12 +261,12 @@ def _depth(value: object) -> int:
 @settings(max_examples=300, deadline=None)
 @given(_documents(), st.integers(1, 14))
 def test_the_nesting_check_refuses_exactly_what_is_too_deep(
-    case: tuple[object, bool], limit: int
+    case: tuple[object, str], limit: int
 ) -> None:
-    """Whatever the layout (block, flow, compact), the cheap bound never lets through a
-    document deeper than the limit, and never refuses one within it."""
-    document, flow = case
-    text = yaml.safe_dump(document, default_flow_style=flow, indent=2)
+    """Whatever the layout (block, flow, compact, line breaks), the cheap bound never lets
+    through a document deeper than the limit, and never refuses one within it."""
+    document, text = case
+    assert yaml.load(text, Loader=yaml.CSafeLoader) == document
     if _depth(document) > limit:
         with pytest.raises(YamlLimitError):
             check_nesting(text, limit)
