@@ -116,7 +116,10 @@ def load_stack(
             if len(data) > limits.max_file_bytes:  # grew since it was measured
                 problems.append(_file_too_large(file, len(data), limits))
                 continue
-            texts[str(file)] = data.decode("utf-8")
+            text = data.decode("utf-8")
+            if "\r" in text:  # universal newlines, as reading in text mode does
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            texts[str(file)] = text
         except (OSError, UnicodeDecodeError) as exc:
             problems.append(LoadProblem(str(file), 0, f"cannot read file: {exc}"))
     if problems:
