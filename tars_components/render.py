@@ -13,6 +13,7 @@ import errno
 import gc
 import os
 import platform
+import re
 import shutil
 import sys
 import tempfile
@@ -135,16 +136,23 @@ def _staging_prefix(out: Path) -> str:
 
 def staging_dirs(out_dir: str | Path) -> list[Path]:
     """The staging directories of ``out_dir`` that exist now (left by a killed render, or in
-    use by a running one)."""
+    use by a running one); also those of earlier versions (``.<name>.XXXXXXXX`` and
+    ``.<name>.old.XXXXXXXX`` holding nothing but a render's ``0-crd/`` and ``1-manifest/``)."""
     out = Path(os.path.abspath(out_dir))
     prefix = _staging_prefix(out)
+    legacy = re.compile(rf"\.{re.escape(out.name)}\.(?:old\.)?[a-z0-9_]{{8}}\Z")
     if not out.parent.is_dir():
         return []
-    return sorted(
-        p
-        for p in out.parent.iterdir()
-        if p.name.startswith(prefix) and p.is_dir() and not p.is_symlink()
-    )
+    found = []
+    for path in out.parent.iterdir():
+        if not path.is_dir() or path.is_symlink():
+            continue
+        if path.name.startswith(prefix) or (
+            legacy.match(path.name)
+            and all(p.name in (CRD_DIR, MANIFEST_DIR) for p in path.iterdir())
+        ):
+            found.append(path)
+    return sorted(found)
 
 
 def remove_stale_staging(out_dir: str | Path) -> None:

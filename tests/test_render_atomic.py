@@ -121,13 +121,18 @@ def test_stale_staging_dirs_of_killed_renders_are_removed(tmp_path: Path) -> Non
         stale = tmp_path / f".out.tars-render-{suffix}" / "1-manifest"
         stale.mkdir(parents=True)
         (stale / "half.yaml").write_text("a: 1\n")
+    for legacy in (".out.k2j_x9a0", ".out.old.abcdefgh"):  # names of earlier releases
+        (tmp_path / legacy / "1-manifest").mkdir(parents=True)
     other = tmp_path / ".other.tars-render-abc12345"
     other.mkdir()
-    assert len(staging_dirs(out)) == 2
+    kept = tmp_path / ".out.notmine1"
+    (kept / "data").mkdir(parents=True)
+    assert len(staging_dirs(out)) == 4
     write_tree(out, NEW)
     assert tree(out) == NEW
     assert staging_dirs(out) == []
     assert other.is_dir()  # another output's staging is not this render's business
+    assert kept.is_dir()  # nor a directory with something else in it
 
 
 def test_first_render_is_a_plain_rename(tmp_path: Path) -> None:
