@@ -167,18 +167,21 @@ _ALIAS = re.compile(r"(?:^|[\s,\[\]{}:])\*[^\s,\[\]{}]")
 
 def _nesting_bound_within(text: str, limit: int) -> bool:
     """True when the cheap upper bound on the nesting of ``text`` is at most ``limit``."""
+    if _has_other_line_breaks(text):  # a lone CR, NEL, LS and PS break lines too; after a BOM
+        text = _OTHER_BREAKS.sub("\n", text)  # a line starts afresh
     flow = text.count("[") + text.count("{")
-    if flow >= limit:
-        return False
+    if flow >= limit:  # a flow collection never spans a document marker: count per document
+        flow = max(part.count("[") + part.count("{") for part in _DOCUMENT_MARKER.split(text))
+        if flow >= limit:
+            return False
     run = (limit - flow) // 2
     if run < 1:
         return False
-    if _has_other_line_breaks(text):  # a lone CR, NEL, LS and PS break lines too; after a BOM
-        text = _OTHER_BREAKS.sub("\n", text)  # a line starts afresh
     first_line, other_lines = _line_starts(run)
     return first_line.match(text) is None and other_lines.search(text) is None
 
 
+_DOCUMENT_MARKER = re.compile(r"\n(?:---|\.\.\.)(?=[ \t\n]|\Z)")
 _OTHER_BREAKS = re.compile("\r\n?|[\x85\u2028\u2029\ufeff]")
 
 

@@ -16,6 +16,7 @@ from helpers import FRAMEWORK, stack_text, tars_server, template
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tars_components import yamlio
 from tars_components.errors import LoadError
 from tars_components.loader import load_stack, load_texts
 from tars_components.yamlio import (
@@ -230,6 +231,18 @@ def test_nesting_limit_counts_mappings_and_lists() -> None:
     with pytest.raises(YamlLimitError):
         check_nesting("{a: " * 6 + "1" + "}" * 6, 5)
     check_nesting("{a: " * 5 + "1" + "}" * 5, 5)
+    with pytest.raises(YamlLimitError):  # a flow collection over many unindented lines
+        check_nesting("[\n" * 150 + "x" + "]" * 150, 100)
+
+
+def test_brackets_are_counted_per_document() -> None:
+    """A one-file stack with many short flow collections keeps the cheap check."""
+    one = stack_text(*[tars_server(server=f"S{i}") for i in range(60)])
+    text = one.replace("  k8s:\n", "  k8s:\n    env: []\n    nodeSelector: []\n")
+    assert text.count("[") > 100
+    assert yamlio._nesting_bound_within(text, 100)
+    assert not yamlio._nesting_bound_within("a: " + "[" * 60 + "]" * 60 + "\nb: " + "{}" * 60, 100)
+    check_nesting(text, 100)
 
 
 def _nested(draw: st.DrawFn, depth: int) -> object:
@@ -241,13 +254,19 @@ def _nested(draw: st.DrawFn, depth: int) -> object:
 
 
 @st.composite
-def _documents(draw: st.DrawFn) -> tuple[object, str]:
-    """A nested document, written in block or flow style, with any of YAML's line breaks and
-    maybe a byte order mark."""
-    document = _nested(draw, draw(st.integers(1, 12)))
-    text = yaml.safe_dump(document, default_flow_style=draw(st.booleans()), indent=2)
+def _documents(draw: st.DrawFn) -> tuple[list[object], str]:
+    """One to three nested documents, written in block or flow style, with any of YAML's line
+    breaks and maybe a byte order mark."""
+    documents = [_nested(draw, draw(st.integers(1, 12))) for _ in range(draw(st.integers(1, 3)))]
+    text = yaml.safe_dump_all(
+        documents,
+        default_flow_style=draw(st.booleans()),
+        indent=2,
+        width=draw(st.sampled_from([1, 80])),  # 1: a flow collection over many lines
+        explicit_end=draw(st.booleans()),
+    )
     text = text.replace("\n", draw(st.sampled_from(["\n", "\r\n", "\r", "\x85", "\u2028"])))
-    return document, ("\ufeff" if draw(st.booleans()) else "") + text
+    return documents, ("\ufeff" if draw(st.booleans()) else "") + text
 
 
 def _depth(value: object) -> int:
@@ -261,13 +280,14 @@ def _depth(value: object) -> int:
 @settings(max_examples=300, deadline=None)
 @given(_documents(), st.integers(1, 14))
 def test_the_nesting_check_refuses_exactly_what_is_too_deep(
-    case: tuple[object, str], limit: int
+    case: tuple[list[object], str], limit: int
 ) -> None:
     """Whatever the layout (block, flow, compact, line breaks), the cheap bound never lets
     through a document deeper than the limit, and never refuses one within it."""
-    document, text = case
-    assert yaml.load(text, Loader=yaml.CSafeLoader) == document
-    if _depth(document) > limit:
+    documents, text = case
+    loaded = list(yaml.load_all(text, Loader=yaml.CSafeLoader))  # the depth the parser sees
+    assert [_depth(d) for d in loaded] == [_depth(d) for d in documents]
+    if max(_depth(d) for d in loaded) > limit:
         with pytest.raises(YamlLimitError):
             check_nesting(text, limit)
     else:
