@@ -7,9 +7,11 @@ printed), and declares one TFramework per namespace with its TTemplates and TSer
 Config keys (all optional): ``tars:stackDir`` (default ``stacks/<stack>``), ``tars:namespace``,
 ``tars:mode``, ``tars:localVolumeStorageClass``, ``tars:delayBind``, ``tars:tarsReadinessGate``,
 ``tars:crdApiVersion``, ``tars:renderDir`` (write manifests instead of applying them),
-``tars:kubeContext``, ``tars:skipAwait``, ``tars:externalReplicas``; and, read here only since
-they change no object: ``tars:previousStackDir`` (the stack as last deployed: change rules such
-as TS001, and a warning before a StatefulSet with volume claim templates is replaced),
+``tars:kubeContext``, ``tars:skipAwait``, ``tars:externalReplicas``, the input limits
+``tars:maxFileSize``, ``tars:maxStackSize``, ``tars:maxDepth``, ``tars:maxAliasExpansion``;
+and, read here only since they change no object: ``tars:previousStackDir`` (the stack as
+last deployed: change rules such as TS001, and a warning before a StatefulSet with volume
+claim templates is replaced),
 ``tars:protect`` and ``tars:retainOnDelete`` (resource options of every object).
 """
 
@@ -27,6 +29,7 @@ from tars_components.loader import load_stack
 from tars_components.pipeline import check as check_stack
 from tars_components.rules import validate_change
 from tars_components.stack import Stack
+from tars_components.yamlio import Limits
 
 PROJECT_DIR = Path(__file__).resolve().parent
 
@@ -38,10 +41,10 @@ def fail(message: str, lines: list[str]) -> None:
     raise pulumi.RunError(message)
 
 
-def load(directory: str, namespace: str) -> Stack:
+def load(directory: str, namespace: str, limits: Limits | None = None) -> Stack:
     """The stack directory (relative to the project), or stop with one error per problem."""
     try:
-        return load_stack(PROJECT_DIR / directory, namespace)
+        return load_stack(PROJECT_DIR / directory, namespace, limits)
     except LoadError as exc:
         fail(f"cannot load {directory}", [p.format() for p in exc.problems])
         raise  # unreachable: fail() raises
@@ -85,9 +88,11 @@ def main() -> None:
         retain_on_delete = config.get_bool("retainOnDelete")
     except (UsageError, pulumi.ConfigTypeError) as exc:
         fail("invalid tars:* config", [str(exc)])
-    stack = load(settings.stack_dir, settings.options.namespace)
+    stack = load(settings.stack_dir, settings.options.namespace, settings.limits)
     previous_dir = config.get("previousStackDir")
-    previous = load(previous_dir, settings.options.namespace) if previous_dir else None
+    previous = (
+        load(previous_dir, settings.options.namespace, settings.limits) if previous_dir else None
+    )
     check(settings, stack, previous)
 
     provider = k8s.Provider(

@@ -8,6 +8,8 @@ and prints, per size: wall time (best of ``--repeat`` runs, with the time of eac
 number of objects, peak memory (resident set size of the process, measured in a fresh child
 process per size), and the ratio of the whole render time to the floor time of serializing
 the same objects with PyYAML's C dumper (``yaml.dump(obj, Dumper=yaml.CSafeDumper)``).
+It also times the input-limit checks the loader runs on every file (size, nesting bound, alias
+presence; ``tars_components.yamlio.Limits``) on their own, and prints their share of the render.
 
 Targets (2-core machine): 1,000 servers end to end < 2 s; ratio < 3 (1,000 and 5,000
 servers); 5,000 servers within 5.5x the 1,000-server time. The exit code is 1 when a target is
@@ -178,6 +180,7 @@ class Measurement:
     dump: float
     write: float
     floor: float
+    limits: float
     peak_rss_mib: float
     baseline_rss_mib: float
 
@@ -239,6 +242,23 @@ def floor_time(objects: list[dict[str, Any]]) -> float:
         return time.perf_counter() - start
 
 
+def limit_checks_time(stack_dir: Path) -> float:
+    """Time of the input-limit checks ``load_stack`` runs on every file of the stack (the
+    size ``stat``, the nesting bound, the alias-presence scan), the texts already read."""
+    from tars_components.yamlio import Limits, check_nesting, may_have_aliases
+
+    limits = Limits()
+    files = sorted(stack_dir.iterdir())
+    texts = [f.read_text(encoding="utf-8") for f in files]
+    start = time.perf_counter()
+    total = sum(f.stat().st_size for f in files)
+    assert total <= limits.max_stack_bytes
+    for text in texts:
+        check_nesting(text, limits.max_depth)
+        may_have_aliases(text)
+    return time.perf_counter() - start
+
+
 def _rss_mib() -> float:
     # ru_maxrss is in KiB on Linux
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -267,12 +287,14 @@ def measure(servers: int, repeat: int, tmpdir: str | None = None) -> Measurement
         peak_rss = _rss_mib()
         stages = {k: min(run[k] for run in stage_runs) for k in stage_runs[0]}
         floor = min(floor_time(objects) for _ in range(repeat))
+        limits = min(limit_checks_time(stack_dir) for _ in range(repeat))
     return Measurement(
         servers=servers,
         objects=len(objects),
         total=total,
         **stages,
         floor=floor,
+        limits=limits,
         peak_rss_mib=peak_rss,
         baseline_rss_mib=baseline_rss,
     )
@@ -301,7 +323,8 @@ def print_table(rows: list[Measurement]) -> None:
     """The figures, one line per size."""
     header = (
         f"{'servers':>7} {'objects':>7} {'total s':>8} {'load':>7} {'build':>7} {'dump':>7} "
-        f"{'write':>7} {'floor s':>8} {'ratio':>6} {'peak RSS MiB':>13} {'(before)':>9}"
+        f"{'write':>7} {'floor s':>8} {'ratio':>6} {'limits':>7} {'share':>6} "
+        f"{'peak RSS MiB':>13} {'(before)':>9}"
     )
     print(header)
     print("-" * len(header))
@@ -309,13 +332,16 @@ def print_table(rows: list[Measurement]) -> None:
         print(
             f"{m.servers:>7} {m.objects:>7} {m.total:>8.3f} {m.load:>7.3f} {m.build:>7.3f} "
             f"{m.dump:>7.3f} {m.write:>7.3f} {m.floor:>8.3f} {m.ratio:>6.2f} "
+            f"{m.limits:>7.4f} {m.limits / m.total:>6.2%} "
             f"{m.peak_rss_mib:>13.1f} {m.baseline_rss_mib:>9.1f}"
         )
     print(
         "total = render_stack (what the CLI runs), best of the runs; load, build (mutate, "
         "validate, expand), dump (render_files), write (write_tree) = the same steps timed one "
         "by one, best of the runs;\nfloor = yaml.dump(obj, Dumper=CSafeDumper) per object; "
-        "peak RSS = the child process's maximum resident set, (before) = before the first render."
+        "limits = the input-limit checks of every file alone (size, nesting bound, alias scan), "
+        "share = limits / total;\npeak RSS = the child process's maximum resident set, "
+        "(before) = before the first render."
     )
 
 

@@ -18,18 +18,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from .config import StackSettings, read_stack_config
+from .config import StackSettings, limit_value, read_stack_config
 from .diff import GITHUB_COMMENT_LIMIT, diff_stacks, to_json, to_markdown, to_text
 from .errors import LoadError, LoadProblem, UsageError, Violation, has_errors, sorted_violations
 from .importer import PULUMI_IMPORT_FILE, import_export
 from .loader import load_stack
-from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
+from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode, check_option_values
 from .pipeline import check
 from .platform.job import render_controller, render_framework
 from .render import render_stack, suspended_gc
 from .rules import RULES, validate_change, without_create_only
 from .schema import write_schemas
 from .stack import Stack
+from .yamlio import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, format_size
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug, kept apart from diff --exit-code's 3
@@ -89,6 +90,39 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
     )
 
 
+def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
+    """The input limits (``Limits``), shared by every command that loads a stack: a file or
+    stack beyond them is refused with exit 2 before it is parsed."""
+    defaults = Limits()
+    group = cmd.add_argument_group("input limits (hostile or runaway YAML is refused, exit 2)")
+    group.add_argument(
+        LIMIT_NAMES["max_file_bytes"][0],
+        dest="max_file_bytes",
+        metavar="SIZE",
+        help=f"largest stack file, e.g. 16Mi (default: {format_size(defaults.max_file_bytes)})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_stack_bytes"][0],
+        dest="max_stack_bytes",
+        metavar="SIZE",
+        help=f"largest total of a stack's files (default: {format_size(defaults.max_stack_bytes)})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_depth"][0],
+        dest="max_depth",
+        metavar="N",
+        help=f"deepest nesting of mappings and lists (default: {defaults.max_depth}, "
+        f"at most {MAX_DEPTH_CEILING})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_alias_expansion"][0],
+        dest="max_alias_expansion",
+        metavar="N",
+        help="how many times its own size a file may grow when its YAML aliases are expanded "
+        f"(default: {defaults.max_alias_expansion})",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tars-components",
@@ -110,6 +144,7 @@ def _parser() -> argparse.ArgumentParser:
             help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
         )
         cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
+        add_limit_arguments(cmd)
 
     render = commands.add_parser(
         "render",
@@ -216,8 +251,15 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         "skip_await": getattr(args, "skip_await", None),
         "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
     }
-    options = replace(options, **{k: v for k, v in overrides.items() if v is not None})
-    return replace(settings, options=options)
+    given = {k: v for k, v in overrides.items() if v is not None}
+    check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
+    options = replace(options, **given)
+    limits: dict[str, int] = {}
+    for field in LIMIT_NAMES:
+        value = limit_value(field, getattr(args, field, None), config=False)
+        if value is not None:
+            limits[field] = value
+    return replace(settings, options=options, limits=replace(settings.limits, **limits))
 
 
 def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
@@ -228,7 +270,7 @@ def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
 def _render(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     options = settings.options
-    result = render_stack(settings.stack_dir, args.out, options)
+    result = render_stack(settings.stack_dir, args.out, options, settings.limits)
     _print_violations(result.build.violations, out)
     if not result.build.ok:
         errors = sum(1 for v in result.build.violations if v.is_error)
@@ -253,10 +295,10 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     namespace = settings.options.namespace
     with suspended_gc():  # large exports: see render.suspended_gc
-        stack = load_stack(settings.stack_dir, namespace)
+        stack = load_stack(settings.stack_dir, namespace, settings.limits)
         violations = list(check(stack, settings.options))
         if args.previous:
-            previous = load_stack(args.previous, namespace)
+            previous = load_stack(args.previous, namespace, settings.limits)
             violations.extend(validate_change(previous, stack))
             violations = without_create_only(violations, previous)
     _print_violations(violations, out)
@@ -388,6 +430,7 @@ def _diff_parser(commands: Any) -> None:
     )
     cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
     add_output_arguments(cmd)
+    add_limit_arguments(cmd)
     cmd.add_argument(
         "--format",
         choices=["text", "markdown", "json"],
@@ -415,13 +458,13 @@ def _diff_parser(commands: Any) -> None:
     )
 
 
-def _load_both(old_dir: str, new_dir: str, namespace: str) -> tuple[Stack, Stack]:
+def _load_both(old_dir: str, new_dir: str, namespace: str, limits: Limits) -> tuple[Stack, Stack]:
     """Both stacks, or one LoadError with the problems of both."""
     stacks: list[Stack] = []
     problems: list[LoadProblem] = []
     for directory in (old_dir, new_dir):
         try:
-            stacks.append(load_stack(directory, namespace))
+            stacks.append(load_stack(directory, namespace, limits))
         except LoadError as exc:
             problems.extend(exc.problems)
     if problems:
@@ -438,7 +481,9 @@ def _diff(args: argparse.Namespace, out: TextIO) -> int:
     settings = _settings(args)
     new_dir = args.new_stack or settings.stack_dir
     with suspended_gc():
-        previous, current = _load_both(args.old_stack, new_dir, settings.options.namespace)
+        previous, current = _load_both(
+            args.old_stack, new_dir, settings.options.namespace, settings.limits
+        )
         result = diff_stacks(previous, current, settings.options, settings.external_replicas)
     if result.diff is None:
         errors = sum(1 for v in result.violations if v.is_error)

@@ -13,8 +13,16 @@ import yaml
 
 from .errors import UsageError
 from .models import API_VERSIONS, V1BETA3
-from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode, Options
-from .yamlio import YamlLoader
+from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode, Options, check_options
+from .yamlio import (
+    LIMIT_NAMES,
+    MAX_DEPTH_CEILING,
+    Limits,
+    YamlLimitError,
+    format_size,
+    load_documents,
+    parse_size,
+)
 
 NAMESPACE_KEY = "tars"
 
@@ -33,6 +41,8 @@ class StackSettings:
     * ``kube_context``: ``tars:kubeContext``, the kubeconfig context of the Kubernetes provider.
     * ``external_replicas``: ``tars:externalReplicas``; leave ``spec.replicas`` to an HPA or
       ``kubectl scale`` (``ignore_changes``).
+    * ``limits``: bounds on the stack's files (``tars:maxFileSize``, ``tars:maxStackSize``,
+      ``tars:maxDepth``, ``tars:maxAliasExpansion``; see :class:`~.yamlio.Limits`).
     """
 
     stack_dir: str
@@ -40,6 +50,7 @@ class StackSettings:
     render_dir: str | None = None
     kube_context: str | None = None
     external_replicas: bool = False
+    limits: Limits = field(default_factory=Limits)
 
 
 def settings_from_config(
@@ -93,13 +104,42 @@ def settings_from_config(
         skip_await=flag("skipAwait", False),
         tconfig_config_maps=flag("tconfigConfigMaps", False),
     )
+    check_options(options, config=True)
+    limits = {
+        field: limit_value(field, lookup(LIMIT_NAMES[field][1].split(":", 1)[1]), config=True)
+        for field in LIMIT_NAMES
+    }
     return StackSettings(
         stack_dir=text("stackDir", f"stacks/{env}") or f"stacks/{env}",
         options=options,
         render_dir=text("renderDir"),
         kube_context=text("kubeContext"),
         external_replicas=flag("externalReplicas", False),
+        limits=Limits(**{k: v for k, v in limits.items() if v is not None}),
     )
+
+
+def limit_value(field: str, value: Any, config: bool) -> int | None:
+    """One :class:`~.yamlio.Limits` field from a flag or config value (None when unset).
+
+    Sizes take units (``16Mi``); depth and expansion are positive integers, the depth at most
+    :data:`~.yamlio.MAX_DEPTH_CEILING`. Raises :class:`UsageError` naming the flag or key.
+    """
+    if value is None or value == "":
+        return None
+    flag, key = LIMIT_NAMES[field]
+    name = key if config else flag
+    try:
+        if field in ("max_file_bytes", "max_stack_bytes"):
+            return parse_size(value)
+        if isinstance(value, bool) or not str(value).strip().isdigit() or int(value) < 1:
+            raise ValueError("expected a positive integer")
+        number = int(value)
+    except ValueError as exc:
+        raise UsageError(f"{name} {value!r}: {exc}") from None
+    if field == "max_depth" and number > MAX_DEPTH_CEILING:
+        raise UsageError(f"{name} {value!r}: at most {MAX_DEPTH_CEILING}")
+    return number
 
 
 def read_stack_config(env: str, project_dir: str | Path = ".") -> StackSettings:
@@ -110,12 +150,22 @@ def read_stack_config(env: str, project_dir: str | Path = ".") -> StackSettings:
     """
     base = Path(project_dir)
     path = base / f"Pulumi.{env}.yaml"
+    limits = Limits()  # the config file itself is read within the default limits
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=YamlLoader) or {}
+        if path.stat().st_size > limits.max_file_bytes:
+            raise UsageError(
+                f"{path}: stack config is larger than {format_size(limits.max_file_bytes)}"
+            )
+        documents = load_documents(path.read_text(encoding="utf-8"), limits)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read stack config: {exc.strerror}") from None
     except yaml.YAMLError as exc:
         raise UsageError(f"{path}: invalid YAML: {exc}") from None
+    except YamlLimitError as exc:
+        raise UsageError(f"{path}:{exc.line or 1}: {exc.message}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: cannot read stack config: {exc}") from None
+    data = (documents[0] if documents else None) or {}
     config = data.get("config") or {} if isinstance(data, dict) else {}
     if not isinstance(config, dict):
         raise UsageError(f"{path}: 'config' must be a mapping")

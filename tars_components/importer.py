@@ -39,11 +39,12 @@ from typing import Any
 
 import yaml
 
-from .errors import LoadError, LoadProblem, UsageError, Violation
-from .loader import CLUSTER_SCOPED_KINDS, load_texts
+from .errors import UsageError, Violation
+from .loader import CLUSTER_SCOPED_KINDS, load_texts, read_texts
 from .models import API_VERSIONS, KINDS
 from .models.taccount import P_CONFIG_KEY
 from .stack import Stack
+from .yamlio import Limits
 
 SECRETS_SCRIPT = "pulumi-secrets.sh"
 PULUMI_IMPORT_FILE = "pulumi-import.json"
@@ -72,12 +73,15 @@ class ImportResult:
 
 
 def import_texts(
-    texts: Mapping[str, str], namespace: str | None = None, pulumi_plan: bool = False
+    texts: Mapping[str, str],
+    namespace: str | None = None,
+    pulumi_plan: bool = False,
+    limits: Limits | None = None,
 ) -> ImportResult:
     """The stack files of an export (pure). Raises :class:`LoadError` for input that cannot be
     read at all (the same as ``validate``)."""
     cleaned: list[dict[str, Any]] = []
-    stack = load_texts(texts, namespace, cleaned)  # every load problem is raised here
+    stack = load_texts(texts, namespace, cleaned, limits)  # every load problem is raised here
     groups: dict[str, list[dict[str, Any]]] = {}
     secrets: dict[str, str] = {}
     for doc in cleaned:
@@ -220,27 +224,10 @@ def _dump_all(docs: list[dict[str, Any]]) -> str:
     return yaml.dump_all(docs, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)
 
 
-def read_export(path: str | Path) -> dict[str, str]:
+def read_export(path: str | Path, limits: Limits | None = None) -> dict[str, str]:
     """The YAML texts of an export: one file, or every ``*.yaml``/``*.yml``/``*.json`` of a
-    directory. Raises :class:`LoadError` when it cannot be read."""
-    root = Path(path)
-    if root.is_dir():
-        files = sorted(
-            p for p in root.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml", ".json")
-        )
-    elif root.is_file():
-        files = [root]
-    else:
-        raise LoadError([LoadProblem(str(root), 0, "no such export file or directory")])
-    if not files:
-        raise LoadError([LoadProblem(str(root), 0, "no *.yaml, *.yml or *.json files")])
-    texts: dict[str, str] = {}
-    for file in files:
-        try:
-            texts[str(file)] = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise LoadError([LoadProblem(str(file), 0, f"cannot read file: {exc}")]) from exc
-    return texts
+    directory, within ``limits``. Raises :class:`LoadError` when it cannot be read."""
+    return read_texts(path, limits or Limits(), (".yaml", ".yml", ".json"), "export directory")
 
 
 def import_export(

@@ -46,7 +46,7 @@ from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .paths import FileIndex, Segment
 from .rules.tserver import section_mismatch
 from .stack import KubeObject, Rejected, Stack, violation
-from .yamlio import YamlLoader
+from .yamlio import LIMIT_NAMES, Limits, YamlLimitError, format_size, load_documents
 
 SCHEMA_CODES = {
     TServer.KIND: "TS021",
@@ -102,36 +102,100 @@ VERSION_REQUIRED_FIELDS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
 }
 
 
-def load_stack(path: str | Path, namespace: str | None = None) -> Stack:
+def load_stack(
+    path: str | Path, namespace: str | None = None, limits: Limits | None = None
+) -> Stack:
     """Load every ``*.yaml``/``*.yml`` file of a stack directory (or one file), sorted by path.
 
-    Raises :class:`LoadError` when a file cannot be read or parsed.
+    Raises :class:`LoadError` when a file cannot be read or parsed, or is beyond ``limits``
+    (sizes are checked before anything is read).
     """
+    limits = limits or Limits()
+    return load_texts(read_texts(path, limits), namespace, limits=limits)
+
+
+def read_texts(
+    path: str | Path,
+    limits: Limits,
+    suffixes: tuple[str, ...] = (".yaml", ".yml"),
+    what: str = "stack directory",
+) -> dict[str, str]:
+    """``{file name: text}`` of a directory's files with these suffixes (or of one file),
+    sorted by path, within ``limits`` (sizes are checked before anything is read)."""
     root = Path(path)
     if root.is_dir():
-        files = sorted(p for p in root.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml"))
+        files = sorted(p for p in root.iterdir() if p.is_file() and p.suffix in suffixes)
     elif root.is_file():
         files = [root]
     else:
-        raise LoadError([LoadProblem(str(root), 0, "no such stack directory or file")])
+        raise LoadError([LoadProblem(str(root), 0, f"no such {what} or file")])
     if not files:
-        raise LoadError([LoadProblem(str(root), 0, "no *.yaml or *.yml files in the directory")])
+        patterns = " or ".join(", ".join(f"*{x}" for x in suffixes).rsplit(", ", 1))
+        raise LoadError([LoadProblem(str(root), 0, f"no {patterns} files in the directory")])
     texts: dict[str, str] = {}
-    problems: list[LoadProblem] = []
+    problems = _size_problems(root, files, limits)
+    if problems:
+        raise LoadError(problems)
     for file in files:
         try:
-            texts[str(file)] = file.read_text(encoding="utf-8")
+            with file.open("rb") as stream:
+                data = stream.read(limits.max_file_bytes + 1)
+            if len(data) > limits.max_file_bytes:  # grew since it was measured
+                problems.append(_file_too_large(file, len(data), limits))
+                continue
+            text = data.decode("utf-8")
+            if "\r" in text:  # universal newlines, as reading in text mode does
+                text = text.replace("\r\n", "\n").replace("\r", "\n")
+            texts[str(file)] = text
         except (OSError, UnicodeDecodeError) as exc:
             problems.append(LoadProblem(str(file), 0, f"cannot read file: {exc}"))
     if problems:
         raise LoadError(problems)
-    return load_texts(texts, namespace)
+    return texts
+
+
+def _size_problems(root: Path, files: list[Path], limits: Limits) -> list[LoadProblem]:
+    """Files larger than ``limits.max_file_bytes``, and the stack when its files add up to
+    more than ``limits.max_stack_bytes``."""
+    problems: list[LoadProblem] = []
+    total = 0
+    for file in files:
+        try:
+            size = file.stat().st_size
+        except OSError as exc:
+            problems.append(LoadProblem(str(file), 0, f"cannot read file: {exc}"))
+            continue
+        total += size
+        if size > limits.max_file_bytes:
+            problems.append(_file_too_large(file, size, limits))
+    if total > limits.max_stack_bytes:
+        flag, key = LIMIT_NAMES["max_stack_bytes"]
+        problems.append(
+            LoadProblem(
+                str(root),
+                0,
+                f"the stack's files add up to {format_size(total)}, more than "
+                f"{format_size(limits.max_stack_bytes)} (limit: {flag}, {key})",
+            )
+        )
+    return problems
+
+
+def _file_too_large(file: Path, size: int, limits: Limits) -> LoadProblem:
+    flag, key = LIMIT_NAMES["max_file_bytes"]
+    return LoadProblem(
+        str(file),
+        0,
+        f"file is {format_size(size)}, more than {format_size(limits.max_file_bytes)} "
+        f"(limit: {flag}, {key})",
+    )
 
 
 def load_texts(
     texts: Mapping[str, str],
     namespace: str | None = None,
     cleaned: list[dict[str, Any]] | None = None,
+    limits: Limits | None = None,
 ) -> Stack:
     """Pure loader: ``{file name: YAML text}`` (taken in sorted name order) → :class:`Stack`.
 
@@ -139,6 +203,7 @@ def load_texts(
     ``default``. When given, ``cleaned`` receives every loaded object (TarsK8S or plain, not
     the skipped ones) as a mapping without what a live cluster writes, in load order (what
     ``import`` writes).
+    Nesting and alias expansion are bounded by ``limits`` (a LoadError beyond).
     """
     stack_namespace = namespace or "default"
     documents: list[Document] = []
@@ -150,9 +215,13 @@ def load_texts(
     for file in sorted(texts):
         index = FileIndex(file, texts[file])
         try:
-            raws = list(yaml.load_all(texts[file], Loader=YamlLoader))
+            raws = load_documents(texts[file], limits)
         except yaml.YAMLError as exc:
             problems.append(_yaml_problem(file, exc))
+            continue
+        except YamlLimitError as exc:
+            line = exc.line or index.document_line(exc.document or 0)
+            problems.append(LoadProblem(file, line, exc.message))
             continue
         for position, document in enumerate(raws):
             if document is None:

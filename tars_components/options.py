@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from enum import Enum
+from typing import Any
 
-from .models import V1BETA3
+from .errors import UsageError
+from .models import API_VERSIONS, V1BETA3
+from .models.base import P_DNS1123SUB
+from .models.names import is_dns_label
 
 DEFAULT_LOCAL_VOLUME_STORAGE_CLASS = "tars-storage-class"
 
@@ -49,3 +55,71 @@ class Options:
     crd_api_version: str = V1BETA3
     skip_await: bool = False
     tconfig_config_maps: bool = False
+
+
+OPTION_NAMES: dict[str, tuple[str, str]] = {
+    "namespace": ("--namespace", "tars:namespace"),
+    "mode": ("--mode", "tars:mode"),
+    "local_volume_storage_class": ("--local-volume-storage-class", "tars:localVolumeStorageClass"),
+    "delay_bind": ("--no-delay-bind", "tars:delayBind"),
+    "tars_readiness_gate": ("--no-tars-readiness-gate", "tars:tarsReadinessGate"),
+    "crd_api_version": ("--crd-api-version", "tars:crdApiVersion"),
+    "skip_await": ("--skip-await", "tars:skipAwait"),
+    "tconfig_config_maps": ("--tconfig-configmaps", "tars:tconfigConfigMaps"),
+}
+"""Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
+
+_DNS_SUBDOMAIN = re.compile(P_DNS1123SUB)
+
+
+def _is_subdomain(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= 253 and bool(_DNS_SUBDOMAIN.fullmatch(value))
+
+
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "namespace": (
+        lambda v: isinstance(v, str) and is_dns_label(v),
+        "not a valid namespace: expected a DNS-1123 label (at most 63 lowercase letters, "
+        "digits and '-', starting and ending with a letter or digit)",
+    ),
+    "local_volume_storage_class": (
+        _is_subdomain,
+        "not a valid storage class name: expected a DNS-1123 subdomain (at most 253 lowercase "
+        "letters, digits, '-' and '.')",
+    ),
+    "mode": (lambda v: v in {m.value for m in Mode}, f"expected one of {', '.join(Mode)}"),
+    "crd_api_version": (lambda v: v in API_VERSIONS, f"expected one of {', '.join(API_VERSIONS)}"),
+    "delay_bind": (_is_bool, "expected true or false"),
+    "tars_readiness_gate": (_is_bool, "expected true or false"),
+    "skip_await": (_is_bool, "expected true or false"),
+    "tconfig_config_maps": (_is_bool, "expected true or false"),
+}
+
+
+def option_problem(field: str, value: Any) -> str | None:
+    """What Kubernetes would refuse in one option value (None when it is fine): the checks a
+    document's own fields get, so that a bad option never reaches a manifest."""
+    valid, problem = _CHECKS[field]
+    return None if valid(value) else problem
+
+
+def check_option_values(values: Mapping[str, Any], config: bool) -> None:
+    """Raise :class:`UsageError` for the first bad value of ``{Options field: value}``,
+    naming the option as the user gave it: its ``tars:*`` key when ``config``, else its flag.
+    """
+    for field, value in values.items():
+        problem = option_problem(field, value)
+        if problem:
+            flag, key = OPTION_NAMES[field]
+            raise UsageError(f"{key if config else flag} {value!r}: {problem}")
+
+
+def check_options(options: Options, config: bool = False) -> None:
+    """:func:`check_option_values` on every field of ``options``."""
+    values = {f.name: getattr(options, f.name) for f in fields(options)}
+    values["mode"] = Mode(options.mode).value
+    check_option_values(values, config)

@@ -2,15 +2,20 @@
 
 ``DIR/1-manifest/<apiVersion, / and : as _>-<kind lowercased>-<namespace>-<name>.yaml``, and
 ``DIR/0-crd/`` for CustomResourceDefinitions. :func:`render_files` is pure; :func:`write_tree`
-is the only function that touches the disk, and replaces the directory in one step so that a
-failed render never leaves a half-written tree.
+is the only function that touches the disk: it replaces the directory with one atomic exchange,
+so that a failed or killed render never leaves a half-written tree, nor a moment without one.
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import gc
 import os
+import platform
+import re
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -18,12 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system: no locking
+    fcntl = None  # type: ignore[assignment]
+
 from .errors import UsageError
 from .loader import load_stack
-from .options import Options
+from .options import Options, check_options
 from .pipeline import Build, build
 from .stack import Stack
-from .yamlio import dump
+from .yamlio import Limits, dump
 
 CRD_DIR = "0-crd"
 MANIFEST_DIR = "1-manifest"
@@ -77,36 +87,161 @@ def check_out_dir(out_dir: str | Path, stack_dir: str | Path | None = None) -> N
 
 def write_tree(out_dir: str | Path, files: Mapping[str, str]) -> None:
     """Make ``out_dir`` contain exactly ``files`` (see :func:`check_out_dir` for what it
-    refuses to replace).
+    refuses to replace), atomically.
 
-    The tree is written next to ``out_dir`` first and swapped in by renames; if writing or
-    the swap fails, the previous render is left (or put back) in place.
+    The tree is written into a staging directory next to ``out_dir``
+    (``.<name>.tars-render-XXXXXXXX``) and swapped in with one atomic exchange
+    (``renameat2(RENAME_EXCHANGE)``; a plain rename when ``out_dir`` does not exist yet), so a
+    render killed at any instant leaves ``out_dir`` holding either the previous render or the new
+    one, complete, and never missing. The previous tree, now under the staging name, is then
+    deleted. Staging directories left by killed renders are deleted by the next render into the
+    same parent directory; renders into one parent directory take turns (``flock`` on it).
+
+    Where the file system cannot exchange two directories (``EINVAL``/``ENOSYS``), replacing an
+    existing ``out_dir`` is refused (:class:`UsageError`) rather than done with a moment at
+    which it does not exist; rendering into a new directory still works.
     """
-    out = Path(out_dir)
-    check_out_dir(out)
+    out = Path(os.path.abspath(out_dir))
+    check_out_dir(out_dir)
+    if not out.name:
+        raise UsageError(f"--out {out_dir}: not a directory a render can replace")
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
-        for directory in (CRD_DIR, MANIFEST_DIR):
-            (staging / directory).mkdir()
-        for relative, text in files.items():
-            (staging / relative).write_text(text, encoding="utf-8")
-        os.chmod(staging, 0o755)
-        if not out.exists():
-            staging.rename(out)
-            return
-        retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-        retired.rmdir()
-        out.rename(retired)
+    with _locked_directory(out.parent):
+        check_out_dir(out_dir)  # again, now that no other render can change it
+        remove_stale_staging(out)
+        staging = Path(tempfile.mkdtemp(prefix=_staging_prefix(out), dir=out.parent))
         try:
-            staging.rename(out)
+            for directory in (CRD_DIR, MANIFEST_DIR):
+                (staging / directory).mkdir()
+            for relative, text in files.items():
+                (staging / relative).write_text(text, encoding="utf-8")
+            os.chmod(staging, 0o755)
+            if out.is_dir():
+                _exchange(staging, out, out_dir)
+            else:
+                os.rename(staging, out)
         except BaseException:
-            retired.rename(out)
+            shutil.rmtree(staging, ignore_errors=True)
             raise
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)  # the previous render, after the exchange
+
+
+STAGING_MARK = "tars-render"
+"""Staging directories are named ``.<out name>.tars-render-<random>``, next to ``--out``."""
+
+
+def _staging_prefix(out: Path) -> str:
+    return f".{out.name}.{STAGING_MARK}-"
+
+
+def staging_dirs(out_dir: str | Path) -> list[Path]:
+    """The staging directories of ``out_dir`` that exist now (left by a killed render, or in
+    use by a running one); also those of earlier versions (``.<name>.XXXXXXXX`` and
+    ``.<name>.old.XXXXXXXX`` holding nothing but a render's ``0-crd/`` and ``1-manifest/``)."""
+    out = Path(os.path.abspath(out_dir))
+    prefix = _staging_prefix(out)
+    legacy = re.compile(rf"\.{re.escape(out.name)}\.(?:old\.)?[a-z0-9_]{{8}}\Z")
+    if not out.parent.is_dir():
+        return []
+    found = []
+    for path in out.parent.iterdir():
+        if not path.is_dir() or path.is_symlink():
+            continue
+        if path.name.startswith(prefix) or (
+            legacy.match(path.name)
+            and all(p.name in (CRD_DIR, MANIFEST_DIR) for p in path.iterdir())
+        ):
+            found.append(path)
+    return sorted(found)
+
+
+def remove_stale_staging(out_dir: str | Path) -> None:
+    """Delete the staging directories a killed render of ``out_dir`` left behind (call it
+    holding the parent directory's lock, so that no running render's staging is taken)."""
+    for path in staging_dirs(out_dir):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@contextmanager
+def _locked_directory(directory: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``directory``, released by the kernel if the process dies."""
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+# renameat2(2) flags and syscall numbers (for a C library without the renameat2 wrapper,
+# glibc < 2.28).
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+_SYS_RENAMEAT2 = {"x86_64": 316, "aarch64": 276, "i386": 353, "i686": 353, "armv7l": 382}
+_MACOS_RENAME_SWAP = 2
+_UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV}
+
+
+def _exchange(a: Path, b: Path, shown: str | Path) -> None:
+    """Atomically swap the directories ``a`` and ``b``.
+
+    Raises :class:`UsageError` when the system or file system cannot (see :func:`write_tree`).
+    """
+    try:
+        exchange_paths(a, b)
+    except OSError as exc:
+        if exc.errno not in _UNSUPPORTED:
+            raise
+        raise UsageError(
+            f"--out {shown}: this file system cannot replace a directory atomically "
+            f"(rename exchange: {os.strerror(exc.errno)}); render into a new directory or "
+            "remove the previous render first"
+        ) from None
+
+
+def exchange_paths(a: str | Path, b: str | Path) -> None:
+    """Swap two existing paths atomically: ``renameat2(RENAME_EXCHANGE)`` on Linux (through
+    ``syscall`` where the C library lacks the wrapper), ``renamex_np(RENAME_SWAP)`` on macOS.
+    Raises OSError: ``ENOSYS`` where neither call exists, ``EINVAL`` where the file system
+    does not support it."""
+    libc = _libc()
+    if libc is None:
+        raise OSError(errno.ENOSYS, os.strerror(errno.ENOSYS))
+    path_a, path_b = os.fsencode(a), os.fsencode(b)
+    if sys.platform == "darwin":
+        renamex = getattr(libc, "renamex_np", None)
+        if renamex is None:
+            raise OSError(errno.ENOSYS, os.strerror(errno.ENOSYS))
+        result = renamex(path_a, path_b, ctypes.c_uint(_MACOS_RENAME_SWAP))
+    else:
+        renameat2 = getattr(libc, "renameat2", None)
+        if renameat2 is not None:
+            result = renameat2(
+                _AT_FDCWD, path_a, _AT_FDCWD, path_b, ctypes.c_uint(_RENAME_EXCHANGE)
+            )
+        else:
+            number = _SYS_RENAMEAT2.get(platform.machine())
+            if number is None:
+                raise OSError(errno.ENOSYS, os.strerror(errno.ENOSYS))
+            result = libc.syscall(
+                ctypes.c_long(number),
+                _AT_FDCWD,
+                path_a,
+                _AT_FDCWD,
+                path_b,
+                ctypes.c_uint(_RENAME_EXCHANGE),
+            )
+    if result != 0:
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code), str(a), None, str(b))
+
+
+def _libc() -> Any:
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:  # pragma: no cover - no C library to load (not a POSIX system)
+        return None
 
 
 @dataclass(frozen=True)
@@ -136,15 +271,20 @@ def suspended_gc() -> Iterator[None]:
             gc.enable()
 
 
-def render_stack(stack_dir: str | Path, out_dir: str | Path, options: Options) -> RenderResult:
+def render_stack(
+    stack_dir: str | Path, out_dir: str | Path, options: Options, limits: Limits | None = None
+) -> RenderResult:
     """The ``render`` job: load a stack directory, validate and expand it, and write the files.
 
     Nothing is written when a rule error blocks (``result.build.ok`` is false). Raises
-    :class:`~tars_components.errors.LoadError` for unreadable input.
+    :class:`~tars_components.errors.LoadError` for unreadable input or input beyond ``limits``
+    (default :class:`~tars_components.yamlio.Limits`), :class:`UsageError` for a bad option
+    value or ``--out``.
     """
+    check_options(options)
     check_out_dir(out_dir, stack_dir)
     with suspended_gc():
-        stack = load_stack(stack_dir, options.namespace)
+        stack = load_stack(stack_dir, options.namespace, limits)
         result = build(stack, options)
         if not result.ok:
             return RenderResult(stack=stack, build=result)

@@ -3,6 +3,13 @@
 Reading uses the libyaml C loader when present and keeps timestamps as strings
 (``release.time`` is a string in the CRD, and a datetime would not round-trip).
 
+Reading hostile text is bounded (:class:`Limits`, :func:`load_documents`): nesting depth and
+alias expansion are checked before or right after parsing, file and stack sizes by the loader
+before reading. The checks cost nothing measurable on ordinary files: the depth check is a
+bracket count and one regular-expression scan proving an upper bound, and only a file whose
+bound is above the limit is walked event by event; the alias check runs only on files with
+both an anchor and an alias.
+
 Writing goes through :func:`dump`, a small block-style emitter for plain data (mappings with
 string keys, lists, strings, numbers, booleans, None). For such data it writes the same text as
 ``yaml.dump(obj, default_flow_style=False, sort_keys=False, allow_unicode=True)``, several times
@@ -13,11 +20,15 @@ are written double-quoted on one line.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
+from yaml.events import CollectionEndEvent, CollectionStartEvent
 
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -50,6 +61,258 @@ def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = 
 
 
 YamlLoader.construct_mapping = _construct_unique_mapping  # type: ignore[method-assign]
+
+
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what a stack may ask of the loader, in the spirit of the Kubernetes API
+    server's own (3 MiB requests, etcd's 1.5 MiB objects); each is a CLI flag and a ``tars:*``
+    config key.
+
+    * ``max_file_bytes``: size of one file (``--max-file-size``, ``tars:maxFileSize``).
+      Defaults to 16 MiB.
+    * ``max_stack_bytes``: total size of a stack's files (``--max-stack-size``,
+      ``tars:maxStackSize``). Defaults to 64 MiB: a render needs about 40 bytes of memory per
+      byte of YAML, so about 2.6 GB at the limit.
+    * ``max_depth``: nesting of mappings and lists, aliases expanded (``--max-depth``,
+      ``tars:maxDepth``). Defaults to 100 levels; at most :data:`MAX_DEPTH_CEILING`.
+    * ``max_alias_expansion``: how many times its own text a file may grow when its aliases are
+      expanded (``--max-alias-expansion``, ``tars:maxAliasExpansion``). Defaults to 10.
+    """
+
+    max_file_bytes: int = 16 * MIB
+    max_stack_bytes: int = 64 * MIB
+    max_depth: int = 100
+    max_alias_expansion: int = 10
+
+
+MAX_DEPTH_CEILING = 400
+"""The deepest nesting a stack may be allowed: the loader recurses once per level, and
+Python's recursion limit (1,000 frames) is reached near 500 levels."""
+
+LIMIT_NAMES = {
+    "max_file_bytes": ("--max-file-size", "tars:maxFileSize"),
+    "max_stack_bytes": ("--max-stack-size", "tars:maxStackSize"),
+    "max_depth": ("--max-depth", "tars:maxDepth"),
+    "max_alias_expansion": ("--max-alias-expansion", "tars:maxAliasExpansion"),
+}
+"""Each limit's CLI flag and config key, as messages name them."""
+
+_SIZE = re.compile(r"(\d+)\s*(Ki|Mi|Gi|KiB|MiB|GiB|k|K|M|G|kB|KB|MB|GB|B)?\Z")
+_SIZE_UNITS = {
+    None: 1,
+    "B": 1,
+    "Ki": 1024,
+    "KiB": 1024,
+    "Mi": MIB,
+    "MiB": MIB,
+    "Gi": 1024 * MIB,
+    "GiB": 1024 * MIB,
+    "k": 1000,
+    "K": 1000,
+    "kB": 1000,
+    "KB": 1000,
+    "M": 1000**2,
+    "MB": 1000**2,
+    "G": 1000**3,
+    "GB": 1000**3,
+}
+
+
+def parse_size(value: str | int) -> int:
+    """A size in bytes: ``16777216``, ``16Mi``, ``16MiB``, ``512Ki``, ``20M`` (decimal).
+
+    Raises ValueError for anything else, and for zero.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"expected a size such as 16Mi, got {value!r}")
+    match = _SIZE.match(str(value).strip())
+    if match is None:
+        raise ValueError(f"expected a size such as 16Mi or 16777216 (bytes), got {value!r}")
+    size = int(match.group(1)) * _SIZE_UNITS[match.group(2)]
+    if size < 1:
+        raise ValueError(f"must be at least 1 byte, got {value!r}")
+    return size
+
+
+def format_size(size: int) -> str:
+    """``16 MiB`` for a whole number of units, else exact: ``1,536 bytes``."""
+    for unit, factor in (("GiB", 1024 * MIB), ("MiB", MIB), ("KiB", 1024)):
+        if size >= factor and size % factor == 0:
+            return f"{size // factor} {unit}"
+    return f"{size:,} bytes"
+
+
+class YamlLimitError(Exception):
+    """A file beyond one of the :class:`Limits`: ``line`` (1-based) where known, else
+    ``document`` (0-based index in the file) where known."""
+
+    def __init__(self, message: str, line: int | None = None, document: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.document = document
+
+
+# Flow collections open with [ or {; block collections open at a column no larger than the
+# run of spaces and indicators (- ? :) starting their line, and each nested block collection
+# sits at a larger column than its parent, except a list under a mapping key (same column).
+# So a file's nesting is at most 2 * (longest such run + 1) + its count of [ and {.
+_ANCHOR = re.compile(r"(?:^|[\s,\[\]{}:])&[^\s,\[\]{}]")
+_ALIAS = re.compile(r"(?:^|[\s,\[\]{}:])\*[^\s,\[\]{}]")
+
+
+def _nesting_bound_within(text: str, limit: int) -> bool:
+    """True when the cheap upper bound on the nesting of ``text`` is at most ``limit``."""
+    if _has_other_line_breaks(text):  # a lone CR, NEL, LS and PS break lines too; after a BOM
+        text = _OTHER_BREAKS.sub("\n", text)  # a line starts afresh
+    flow = text.count("[") + text.count("{")
+    if flow >= limit:  # a flow collection never spans a document marker: count per document
+        flow = max(part.count("[") + part.count("{") for part in _DOCUMENT_MARKER.split(text))
+        if flow >= limit:
+            return False
+    run = (limit - flow) // 2
+    if run < 1:
+        return False
+    first_line, other_lines = _line_starts(run)
+    return first_line.match(text) is None and other_lines.search(text) is None
+
+
+_DOCUMENT_MARKER = re.compile(r"\n(?:---|\.\.\.)(?=[ \t\n]|\Z)")
+_OTHER_BREAKS = re.compile("\r\n?|[\x85\u2028\u2029\ufeff]")
+
+
+def _has_other_line_breaks(text: str) -> bool:
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return True
+    return any(mark in text for mark in ("\x85", "\u2028", "\u2029", "\ufeff"))
+
+
+@functools.lru_cache(maxsize=64)
+def _line_starts(run: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Patterns of ``run`` spaces and block indicators at the start of the text, and after a
+    line break (a literal first character, so the search is a fast scan for line breaks)."""
+    indent = rf"[ \t?:-]{{{run}}}"
+    return re.compile(indent), re.compile(rf"\n{indent}")
+
+
+def check_nesting(text: str, max_depth: int) -> None:
+    """Raise :class:`YamlLimitError` (with the line) when ``text`` nests mappings and lists
+    deeper than ``max_depth``. Never builds the nodes, so any depth is safe to check; a YAML
+    syntax error met on the way is raised as ``yaml.YAMLError``."""
+    if _nesting_bound_within(text, max_depth):
+        return
+    depth = 0
+    for event in yaml.parse(text, Loader=YamlLoader):
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+            if depth > max_depth:
+                raise YamlLimitError(
+                    f"nesting deeper than {max_depth} levels (limit: --max-depth, tars:maxDepth)",
+                    line=event.start_mark.line + 1,
+                )
+        elif isinstance(event, CollectionEndEvent):
+            depth -= 1
+
+
+def may_have_aliases(text: str) -> bool:
+    """False when ``text`` certainly has no anchor or no alias (most files: then no check)."""
+    if "&" not in text or "*" not in text:
+        return False
+    return _ANCHOR.search(text) is not None and _ALIAS.search(text) is not None
+
+
+def _children(node: dict[Any, Any] | list[Any]) -> Iterator[Any]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield key
+            yield value
+    else:
+        yield from node
+
+
+def expanded_size(document: Any) -> tuple[int, int]:
+    """(size, depth) of a loaded document with its aliases expanded, in time linear in the
+    distinct nodes: size counts a scalar's characters (at least 1) plus 1 per node, about the
+    length of the expanded text. Raises :class:`YamlLimitError` for a recursive alias."""
+    if not isinstance(document, (dict, list)):
+        return _scalar_size(document), 0
+    done: dict[int, tuple[int, int]] = {}
+    open_nodes: set[int] = set()
+    work: list[tuple[Any, bool]] = [(document, False)]
+    while work:
+        node, finished = work.pop()
+        key = id(node)
+        if finished:
+            size, depth = 1, 0
+            for child in _children(node):
+                if isinstance(child, (dict, list)):
+                    child_size, child_depth = done[id(child)]
+                    size += child_size
+                    depth = max(depth, child_depth)
+                else:
+                    size += _scalar_size(child)
+            done[key] = (size, depth + 1)
+            open_nodes.discard(key)
+            continue
+        if key in done:
+            continue
+        open_nodes.add(key)
+        work.append((node, True))
+        for child in _children(node):
+            if isinstance(child, (dict, list)):
+                if id(child) in open_nodes:
+                    raise YamlLimitError("an alias refers to its own ancestor (infinite nesting)")
+                if id(child) not in done:
+                    work.append((child, False))
+    return done[id(document)]
+
+
+def _scalar_size(value: Any) -> int:
+    return 1 + (len(value) if isinstance(value, str) else 1)
+
+
+def check_aliases(documents: list[Any], text: str, limits: Limits) -> None:
+    """Raise :class:`YamlLimitError` (with the document's index) when aliases expand the
+    documents of ``text`` beyond ``limits.max_alias_expansion`` times the text's length, or
+    nest them deeper than ``limits.max_depth``."""
+    budget = limits.max_alias_expansion * max(len(text), 1)
+    total = 0
+    for index, document in enumerate(documents):
+        try:
+            size, depth = expanded_size(document)
+        except YamlLimitError as exc:
+            raise YamlLimitError(exc.message, document=index) from None
+        total += size
+        if total > budget:
+            raise YamlLimitError(
+                f"aliases expand the file to more than {limits.max_alias_expansion}x its "
+                f"{len(text):,} characters (limit: --max-alias-expansion, tars:maxAliasExpansion)",
+                document=index,
+            )
+        if depth > limits.max_depth:
+            raise YamlLimitError(
+                f"aliases nest the document deeper than {limits.max_depth} levels (limit: "
+                "--max-depth, tars:maxDepth)",
+                document=index,
+            )
+
+
+def load_documents(text: str, limits: Limits | None = None) -> list[Any]:
+    """Every document of ``text``, parsed with :class:`YamlLoader` within ``limits``.
+
+    Raises :class:`YamlLimitError` beyond a limit (the text is not parsed when too deep) and
+    ``yaml.YAMLError`` for invalid YAML.
+    """
+    limits = limits or Limits()
+    check_nesting(text, limits.max_depth)
+    documents = list(yaml.load_all(text, Loader=YamlLoader))
+    if may_have_aliases(text):
+        check_aliases(documents, text, limits)
+    return documents
 
 
 # Strings made of these characters, starting with a letter, are plain scalars for PyYAML unless

@@ -288,3 +288,96 @@ def test_validate_output_order_does_not_depend_on_hashing(tmp_path: Path) -> Non
         assert result.returncode == 1
         outputs.add(result.stdout)
     assert len(outputs) == 1
+
+
+# --- option values are checked like documents (issue #9, item 11) ---------------------------
+
+BAD_FLAGS = [
+    (["--namespace", "Tars_Dev"], "--namespace 'Tars_Dev': not a valid namespace"),
+    (["--namespace", ""], "--namespace '': not a valid namespace"),
+    (["--namespace", "n" * 64], f"--namespace '{'n' * 64}': not a valid namespace"),
+    (["--namespace", "tars.dev"], "--namespace 'tars.dev': not a valid namespace"),
+    (
+        ["--local-volume-storage-class", "Fast SSD"],
+        "--local-volume-storage-class 'Fast SSD': not a valid storage class name",
+    ),
+    (
+        ["--local-volume-storage-class=-ssd"],
+        "--local-volume-storage-class '-ssd': not a valid storage class name",
+    ),
+]
+
+
+@pytest.mark.parametrize(("flags", "message"), BAD_FLAGS)
+@pytest.mark.parametrize("command", ["render", "validate"])
+def test_bad_option_flags_exit_2_naming_the_flag(
+    command: str, flags: list[str], message: str, project: Path
+) -> None:
+    out = ["--out", "out"] if command == "render" else []
+    result = run(command, "--stack", "dev", *out, *flags, cwd=project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith(f"tars-components: error: {message}"), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+    assert not (project / "out").exists()
+
+
+BAD_KEYS = [
+    ("namespace", "Tars_Dev", "tars:namespace 'Tars_Dev': not a valid namespace"),
+    ("namespace", "-dev", "tars:namespace '-dev': not a valid namespace"),
+    (
+        "localVolumeStorageClass",
+        "local_ssd",
+        "tars:localVolumeStorageClass 'local_ssd': not a valid storage class name",
+    ),
+    ("crdApiVersion", "k8s.tars.io/v1", "tars:crdApiVersion must be one of"),
+    ("mode", "apply", "tars:mode must be expand or crd, got 'apply'"),
+    ("delayBind", "maybe", "tars:delayBind must be true or false"),
+]
+
+
+@pytest.mark.parametrize(("key", "value", "message"), BAD_KEYS)
+@pytest.mark.parametrize("command", ["render", "validate"])
+def test_bad_stack_config_values_exit_2_naming_the_key(
+    command: str, key: str, value: str, message: str, project: Path
+) -> None:
+    (project / "Pulumi.dev.yaml").write_text(
+        f"config:\n  tars:stackDir: stacks/dev\n  tars:{key}: {value!r}\n"
+    )
+    out = ["--out", "out"] if command == "render" else []
+    result = run(command, "--stack", "dev", *out, cwd=project)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith(f"tars-components: error: {message}"), result.stderr
+    assert not (project / "out").exists()
+
+
+def test_a_flag_replaces_a_bad_config_value_only_when_the_config_is_valid(project: Path) -> None:
+    """A bad key is refused even when a flag would override it: the stack's config is wrong."""
+    (project / "Pulumi.dev.yaml").write_text(
+        "config:\n  tars:stackDir: stacks/dev\n  tars:namespace: Bad\n"
+    )
+    result = run("validate", "--stack", "dev", "--namespace", "tars-dev", cwd=project)
+    assert result.returncode == 2
+    assert "tars:namespace 'Bad'" in result.stderr
+
+
+OPTION_SETS = [
+    [],
+    ["--mode", "crd"],
+    ["--mode", "crd", "--crd-api-version", "k8s.tars.io/v1beta2"],
+    ["--namespace", "other-ns", "--local-volume-storage-class", "fast.ssd-1"],
+    ["--no-delay-bind", "--no-tars-readiness-gate", "--skip-await"],
+    ["--mode", "crd", "--namespace", "BAD"],
+    ["--local-volume-storage-class", "UPPER"],
+]
+
+
+@pytest.mark.parametrize("flags", OPTION_SETS, ids=" ".join)
+def test_what_validate_passes_render_writes(flags: list[str], project: Path) -> None:
+    validated = run("validate", "stacks/dev", *flags, cwd=project)
+    rendered = run("render", "stacks/dev", "--out", "out", *flags, cwd=project)
+    assert validated.returncode == rendered.returncode, validated.stderr + rendered.stderr
+    assert ((project / "out").is_dir()) == (rendered.returncode == 0)
+    if rendered.returncode == 0:
+        for path in (project / "out").rglob("*.yaml"):
+            obj = yaml.safe_load(path.read_text())
+            assert obj["metadata"]["namespace"] in ("tars-dev", "other-ns", "default")

@@ -348,3 +348,21 @@ def test_names_and_namespaces_kubernetes_rejects_are_schema_violations() -> None
     found = {(v.code, v.field, v.line) for v in load_texts({"t.yaml": text}).violations}
     assert ("TT006", "metadata.name", 3) in found
     assert ("TF001", "metadata.namespace", 8) in found
+
+
+def test_crlf_and_cr_files_load_like_lf_files(tmp_path: Path) -> None:
+    """Files are read as bytes (to bound their size) with text mode's universal newlines."""
+    server = tars_server()
+    server["spec"]["k8s"]["replicas"] = -1  # a schema violation, for its line
+    text = stack_text(server)
+    loaded = {}
+    for name, newline in (("lf", "\n"), ("crlf", "\r\n"), ("cr", "\r")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "s.yaml").write_bytes(text.replace("\n", newline).encode())
+        stack = load_stack(tmp_path / name, NAMESPACE)
+        loaded[name] = (
+            [d.to_dict() for d in stack.documents],
+            [(v.code, v.line, v.field) for v in stack.violations],
+        )
+    assert loaded["crlf"] == loaded["cr"] == loaded["lf"]
+    assert loaded["lf"][1] and loaded["lf"][1][0][1] > 1
