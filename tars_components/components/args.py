@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import LoadError
 from ..loader import parse_document
@@ -29,9 +29,7 @@ from ..models import TServer as TServerDocument
 from ..models import TTemplate as TTemplateDocument
 from ..options import Options
 from ..stack import Stack
-
-if TYPE_CHECKING:
-    from .framework import TFramework
+from .scope import HasScope
 
 Section = Mapping[str, Any]
 """A part of a document given as a mapping (camelCase keys, as in YAML)."""
@@ -106,7 +104,7 @@ class TTemplateArgs:
     """Arguments of a :class:`~tars_components.components.TTemplate`: a TTemplate document, or
     its fields (``template_name``, ``content``, ``parent``)."""
 
-    framework: TFramework
+    framework: HasScope
     """The framework (namespace) the template belongs to. Required."""
 
     document: TTemplateDocument | None = None
@@ -170,7 +168,7 @@ class TServerArgs:
     fields (``app``, ``server``, ``sub_type``, one of ``tars``/``normal``, ``k8s``,
     ``release``)."""
 
-    framework: TFramework
+    framework: HasScope
     """The framework the server belongs to: namespace, default node image, known templates and
     options. Required."""
 
