@@ -31,6 +31,7 @@ from tars_components.components import (
     components_from_stack,
 )
 from tars_components.components.testing import (
+    DuplicateUrn,
     Recording,
     RecordingMocks,
     Registration,
@@ -710,3 +711,20 @@ def test_args_reject_contradictions_and_invalid_documents() -> None:
         TServerArgs(None, document=doc(tars_server())).to_document("elsewhere")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"differs from options\.namespace"):
         TFrameworkArgs(namespace="a", options=Options(namespace="b")).resolved_options()
+
+
+def test_record_fails_on_duplicate_urns_like_the_engine() -> None:
+    def program() -> None:
+        fw = framework()
+        TServer("srv", TServerArgs(fw, document=doc(tars_server())))
+        TServer("srv", TServerArgs(fw, document=doc(normal_server())))
+
+    with pytest.raises(DuplicateUrn, match=r"Duplicate resource URN .*::srv"):
+        record(program)
+
+    def distinct() -> None:  # same name, other parent or type: other URNs
+        fw = framework()
+        TServer("srv", TServerArgs(fw, document=doc(tars_server())))
+        TTemplate("srv", TTemplateArgs(fw, document=doc(template("shop.cpp", "tars.cpp"))))
+
+    assert len(record(distinct).of_type("tars:index:TServer")) == 1
