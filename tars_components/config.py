@@ -33,6 +33,10 @@ class StackSettings:
     * ``kube_context``: ``tars:kubeContext``, the kubeconfig context of the Kubernetes provider.
     * ``external_replicas``: ``tars:externalReplicas``; leave ``spec.replicas`` to an HPA or
       ``kubectl scale`` (``ignore_changes``).
+
+    ``tars:frameworkConfig`` (``stack``, the default, or ``existing``) sets
+    ``options.existing_framework_config``: crd mode on a cluster that already has its
+    ``tars-framework`` TFrameworkConfig.
     """
 
     stack_dir: str
@@ -75,6 +79,17 @@ def settings_from_config(
         mode = Mode(mode_text)
     except ValueError:
         raise UsageError(f"tars:mode must be expand or crd, got {mode_text!r}") from None
+    framework_config = text("frameworkConfig", "stack")
+    if framework_config not in ("stack", "existing"):
+        raise UsageError(
+            f"tars:frameworkConfig must be stack or existing, got {framework_config!r}"
+        )
+    if framework_config == "existing" and mode != Mode.CRD:
+        raise UsageError(
+            "tars:frameworkConfig existing needs tars:mode crd (expand mode builds pods and "
+            "needs the node image: give it in a TFrameworkConfig document of the stack, which "
+            "expand mode never applies)"
+        )
     crd_api_version = text("crdApiVersion", V1BETA3) or V1BETA3
     if crd_api_version not in API_VERSIONS:
         raise UsageError(
@@ -91,6 +106,7 @@ def settings_from_config(
         tars_readiness_gate=flag("tarsReadinessGate", True),
         crd_api_version=crd_api_version,
         skip_await=flag("skipAwait", False),
+        existing_framework_config=framework_config == "existing",
     )
     return StackSettings(
         stack_dir=text("stackDir", f"stacks/{env}") or f"stacks/{env}",

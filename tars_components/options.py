@@ -37,6 +37,10 @@ class Options:
     * ``skip_await``: annotate StatefulSets and DaemonSets ``pulumi.com/skipAwait: "true"``, for
       clusters where Tars pods never become Ready (no tarsregistry patches ``tars.io/active``),
       so ``pulumi up`` does not wait for them. Defaults to false.
+    * ``existing_framework_config``: crd mode against a live TarsK8S cluster whose namespace
+      already has its ``tars-framework`` TFrameworkConfig (the chart installs it): the rules
+      count it as present (TS020) and the cluster's webhook fills the node image; it is never
+      created or owned. Defaults to false.
     """
 
     namespace: str = "default"
@@ -46,3 +50,4 @@ class Options:
     tars_readiness_gate: bool = True
     crd_api_version: str = V1BETA3
     skip_await: bool = False
+    existing_framework_config: bool = False

@@ -3,15 +3,17 @@ config and the options its servers are built with."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, overload
 
 import pulumi
+from pulumi_kubernetes.apiextensions import CustomResource
 
 from ..expansion import crd_document
-from ..models import TFrameworkConfig
+from ..models import FRAMEWORK_CONFIG_NAME, Document, TFrameworkConfig
 from ..options import Mode, Options
 from ..provider import TarsValidation
-from .args import TFrameworkArgs, _in_namespace
+from .args import TFrameworkArgs, _in_namespace, split_args
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
 from .scope import FrameworkScope
@@ -44,8 +46,35 @@ class TFramework(pulumi.ComponentResource):
     manifests: pulumi.Output[list[dict[str, Any]]]
     """The framework's own objects, as applied."""
 
+    @overload
     def __init__(
-        self, name: str, args: TFrameworkArgs, opts: pulumi.ResourceOptions | None = None
+        self, resource_name: str, args: TFrameworkArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        namespace: str | None = None,
+        config: TFrameworkConfig | None = None,
+        options: Options = ...,
+        templates: Mapping[str, str] = ...,
+        documents: Sequence[Document] = (),
+        skip_await: bool | None = None,
+        existing_config: bool | None = None,
+        external_replicas: bool = False,
+    ) -> None: ...
+
+    def __init__(self, resource_name: str, *args: Any, **kwargs: Any) -> None:
+        """``TFramework(name, TFrameworkArgs(...), opts)`` or ``TFramework(name, opts,
+        namespace=..., config=..., ...)`` with the fields of :class:`TFrameworkArgs`."""
+        framework_args, opts = split_args(TFrameworkArgs, "TFramework", args, kwargs)
+        self._declare(resource_name, framework_args, opts)
+
+    def _declare(
+        self, name: str, args: TFrameworkArgs, opts: pulumi.ResourceOptions | None
     ) -> None:
         super().__init__("tars:index:TFramework", name, None, opts)
         self.options: Options = args.resolved_options()
@@ -61,13 +90,38 @@ class TFramework(pulumi.ComponentResource):
         )
         """What the framework's components share: options, config, the namespace's facts."""
         config = _in_namespace(args.config, namespace) if args.config else self.scope.config
+        existing = (
+            self.options.existing_framework_config
+            if args.existing_config is None
+            else args.existing_config
+        )
+        if existing and self.options.mode != Mode.CRD:
+            raise ValueError(
+                "TFrameworkArgs.existing_config needs crd mode: expand mode builds pods and "
+                "needs the node image (give it as config, which expand mode never applies)"
+            )
+        self.existing_config: pulumi.CustomResource | None = None
+        """The lookup of the cluster's own ``tars-framework`` (``existing_config``), else
+        None."""
         self.resources: dict[str, pulumi.CustomResource] = {}
         """The framework's own Kubernetes resources by kind."""
         self.validation: TarsValidation | None = None
         """The validation resource of the config (None without a config)."""
 
         manifests: list[dict[str, Any]] = []
-        if config is not None:
+        if existing:
+            self.existing_config = CustomResource.get(
+                f"{name}-{FRAMEWORK_CONFIG_NAME}",
+                id=f"{namespace}/{FRAMEWORK_CONFIG_NAME}",
+                api_version=self.options.crd_api_version,
+                kind=TFrameworkConfig.KIND,
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+            if config is None:
+                self.scope.facts.node_image = {}  # exists; its node image is the cluster's
+            else:
+                self.scope.set_config(config)
+        elif config is not None:
             position = self.scope.register(config)
             self.scope.set_config(config)
             raw = config.to_dict()

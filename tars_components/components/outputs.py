@@ -90,14 +90,34 @@ def secret_fields(leaves: Sequence[Leaf]) -> pulumi.Output[list[str]] | list[str
     return pulumi.Output.from_input(secret_paths())
 
 
+def whole_numbers(value: Any) -> Any:
+    """``value`` with whole-number floats as ints: every number crosses the engine as a double,
+    and no TarsK8S field is a float, so integers stay integers in every output."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    return value
+
+
 def with_secrecy_of(value: pulumi.Output[T], leaves: Sequence[Leaf]) -> pulumi.Output[T]:
-    """``value`` unsecreted, then secret exactly when one of ``leaves`` is (and depending on
-    them): the outputs derived from a document are as secret as its inputs, no more."""
+    """``value`` (integers as ints) unsecreted, then secret exactly when one of ``leaves`` is
+    (and depending on them): the outputs derived from a document are as secret as its inputs,
+    no more."""
     outputs = [leaf for _, leaf in leaves if isinstance(leaf, pulumi.Output)]
-    plain_value = pulumi.Output.unsecret(value)
+    plain_value = pulumi.Output.unsecret(value).apply(whole_numbers)
     if not outputs:
         return plain_value
     return pulumi.Output.all(plain_value, *outputs).apply(lambda values: values[0])
 
 
-__all__ = ["deferred_leaves", "known", "lift", "secret_fields", "with_secrecy_of"]
+__all__ = [
+    "deferred_leaves",
+    "known",
+    "lift",
+    "secret_fields",
+    "whole_numbers",
+    "with_secrecy_of",
+]

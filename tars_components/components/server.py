@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import cached_property
-from typing import Any
+from typing import Any, overload
 
 import pulumi
 
 from ..expansion import crd_document, expand_server
+from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec
+from ..models import TServer as TServerDocument
 from ..options import Mode
-from .args import TServerArgs, _in_namespace
+from .args import TServerArgs, _in_namespace, split_args
 from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift, with_secrecy_of
-from .scope import FrameworkScope
+from .scope import FrameworkScope, HasScope
+from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
 from .stateful import replacement_warning
 from .validation import retain_on_delete, validation_resource, with_framework_parent
 
@@ -48,9 +52,42 @@ class TServer(pulumi.ComponentResource):
     mutated: pulumi.Output[dict[str, Any]]
     """The TServer after the mutating webhook's rules, as the validation resource computed."""
 
+    @overload
     def __init__(
-        self, name: str, args: TServerArgs, opts: pulumi.ResourceOptions | None = None
-    ) -> None:
+        self, resource_name: str, args: TServerArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        framework: HasScope,
+        document: TServerDocument | None = None,
+        app: str | None = None,
+        server: str | None = None,
+        sub_type: SubType | str | None = None,
+        important: pulumi.Input[int] | None = None,
+        tars: TarsSpec | TarsSpecArgsDict | None = None,
+        normal: NormalSpec | NormalSpecArgsDict | None = None,
+        k8s: K8sSpec | K8sSpecArgsDict | None = None,
+        release: Release | ReleaseArgsDict | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        api_version: str = ...,
+        previous: TServerDocument | None = None,
+        skip_await: bool | None = None,
+        external_replicas: bool | None = None,
+    ) -> None: ...
+
+    def __init__(self, resource_name: str, *args: Any, **kwargs: Any) -> None:
+        """``TServer(name, TServerArgs(...), opts)`` or ``TServer(name, opts, framework=...,
+        app=..., ...)`` with the fields of :class:`TServerArgs` as keywords."""
+        server_args, opts = split_args(TServerArgs, "TServer", args, kwargs)
+        self._declare(resource_name, server_args, opts)
+
+    def _declare(self, name: str, args: TServerArgs, opts: pulumi.ResourceOptions | None) -> None:
         scope: FrameworkScope = args.framework.scope
         super().__init__("tars:index:TServer", name, None, with_framework_parent(opts, scope))
         skip_await = scope.skip_await if args.skip_await is None else args.skip_await

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, overload
 
 import pulumi
 
 from ..expansion import crd_document
+from ..models import TTemplate as TTemplateDocument
 from ..options import Mode
-from .args import TTemplateArgs
+from .args import TTemplateArgs, split_args
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
+from .scope import HasScope
 from .validation import retain_on_delete, validation_resource, with_framework_parent
 
 
@@ -38,9 +41,34 @@ class TTemplate(pulumi.ComponentResource):
     manifests: pulumi.Output[list[dict[str, Any]]]
     """The applied objects; empty in expand mode."""
 
+    @overload
     def __init__(
-        self, name: str, args: TTemplateArgs, opts: pulumi.ResourceOptions | None = None
-    ) -> None:
+        self, resource_name: str, args: TTemplateArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        framework: HasScope,
+        document: TTemplateDocument | None = None,
+        template_name: str | None = None,
+        content: str | None = None,
+        parent: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        api_version: str = ...,
+    ) -> None: ...
+
+    def __init__(self, resource_name: str, *args: Any, **kwargs: Any) -> None:
+        """``TTemplate(name, TTemplateArgs(...), opts)`` or ``TTemplate(name, opts,
+        framework=..., template_name=..., ...)`` with the fields of :class:`TTemplateArgs`."""
+        template_args, opts = split_args(TTemplateArgs, "TTemplate", args, kwargs)
+        self._declare(resource_name, template_args, opts)
+
+    def _declare(self, name: str, args: TTemplateArgs, opts: pulumi.ResourceOptions | None) -> None:
         scope = args.framework.scope
         super().__init__("tars:index:TTemplate", name, None, with_framework_parent(opts, scope))
         self.document = args.to_document(scope.namespace)

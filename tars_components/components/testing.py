@@ -115,6 +115,8 @@ class Registration:
     retain_on_delete: bool
     deleted_with: str = ""
     """URN of the ``deleted_with`` resource, or empty."""
+    read: bool = False
+    """True for a lookup of an existing resource (``Resource.get``): read, never created."""
 
     @property
     def provider_urn(self) -> str:
@@ -141,8 +143,9 @@ class Recording:
         return next(r for r in self.registrations if r.urn == urn)
 
     def kubernetes(self) -> list[Registration]:
-        """The Kubernetes objects (``kubernetes:*`` types, providers excluded)."""
-        return [r for r in self.registrations if r.type.startswith("kubernetes:")]
+        """The Kubernetes objects the program creates (``kubernetes:*`` types; providers and
+        lookups excluded)."""
+        return [r for r in self.registrations if r.type.startswith("kubernetes:") and not r.read]
 
     def validations(self) -> list[Registration]:
         """The dynamic-provider (validation) resources."""
@@ -249,6 +252,27 @@ class _RecordingMonitor(mocks.MockMonitor):
                     deleted_with=request.deletedWith,
                 )
             )
+        return response
+
+    def ReadResource(self, request: Any) -> Any:
+        response = super().ReadResource(request)
+        self.recording.registrations.append(
+            Registration(
+                type=request.type,
+                name=request.name,
+                urn=response.urn,
+                parent=request.parent,
+                custom=True,
+                inputs={"id": request.id},
+                outputs=dict(self.resources[response.urn].state),
+                dependencies=tuple(request.dependencies),
+                provider=request.provider,
+                ignore_changes=(),
+                protect=False,
+                retain_on_delete=False,
+                read=True,
+            )
+        )
         return response
 
     def _secret_outputs(self, request: Any, urn: str) -> set[str]:

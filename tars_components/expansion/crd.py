@@ -8,11 +8,13 @@ the conversion follows the TarsK8S conversion webhook, including the
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..errors import Violation
 from ..loader import VERSION_REQUIRED_FIELDS
 from ..models import V1BETA2, V1BETA3, Document, TFrameworkConfig, TServer, TTemplate
+from ..models.base import P_IMAGE_OR_EMPTY
 from ..mutation import mutate_server, mutate_template
 from ..options import Options
 from ..stack import Stack, violation
@@ -49,7 +51,7 @@ def crd_document(
 def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
     """What the target version's CRD requires but the conversion cannot supply (crd mode):
     a v1beta2 TFrameworkConfig has no ``imageBuild.executor``, which v1beta3 requires."""
-    found: list[Violation] = []
+    found: list[Violation] = _crd_image_violations(stack)
     for config in stack.frameworks:
         converted = convert(config.to_dict(), options.crd_api_version)
         key = (TFrameworkConfig.KIND, options.crd_api_version)
@@ -67,6 +69,31 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
                         f"crd mode writes {options.crd_api_version}, which requires "
                         f"{'.'.join(path)}: add it, or write this TFrameworkConfig as "
                         f"{options.crd_api_version}",
+                    )
+                )
+    return found
+
+
+def _crd_image_violations(stack: Stack) -> list[Violation]:
+    """TS021 for release images that the TServer CRD's own pattern refuses (``@``, uppercase,
+    ``_``): a digest-pinned image is fine in expand mode, but the cluster rejects it in a
+    TServer custom resource."""
+    crd_pattern = re.compile(P_IMAGE_OR_EMPTY)
+    found: list[Violation] = []
+    for server in stack.servers:
+        release = server.spec.release
+        if release is None:
+            continue
+        for field, value in (("image", release.image), ("nodeImage", release.node_image)):
+            if isinstance(value, str) and not crd_pattern.match(value):
+                found.append(
+                    violation(
+                        server,
+                        "TS021",
+                        ("spec", "release", field),
+                        "crd mode: the TServer CRD accepts only lowercase letters, digits and "
+                        "- . / : in images (no digest '@', uppercase or '_'); use expand mode "
+                        "or a tag",
                     )
                 )
     return found

@@ -11,7 +11,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .base import P_IMAGE, TarsModel, pattern
+from .base import P_IMAGE, P_SECRET, TarsModel, pattern
 from .document import Document
 
 FRAMEWORK_CONFIG_NAME = "tars-framework"
@@ -21,14 +21,14 @@ class ImageRef(TarsModel):
     """An image and its pull secret. ``secret`` defaults to ``""``."""
 
     image: Annotated[str, pattern(P_IMAGE, 500)]
-    secret: str = ""
+    secret: Annotated[str, pattern(P_SECRET, 253)] = ""
 
 
 class RegistryRef(TarsModel):
     """A registry and its push secret. ``secret`` defaults to ``""``."""
 
     registry: Annotated[str, pattern(P_IMAGE, 500)]
-    secret: str = ""
+    secret: Annotated[str, pattern(P_SECRET, 253)] = ""
 
 
 class ImageBuild(TarsModel):

@@ -87,6 +87,10 @@ class Subject:
             return value if isinstance(value, kind) else kind()
 
         node_image = context(FRAMEWORK_NODE_IMAGE, dict)
+        if FRAMEWORK_NODE_IMAGE in props and not node_image:
+            # ``{}``: the cluster's existing tars-framework, whose node image the program does
+            # not know (crd mode); it exists (no TS020), and its webhook fills the default.
+            unknown_context.add(FRAMEWORK_NODE_IMAGE)
         return cls(
             document=document,
             namespace=namespace,

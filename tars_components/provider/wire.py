@@ -29,7 +29,8 @@ TEMPLATES = "templates"
 TServer's own template; a TTemplate's ancestors (TS010, TT002, TT004)."""
 FRAMEWORK_NODE_IMAGE = "frameworkNodeImage"
 """Input (TServer only): ``nodeImage`` (``{image, secret}``) of the namespace's
-``tars-framework``, or absent (TS020, M-TS13)."""
+``tars-framework``, or absent (TS020, M-TS13); ``{}`` for a config that exists on the cluster
+but whose node image the program does not know (crd mode, ``existing_config``)."""
 SERVER_NAMES = "serverNames"
 """Input (TServer only): ``<app>-<server>`` of the earlier TServers of the namespace whose
 name or object name this server takes too (TS017); empty for a server with a free name."""
