@@ -128,6 +128,22 @@ class TServer(pulumi.ComponentResource):
                 ),
             )
 
+        target = objects[0] if options.mode == Mode.CRD else _workload(objects)
+        self.scale_target_ref: dict[str, str] | None = (
+            {
+                "apiVersion": str(target["apiVersion"]),
+                "kind": str(target["kind"]),
+                "name": str(target["metadata"]["name"]),
+            }
+            if target is not None and target["kind"] != "DaemonSet"
+            else None
+        )
+        """What an ``autoscaling/v2`` HorizontalPodAutoscaler's ``scaleTargetRef`` names to
+        scale this server: the TServer (its scale subresource on ``spec.k8s.replicas``) in crd
+        mode, the StatefulSet in expand mode; None for a DaemonSet or an unreleased server.
+        Give the server ``external_replicas`` so that Pulumi leaves the replicas to the HPA."""
+        self.external_replicas = external
+        """True when the replicas belong to another field manager (HPA, TarsWeb)."""
         self.object_name = known(self.document.object_name)
         self.namespace = known(self.document.namespace)
         self.objects = known([object_id(o) for o in objects])
@@ -157,6 +173,10 @@ class TServer(pulumi.ComponentResource):
         message = replacement_warning(before, objects)
         if message:
             pulumi.log.warn(message, resource=self)
+
+
+def _workload(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return next((o for o in objects if o["kind"] in ("StatefulSet", "DaemonSet")), None)
 
 
 __all__ = ["TServer"]
