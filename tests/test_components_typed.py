@@ -178,3 +178,33 @@ def test_digest_pinned_images_deploy_in_expand_mode_and_are_refused_in_crd_mode(
     bad["spec"]["release"]["image"] = "reg.example.com/shop/order@sha256:short"
     refused = load_texts({"b.yaml": dump(bad)}, NAMESPACE)
     assert [v.code for v in refused.violations] == ["TS021"]
+
+
+def test_the_argsdict_shapes_are_generated_from_the_models() -> None:
+    """``shapes.py`` is what ``tools/gen_argsdicts.py`` prints for the current models (run it
+    again after changing a model), and every field of a section model has its key."""
+    generated = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "gen_argsdicts.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    ).stdout
+    committed = (REPO / "tars_components" / "components" / "shapes.py").read_text("utf-8")
+    formatted = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "-"],
+        input=generated,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        timeout=120,
+    ).stdout
+    assert formatted == committed
+    from tars_components.components.shapes import K8sSpecArgsDict
+    from tars_components.models import K8sSpec
+
+    assert set(K8sSpecArgsDict.__annotations__) == {
+        info.alias or name for name, info in K8sSpec.model_fields.items()
+    }

@@ -36,7 +36,6 @@ from helpers import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server
 from pulumi.dynamic.dynamic import serialize_provider
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
-from pulumi.runtime._serialization import _serialize
 from pulumi.runtime.proto import provider_pb2
 
 from tars_components.loader import load_stack, load_texts
@@ -106,7 +105,7 @@ def test_the_registered_provider_is_the_sdks_serialization_by_reference() -> Non
     serialized = struct[PROVIDER_KEY]
     # A plain string (not a secret), the SDK helper's own result for a fresh provider.
     assert isinstance(serialized, str)
-    assert serialized == _serialize(True, serialize_provider, TarsValidationProvider())[0]
+    assert serialized == serialize_provider(TarsValidationProvider())
     # Pickled by reference: the class is named, none of its code is carried.
     ops = list(pickletools.genops(base64.b64decode(serialized)))
     strings = [arg for _, arg, _ in ops if isinstance(arg, str)]
@@ -301,7 +300,7 @@ def test_update_runs_the_change_rules(provider: DynamicProviderProcess) -> None:
     with pytest.raises(grpc.RpcError) as raised:
         provider.update(urn("test-demotest"), id_, outputs, news)
     details = raised.value.details()
-    assert "tars_components.provider.verdicts.AdmissionError: " in details
+    # The SDK reports the exception's message (newer SDKs also its traceback and class).
     assert "TS001: spec.app is immutable: was Test, now Other (at spec.app)" in (
         details.splitlines()
     )

@@ -169,7 +169,9 @@ class Recording:
         for urn, outputs in self.component_outputs.items():
             found += [f"{urn} registered outputs {p}" for p in plaintext_paths(outputs, text)]
         found += [f"stack outputs {p}" for p in plaintext_paths(self.outputs, text)]
-        found += [f"log {level}: {m}" for level, m in self.log if text in m]
+        # The SDK's own DEBUG traces of serialized requests (older SDKs print them, secret
+        # markers included) are not messages a user sees.
+        found += [f"log {level}: {m}" for level, m in self.log if text in m and level != "DEBUG"]
         return found
 
 
@@ -183,6 +185,9 @@ class RecordingMocks(mocks.Mocks):
 
     def __init__(self, stack_outputs: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.stack_outputs = {name: dict(outs) for name, outs in (stack_outputs or {}).items()}
+        self.pending_inputs: dict[str, Any] | None = None
+        """The inputs of the dynamic resource being registered with their unknowns kept (the
+        monitor sets it; older SDKs' mocks turn unknowns into None)."""
 
     def new_resource(self, args: mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         """Resource id and outputs of one registration."""
@@ -201,15 +206,17 @@ class RecordingMocks(mocks.Mocks):
         """No function is mocked."""
         return {}, []
 
-    @staticmethod
-    def _dynamic(args: mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
-        inputs = strip_secrets(args.inputs)  # the engine strips them for pulumi.dynamic
+    def _dynamic(self, args: mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+        given = self.pending_inputs if self.pending_inputs is not None else args.inputs
+        inputs = strip_secrets(given)  # the engine strips them for pulumi.dynamic
         props = {k: v for k, v in inputs.items() if k != PROVIDER_KEY}
         provider = dill.loads(base64.b64decode(inputs[PROVIDER_KEY]))
         checked = provider.check({}, props)
         if checked.failures:
             raise ValidationFailed("; ".join(f"{f.property}: {f.reason}" for f in checked.failures))
-        if pulumi.runtime.is_dry_run():  # a preview checks; outputs of a create are unknown
+        if pulumi.runtime.is_dry_run() or rpc.contains_unknowns(props):
+            # A preview checks; outputs of a create are unknown (and the engine never creates
+            # with unknown inputs).
             return None, props
         created = provider.create(checked.inputs or props)
         return created.id, {**props, **(created.outs or {})}
@@ -224,7 +231,16 @@ class _RecordingMonitor(mocks.MockMonitor):
         urn = self.make_urn(request.parent, request.type, request.name)
         if urn in self.resources:
             raise DuplicateUrn(f"Duplicate resource URN '{urn}'; try giving it a unique name")
-        response = super().RegisterResource(request)
+        recording_mocks = self.mocks if isinstance(self.mocks, RecordingMocks) else None
+        if recording_mocks is not None and request.type.startswith(DYNAMIC_PREFIX):
+            recording_mocks.pending_inputs = pulumi.runtime.rpc.deserialize_properties(
+                request.object, keep_unknowns=True
+            )
+        try:
+            response = super().RegisterResource(request)
+        finally:
+            if recording_mocks is not None:
+                recording_mocks.pending_inputs = None
         secret = self._secret_outputs(request, response.urn)
         if secret:
             registration = self.resources[response.urn]
@@ -242,7 +258,9 @@ class _RecordingMonitor(mocks.MockMonitor):
                     urn=response.urn,
                     parent=request.parent,
                     custom=request.custom,
-                    inputs=pulumi.runtime.rpc.deserialize_properties(request.object),
+                    inputs=pulumi.runtime.rpc.deserialize_properties(
+                        request.object, keep_unknowns=True
+                    ),
                     outputs=dict(self.resources[response.urn].state),
                     dependencies=tuple(request.dependencies),
                     provider=request.provider,
