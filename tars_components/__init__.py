@@ -4,7 +4,7 @@ Typed TarsK8S documents, the mutating webhook and admission rules as pure functi
 TServer → Kubernetes expansion, and Pulumi components built on them.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import LoadError, LoadProblem, Severity, Violation
 from .expansion import crd_documents, expand, expand_server
@@ -30,14 +30,27 @@ _COMPONENTS = (
 )
 
 
-def __getattr__(name: str) -> Any:
-    """The Pulumi components, imported on first use: the CLI never needs pulumi_kubernetes,
-    which takes about half a second to import."""
-    if name in _COMPONENTS:
-        from . import components
+if TYPE_CHECKING:
+    # Type checkers see the real classes (so ``mypy --strict`` checks users' programs); at run
+    # time they are imported on first use below.
+    from .components import (
+        TFramework,
+        TFrameworkArgs,
+        TServer,
+        TServerArgs,
+        TTemplate,
+        TTemplateArgs,
+    )
+else:
 
-        return getattr(components, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    def __getattr__(name: str) -> Any:
+        """The Pulumi components, imported on first use: the CLI never needs
+        pulumi_kubernetes, which takes about half a second to import."""
+        if name in _COMPONENTS:
+            from . import components
+
+            return getattr(components, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

@@ -88,6 +88,14 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         choices=["k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"],
         help="apiVersion of the custom resources in crd mode (default: k8s.tars.io/v1beta3)",
     )
+    cmd.add_argument(
+        "--existing-framework-config",
+        dest="existing_framework_config",
+        action="store_true",
+        default=None,
+        help="crd mode: the namespace already has its tars-framework TFrameworkConfig (as "
+        "tars:frameworkConfig: existing does); it is counted for TS020, never written",
+    )
 
 
 def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -250,10 +258,13 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         "crd_api_version": getattr(args, "crd_api_version", None),
         "skip_await": getattr(args, "skip_await", None),
         "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
+        "existing_framework_config": getattr(args, "existing_framework_config", None),
     }
     given = {k: v for k, v in overrides.items() if v is not None}
     check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
     options = replace(options, **given)
+    if options.existing_framework_config and options.mode != Mode.CRD:
+        raise UsageError("--existing-framework-config needs crd mode (--mode crd)")
     limits: dict[str, int] = {}
     for field in LIMIT_NAMES:
         value = limit_value(field, getattr(args, field, None), config=False)

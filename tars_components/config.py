@@ -43,6 +43,10 @@ class StackSettings:
       ``kubectl scale`` (``ignore_changes``).
     * ``limits``: bounds on the stack's files (``tars:maxFileSize``, ``tars:maxStackSize``,
       ``tars:maxDepth``, ``tars:maxAliasExpansion``; see :class:`~.yamlio.Limits`).
+
+    ``tars:frameworkConfig`` (``stack``, the default, or ``existing``) sets
+    ``options.existing_framework_config``: crd mode on a cluster that already has its
+    ``tars-framework`` TFrameworkConfig.
     """
 
     stack_dir: str
@@ -86,6 +90,17 @@ def settings_from_config(
         mode = Mode(mode_text)
     except ValueError:
         raise UsageError(f"tars:mode must be expand or crd, got {mode_text!r}") from None
+    framework_config = text("frameworkConfig", "stack")
+    if framework_config not in ("stack", "existing"):
+        raise UsageError(
+            f"tars:frameworkConfig must be stack or existing, got {framework_config!r}"
+        )
+    if framework_config == "existing" and mode != Mode.CRD:
+        raise UsageError(
+            "tars:frameworkConfig existing needs tars:mode crd (expand mode builds pods and "
+            "needs the node image: give it in a TFrameworkConfig document of the stack, which "
+            "expand mode never applies)"
+        )
     crd_api_version = text("crdApiVersion", V1BETA3) or V1BETA3
     if crd_api_version not in API_VERSIONS:
         raise UsageError(
@@ -103,6 +118,7 @@ def settings_from_config(
         crd_api_version=crd_api_version,
         skip_await=flag("skipAwait", False),
         tconfig_config_maps=flag("tconfigConfigMaps", False),
+        existing_framework_config=framework_config == "existing",
     )
     check_options(options, config=True)
     limits = {

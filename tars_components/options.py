@@ -45,6 +45,10 @@ class Options:
       so ``pulumi up`` does not wait for them. Defaults to false.
     * ``tconfig_config_maps``: expand mode only: render the activated TConfigs of each
       TServer as one ConfigMap (``<server name>-tconfig``). Defaults to false.
+    * ``existing_framework_config``: crd mode against a live TarsK8S cluster whose namespace
+      already has its ``tars-framework`` TFrameworkConfig (the chart installs it): the rules
+      count it as present (TS020) and the cluster's webhook fills the node image; it is never
+      created or owned. Defaults to false.
     """
 
     namespace: str = "default"
@@ -55,6 +59,7 @@ class Options:
     crd_api_version: str = V1BETA3
     skip_await: bool = False
     tconfig_config_maps: bool = False
+    existing_framework_config: bool = False
 
 
 OPTION_NAMES: dict[str, tuple[str, str]] = {
@@ -66,6 +71,7 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
     "crd_api_version": ("--crd-api-version", "tars:crdApiVersion"),
     "skip_await": ("--skip-await", "tars:skipAwait"),
     "tconfig_config_maps": ("--tconfig-configmaps", "tars:tconfigConfigMaps"),
+    "existing_framework_config": ("--existing-framework-config", "tars:frameworkConfig"),
 }
 """Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
 
@@ -97,6 +103,7 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "tars_readiness_gate": (_is_bool, "expected true or false"),
     "skip_await": (_is_bool, "expected true or false"),
     "tconfig_config_maps": (_is_bool, "expected true or false"),
+    "existing_framework_config": (_is_bool, "expected true or false"),
 }
 
 

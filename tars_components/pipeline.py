@@ -19,6 +19,7 @@ from .expansion import (
 )
 from .expansion.kinds import config_maps, expand_mode_warnings, kind_documents, plain_objects
 from .expansion.layout import layout_violations
+from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfig
 from .options import Mode, Options
 from .rules import validate
 from .rules.common import report
@@ -54,7 +55,7 @@ def check(stack: Stack, options: Options = Options()) -> list[Violation]:
     collide (TS026, TT008, TF004), and in crd mode what the target apiVersion requires that
     the documents' own version does not (TF001) and what the controller would turn into a
     StatefulSet the API server refuses (TS025)."""
-    found = [*validate(stack), *layout_violations(stack, options)]
+    found = [*validate(with_existing_framework(stack, options)), *layout_violations(stack, options)]
     if options.mode == Mode.CRD:
         found.extend(conversion_violations(stack, options))
         found.extend(refused_statefulset_violations(stack))
@@ -68,6 +69,29 @@ def kind_violations(stack: Stack, options: Options) -> list[Violation]:
     if options.mode == Mode.CRD:
         return list(unresolved_credentials(stack))
     return expand_mode_warnings(stack)
+
+
+def with_existing_framework(stack: Stack, options: Options) -> Stack:
+    """The stack as the rules see it: in crd mode with ``existing_framework_config``, each
+    namespace without a ``tars-framework`` gets a stand-in for the cluster's own (the rules
+    only ask whether one exists, TS020); objects are always built from ``stack`` itself, so
+    nothing of the stand-in is written or applied."""
+    if not (options.mode == Mode.CRD and options.existing_framework_config):
+        return stack
+    namespaces = dict.fromkeys([options.namespace, *(d.namespace for d in stack.documents)])
+    stand_ins = [
+        TFrameworkConfig.model_validate(
+            {
+                "apiVersion": options.crd_api_version,
+                "kind": TFrameworkConfig.KIND,
+                "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
+                "nodeImage": {"image": "existing"},
+            }
+        )
+        for namespace in namespaces
+        if stack.framework(namespace) is None
+    ]
+    return stack.with_documents([*stack.documents, *stand_ins]) if stand_ins else stack
 
 
 def build(stack: Stack, options: Options = Options()) -> Build:

@@ -27,7 +27,7 @@ from typing import Any
 
 import grpc
 import pulumi
-from google.protobuf import struct_pb2
+from google.protobuf import json_format, struct_pb2
 from pulumi.runtime import mocks, rpc
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
@@ -56,11 +56,13 @@ class _CapturingMonitor(mocks.MockMonitor):
     def __init__(self, mocks_: pulumi.runtime.Mocks) -> None:
         super().__init__(mocks_)
         self.registered: dict[str, tuple[str, struct_pb2.Struct]] = {}
+        self.requests: dict[str, Any] = {}
 
     def RegisterResource(self, request: Any) -> Any:
         captured = struct_pb2.Struct()
         captured.CopyFrom(request.object)
         self.registered[request.name] = (request.type, captured)
+        self.requests[request.name] = request
         return super().RegisterResource(request)
 
 
@@ -90,6 +92,47 @@ def registered_inputs(
 
     contextvars.copy_context().run(run)
     return monitor.registered[name]
+
+
+def registered_request(
+    name: str, build: Callable[[], pulumi.Resource], preview: bool = False
+) -> Any:
+    """The whole ``RegisterResourceRequest`` of resource ``name`` (resource options included,
+    e.g. ``additionalSecretOutputs``); see :func:`registered_inputs`."""
+    monitor = _CapturingMonitor(_EchoMocks())
+
+    @pulumi.runtime.test
+    def program() -> pulumi.Output[str]:
+        return build().urn
+
+    def run() -> None:
+        try:
+            asyncio.get_event_loop()
+        except RuntimeError:
+            asyncio.set_event_loop(asyncio.new_event_loop())
+        pulumi.runtime.set_mocks(_EchoMocks(), preview=preview, monitor=monitor)
+        program()
+
+    contextvars.copy_context().run(run)
+    return monitor.requests[name]
+
+
+def engine_strips_secrets(struct: struct_pb2.Struct) -> struct_pb2.Struct:
+    """The properties as the engine sends them to a provider that does not accept secrets
+    (``python -m pulumi.dynamic`` answers ``acceptSecrets: false``): every secret marker
+    replaced by the value it wraps."""
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict) and rpc.is_rpc_secret(value):
+            return strip(rpc.unwrap_rpc_secret(value))
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    raw = json_format.MessageToDict(struct)
+    return to_struct(strip(raw))
 
 
 def unknown_output() -> pulumi.Output[Any]:

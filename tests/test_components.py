@@ -31,6 +31,7 @@ from tars_components.components import (
     components_from_stack,
 )
 from tars_components.components.testing import (
+    DuplicateUrn,
     Recording,
     RecordingMocks,
     Registration,
@@ -228,9 +229,15 @@ def test_validation_inputs_carry_what_the_rules_need() -> None:
     inputs = plain(validation.inputs)
     assert inputs["document"] == server.to_dict()
     assert inputs["namespace"] == NAMESPACE
-    assert inputs["templates"] == {**TEMPLATES, "shop.cpp": "tars.cpp"}
+    # Only the facts its verdict depends on: its own template, the default node image, no
+    # server name it collides with; nothing about the other template or server.
+    assert inputs["templates"] == {"tars.cpp": "tars.default"}
     assert inputs["frameworkNodeImage"] == FRAMEWORK["nodeImage"]
-    assert [name.lower() for name in inputs["serverNames"]] == ["web-portal"]
+    assert inputs["serverNames"] == []
+    assert inputs["secretFields"] == []
+    tpl = plain(validation_of(recording, "tpl").inputs)
+    assert tpl["templates"] == TEMPLATES  # its ancestors
+    assert "frameworkNodeImage" not in tpl and tpl["serverNames"] == []
     assert plain(validation.outputs["mutated"]) == mutate_server(server, CONFIG).to_dict()
 
 
@@ -262,8 +269,8 @@ def test_context_known_in_advance_makes_declaration_order_irrelevant() -> None:
 
     recording = record(program)
     assert len(recording.kubernetes()) == 2
-    cpp = validation_of(recording, "cpp")
-    assert cpp.inputs["templateUsers"] == {"servers": ["test-demotest"], "templates": []}
+    assert validation_of(recording, "srv").inputs["templates"] == {"tars.cpp": "tars.default"}
+    assert validation_of(recording, "cpp").inputs["templates"] == {"tars.default": "tars.default"}
 
 
 def test_duplicate_server_names_fail_ts017() -> None:
@@ -539,16 +546,12 @@ def test_every_component_registers_its_outputs() -> None:
         for r in recording.registrations
         if r.type.startswith("tars:index:")
     }
+    # ``manifests`` stay attributes (Outputs) but are not stored again in the component's
+    # state: the objects themselves are, as their own resources.
     assert keys == {
-        "tars:index:TFramework": {"namespace", "mode", "objects", "manifests"},
-        "tars:index:TTemplate": {
-            "templateName",
-            "parentTemplate",
-            "parentChain",
-            "objects",
-            "manifests",
-        },
-        "tars:index:TServer": {"objectName", "namespace", "objects", "manifests", "mutated"},
+        "tars:index:TFramework": {"namespace", "mode", "objects"},
+        "tars:index:TTemplate": {"templateName", "parentTemplate", "parentChain", "objects"},
+        "tars:index:TServer": {"objectName", "namespace", "objects", "mutated"},
     }
     srv = recording.component_outputs[one(recording, "tars:index:TServer").urn]
     assert srv["objects"] == [
@@ -708,3 +711,20 @@ def test_args_reject_contradictions_and_invalid_documents() -> None:
         TServerArgs(None, document=doc(tars_server())).to_document("elsewhere")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"differs from options\.namespace"):
         TFrameworkArgs(namespace="a", options=Options(namespace="b")).resolved_options()
+
+
+def test_record_fails_on_duplicate_urns_like_the_engine() -> None:
+    def program() -> None:
+        fw = framework()
+        TServer("srv", TServerArgs(fw, document=doc(tars_server())))
+        TServer("srv", TServerArgs(fw, document=doc(normal_server())))
+
+    with pytest.raises(DuplicateUrn, match=r"Duplicate resource URN .*::srv"):
+        record(program)
+
+    def distinct() -> None:  # same name, other parent or type: other URNs
+        fw = framework()
+        TServer("srv", TServerArgs(fw, document=doc(tars_server())))
+        TTemplate("srv", TTemplateArgs(fw, document=doc(template("shop.cpp", "tars.cpp"))))
+
+    assert len(record(distinct).of_type("tars:index:TServer")) == 1

@@ -25,7 +25,9 @@ from helpers import FRAMEWORK, NAMESPACE, stack_text, template
 
 from tars_components.errors import Violation
 from tars_components.loader import load_texts
+from tars_components.options import Mode, Options
 from tars_components.paths import format_path
+from tars_components.pipeline import check as pipeline_check
 from tars_components.rules import validate
 
 CRDS = Path(__file__).parent / "crds"
@@ -293,13 +295,19 @@ def full_documents(kind: str, version: str) -> list[dict[str, Any]]:
     return [full_framework(version)]
 
 
-def check(doc: dict[str, Any]) -> list[Violation]:
-    """Violations of ``doc`` in a stack with the usual templates (and framework config)."""
+def check_doc(doc: dict[str, Any], crd: bool = False) -> list[Violation]:
+    """Violations of ``doc`` in a stack with the usual templates (and framework config); with
+    ``crd``, as crd mode checks it (where the TarsK8S CRD itself meets the document)."""
     docs = [template("tars.default"), template("tars.cpp", "tars.default"), doc]
     if doc["kind"] != "TFrameworkConfig":
         docs.insert(0, copy.deepcopy(FRAMEWORK))
     stack = load_texts({"stack.yaml": stack_text(*docs)}, NAMESPACE)
-    return [v for v in validate(stack) if v.name == doc["metadata"]["name"]]
+    found = (
+        pipeline_check(stack, Options(namespace=NAMESPACE, mode=Mode.CRD))
+        if crd
+        else validate(stack)
+    )
+    return [v for v in found if v.name == doc["metadata"]["name"]]
 
 
 # --- placing a value at a schema path --------------------------------------------------------
@@ -391,7 +399,10 @@ STRICTER: dict[tuple[str, str], str] = {
     ): "a label selector key is a qualified name (lowercase DNS prefix)",
     (".spec.k8s.readinessGates[]", "pattern"): "a pod condition type is a qualified name",
     (".spec.k8s.readinessGate", "pattern"): "a pod condition type is a qualified name",
-    (".spec.release.image", "pattern"): "an empty release.image is refused (no image to run)",
+    (".spec.release.image", "pattern"): "an empty release.image is refused (no image to run); "
+    "release images also follow the OCI reference grammar (e.g. no lone '-')",
+    (".spec.release.nodeImage", "pattern"): "release images also follow the OCI reference "
+    "grammar (e.g. no lone '-')",
     (".nodeImage.image", "pattern"): "an empty nodeImage.image gives every Tars server's "
     "tarsnode container no image",
 }
@@ -402,6 +413,14 @@ LOOSER: dict[tuple[str, str], str] = {
     "legal (issue #9; Kubernetes' own key rule)",
     (".spec", "oneOf"): "a normal server carrying spec.tars instead of spec.normal is a TS014 "
     "warning (design §5)",
+}
+
+
+CRD_MODE: dict[tuple[str, str], str] = {
+    # (schema path, keyword): why the constraint holds in crd mode only
+    (".spec.release.image", "pattern"): "expand mode takes any OCI reference (digests, '_'); "
+    "the CRD's pattern applies where the TServer itself is written (crd mode)",
+    (".spec.release.nodeImage", "pattern"): "as release.image",
 }
 
 
@@ -424,7 +443,7 @@ def test_the_walk_finds_every_constraint_kind() -> None:
 @pytest.mark.parametrize("version", ["v1beta2", "v1beta3"])
 def test_full_documents_are_valid(kind: str, version: str) -> None:
     for doc in full_documents(kind, version):
-        assert [v.format() for v in check(doc) if v.is_error] == []
+        assert [v.format() for v in check_doc(doc) if v.is_error] == []
 
 
 def _cases() -> list[Any]:
@@ -434,6 +453,11 @@ def _cases() -> list[Any]:
 @pytest.mark.parametrize("c", _cases())
 def test_constraint_is_enforced(c: Constraint) -> None:
     key = _key(c)
+    crd = key in CRD_MODE
+
+    def check(doc: dict[str, Any]) -> list[Violation]:
+        return check_doc(doc, crd)
+
     if c.keyword == "pattern":
         regex = re.compile(c.value)
         tried = 0

@@ -36,7 +36,6 @@ from helpers import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server
 from pulumi.dynamic.dynamic import serialize_provider
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
-from pulumi.runtime._serialization import _serialize
 from pulumi.runtime.proto import provider_pb2
 
 from tars_components.loader import load_stack, load_texts
@@ -45,7 +44,6 @@ from tars_components.provider import (
     FRAMEWORK_NODE_IMAGE,
     MUTATED,
     SERVER_NAMES,
-    TEMPLATE_USERS,
     TEMPLATES,
     VIOLATIONS,
     WARNINGS,
@@ -55,6 +53,8 @@ from tars_components.provider import (
     ValidationInputs,
     changed_inputs,
     check_failures,
+    evaluate,
+    inputs_for_document,
 )
 from tars_components.rules import validate
 from tars_components.stack import Stack
@@ -105,7 +105,7 @@ def test_the_registered_provider_is_the_sdks_serialization_by_reference() -> Non
     serialized = struct[PROVIDER_KEY]
     # A plain string (not a secret), the SDK helper's own result for a fresh provider.
     assert isinstance(serialized, str)
-    assert serialized == _serialize(True, serialize_provider, TarsValidationProvider())[0]
+    assert serialized == serialize_provider(TarsValidationProvider())
     # Pickled by reference: the class is named, none of its code is carried.
     ops = list(pickletools.genops(base64.b64decode(serialized)))
     strings = [arg for _, arg, _ in ops if isinstance(arg, str)]
@@ -300,7 +300,7 @@ def test_update_runs_the_change_rules(provider: DynamicProviderProcess) -> None:
     with pytest.raises(grpc.RpcError) as raised:
         provider.update(urn("test-demotest"), id_, outputs, news)
     details = raised.value.details()
-    assert "tars_components.provider.AdmissionError: " in details
+    # The SDK reports the exception's message (newer SDKs also its traceback and class).
     assert "TS001: spec.app is immutable: was Test, now Other (at spec.app)" in (
         details.splitlines()
     )
@@ -317,78 +317,27 @@ def test_create_reports_warnings_as_outputs(provider: DynamicProviderProcess) ->
 # --- gRPC: Delete --------------------------------------------------------------------------
 
 
-USED = {"servers": ["s1"], "templates": []}
-UNUSED: dict[str, list[str]] = {"servers": [], "templates": []}
-
-
-def _template_state(
-    provider: DynamicProviderProcess, name: str, users: dict[str, list[str]]
-) -> tuple[str, struct_pb2.Struct]:
-    """Create a TTemplate resource and return its id and outputs (the engine's state)."""
-    parent = TEMPLATES_OF_NS.get(name, "tars.default")
-    inputs = inputs_for(template(name, parent), template_users=users)
-    return provider.create(urn(name), register(name, inputs))
-
-
-def test_delete_of_a_template_that_is_still_a_parent_fails_tt003(
+def test_delete_succeeds_and_a_removed_template_fails_its_users_checks(
     provider: DynamicProviderProcess,
 ) -> None:
-    id_, state = _template_state(provider, "tars.default", {"templates": ["tars.cpp"]})
-    with pytest.raises(grpc.RpcError) as raised:
-        provider.delete(urn("tars.default"), id_, state)
-    assert raised.value.code() == grpc.StatusCode.UNKNOWN
-    last_line = raised.value.details().strip().splitlines()[-1]
-    assert last_line.startswith("tars_components.provider.AdmissionError: TT003: ")
-    assert "TT003: TTemplate tars.default is removed but is still the parent of tars.cpp" in (
-        last_line
+    """Users of a template depend on it through their own facts: removing the template changes
+    their inputs (a diff) and their check fails (TS010, TT002); its own delete has nothing to
+    refuse."""
+    id_, state = provider.create(
+        urn("tars.cpp"), register("tars.cpp", inputs_for(template("tars.cpp", "tars.default")))
     )
-    assert last_line.endswith(
-        "; re-parent or remove those templates in an earlier `pulumi up`, or declare the "
-        "template again until they are gone"
-    )
-
-
-def test_delete_of_a_template_that_servers_use_fails_tt005(
-    provider: DynamicProviderProcess,
-) -> None:
-    id_, state = _template_state(provider, "tars.cpp", {"servers": ["test-demotest"]})
-    with pytest.raises(grpc.RpcError) as raised:
-        provider.delete(urn("tars.cpp"), id_, state)
-    last_line = raised.value.details().strip().splitlines()[-1]
-    assert last_line == (
-        "tars_components.provider.AdmissionError: TT005: TTemplate tars.cpp is removed but "
-        "TServer test-demotest still uses it; remove those servers or move them to another "
-        "template in an earlier `pulumi up`, or declare the template again until they are gone"
-    )
-
-
-def test_a_change_of_template_users_is_stored_so_a_later_delete_succeeds(
-    provider: DynamicProviderProcess,
-) -> None:
-    name = "tars.cpp"
-    used = register(name, inputs_for(template(name, "tars.default"), template_users=USED))
-    id_, state = provider.create(urn(name), used)
-    # The server moves to another template: the template's users change ...
-    unused = register(name, inputs_for(template(name, "tars.default"), template_users=UNUSED))
-    inputs, failures = provider.check(urn(name), used, unused)
-    assert failures == []
-    diff = provider.diff(urn(name), id_, state, inputs)
-    assert diff.changes == provider_pb2.DiffResponse.DIFF_SOME
-    # ... and the update stores the new users, which the next delete goes by.
-    updated = provider.update(urn(name), id_, state, inputs)
-    assert from_struct(updated)[TEMPLATE_USERS] == UNUSED
-    provider.delete(urn(name), id_, updated)
-    # The state before the update still refuses the delete.
-    with pytest.raises(grpc.RpcError, match="TT005"):
-        provider.delete(urn(name), id_, state)
-
-
-def test_delete_of_unused_templates_and_of_servers_succeeds(
-    provider: DynamicProviderProcess,
-) -> None:
-    id_, state = _template_state(provider, "tars.cpp", {"servers": [], "templates": []})
     provider.delete(urn("tars.cpp"), id_, state)
-    id_, state = provider.create(urn("s"), register("s", inputs_for(tars_server())))
+    server = register("s", inputs_for(tars_server()))
+    id_, state = provider.create(urn("s"), server)
+    without = register("s", inputs_for(tars_server(), templates={}))
+    assert provider.diff(urn("s"), id_, state, without).changes == (
+        provider_pb2.DiffResponse.DIFF_SOME
+    )
+    _, failures = provider.check(urn("s"), server, without)
+    assert codes_and_fields(failures) == {("TS010", "spec.tars.template")}
+    child = register("c", inputs_for(template("shop.cpp", "tars.cpp"), templates={}))
+    _, failures = provider.check(urn("c"), None, child)
+    assert codes_and_fields(failures) == {("TT002", "spec.parent")}
     provider.delete(urn("s"), id_, state)
 
 
@@ -446,8 +395,8 @@ def test_the_provider_reports_what_validate_reports(stack_name: str) -> None:
             for v in expected
             if (v.file, v.kind, v.namespace, v.name) == identity
         )
-        props = ValidationInputs.for_document(stack, doc).to_props()
-        found = Subject.parse(props).evaluate().violations
+        props = inputs_for_document(stack, doc).to_props()
+        found = evaluate(Subject.parse(props)).violations
         got = sorted((v.code, str(v.severity), v.field, v.message) for v in found)
         assert got == want, identity
         assert sorted(check_failures({}, props)) == sorted(
@@ -515,7 +464,7 @@ def test_numbers_arrive_as_doubles_and_still_pass() -> None:
     server = tars_server(replicas=2.0)
     server["spec"]["tars"]["servants"][0]["port"] = 10001.0
     assert check_failures({}, inputs_for(server).to_props()) == []
-    mutated = Subject.parse(inputs_for(server).to_props()).evaluate().mutated
+    mutated = evaluate(Subject.parse(inputs_for(server).to_props())).mutated
     assert mutated is not None
     assert mutated["spec"]["k8s"]["replicas"] == 2
     assert isinstance(mutated["spec"]["k8s"]["replicas"], int)
@@ -532,25 +481,34 @@ def test_a_document_of_another_kind_is_a_failure_not_a_crash() -> None:
 def test_changed_inputs_names_the_properties() -> None:
     olds = inputs_for(tars_server()).to_props()
     assert changed_inputs(olds, copy.deepcopy(olds)) == []
-    news = {**olds, TEMPLATE_USERS: {"servers": ["x-y"]}, DOCUMENT: tars_server(replicas=2)}
-    assert changed_inputs(olds, news) == [DOCUMENT, TEMPLATE_USERS]
+    news = {**olds, TEMPLATES: {"tars.go": "tars.go"}, DOCUMENT: tars_server(replicas=2)}
+    assert changed_inputs(olds, news) == [DOCUMENT, TEMPLATES]
+    # Anything else (say a property of an older version) is not a fact: no change.
+    assert changed_inputs({**olds, "templateUsers": {"servers": ["a-b"]}}, olds) == []
     unknown = {**olds, SERVER_NAMES: Unknown()}
     assert changed_inputs(olds, unknown) == [SERVER_NAMES]
 
 
-def test_inputs_for_a_document_of_a_stack() -> None:
+def test_inputs_for_a_document_of_a_stack_are_its_facts_only() -> None:
     stack = _broken_stack()
     by_name = {(d.kind, d.name): d for d in stack.documents}
-    root = ValidationInputs.for_document(stack, by_name[("TTemplate", "tars.default")])
-    assert root.template_users == {"servers": [], "templates": ["tars.cpp"]}
-    cpp = ValidationInputs.for_document(stack, by_name[("TTemplate", "tars.cpp")])
-    # Both servers named test-demotest use it; lone-server is in another namespace.
-    assert cpp.template_users == {"servers": ["test-demotest", "test-demotest"], "templates": []}
-    assert cpp.templates["tars.a"] == "tars.b"
-    assert cpp.framework_node_image == FRAMEWORK["nodeImage"]
-    first = ValidationInputs.for_document(stack, stack.servers[0])
-    second = ValidationInputs.for_document(stack, stack.servers[1])
+
+    def inputs(kind: str, name: str) -> ValidationInputs:
+        return inputs_for_document(stack, by_name[(kind, name)])
+
+    root = inputs("TTemplate", "tars.default")
+    assert (root.templates, root.framework_node_image, list(root.server_names)) == ({}, None, [])
+    assert inputs("TTemplate", "tars.cpp").templates == {"tars.default": "tars.default"}
+    assert inputs("TTemplate", "tars.orphan").templates == {}
+    assert inputs("TTemplate", "tars.a").templates == {"tars.b": "tars.a"}
+    first = inputs_for_document(stack, stack.servers[0])
+    second = inputs_for_document(stack, stack.servers[1])
+    assert first.templates == {"tars.cpp": "tars.default"}
+    assert first.framework_node_image == FRAMEWORK["nodeImage"]
     assert (list(first.server_names), list(second.server_names)) == ([], ["Test-DemoTest"])
+    # A rejected template's name still counts (TS010 does not fire for tars.go's users).
+    go = next(s for s in stack.servers if s.name == "go-svc")
+    assert inputs_for_document(stack, go).templates == {"tars.go": "tars.go"}
 
 
 def test_the_resource_takes_only_its_inputs() -> None:

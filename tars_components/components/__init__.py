@@ -11,9 +11,20 @@ from .args import TFrameworkArgs, TServerArgs, TTemplateArgs
 from .framework import TFramework
 from .from_stack import StackComponents, components_from_stack
 from .server import TServer
+from .shapes import (
+    K8sSpecArgsDict,
+    NormalSpecArgsDict,
+    ReleaseArgsDict,
+    ServantArgsDict,
+    TarsSpecArgsDict,
+)
 from .template import TTemplate
 
 __all__ = [
+    "K8sSpecArgsDict",
+    "NormalSpecArgsDict",
+    "ReleaseArgsDict",
+    "ServantArgsDict",
     "StackComponents",
     "TFramework",
     "TFrameworkArgs",
@@ -21,5 +32,6 @@ __all__ = [
     "TServerArgs",
     "TTemplate",
     "TTemplateArgs",
+    "TarsSpecArgsDict",
     "components_from_stack",
 ]

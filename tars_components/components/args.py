@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
+
+import pulumi
 
 from ..errors import LoadError
 from ..loader import parse_document
@@ -29,9 +31,8 @@ from ..models import TServer as TServerDocument
 from ..models import TTemplate as TTemplateDocument
 from ..options import Options
 from ..stack import Stack
-
-if TYPE_CHECKING:
-    from .framework import TFramework
+from .scope import HasScope
+from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
 
 Section = Mapping[str, Any]
 """A part of a document given as a mapping (camelCase keys, as in YAML)."""
@@ -77,6 +78,14 @@ class TFrameworkArgs:
     ``tars.io/active`` readiness gate. Servers may override it. Defaults to
     ``options.skip_await`` (``tars:skipAwait`` in the project's program)."""
 
+    existing_config: bool | None = None
+    """crd mode on a live TarsK8S cluster: the namespace already has its ``tars-framework``
+    TFrameworkConfig (the framework chart installs it). The framework reads it with a lookup
+    (``TFrameworkConfig.get``), never creates or owns it, and the rules count it as present
+    (TS020); the cluster's webhook fills the servers' default node image. A ``config`` given
+    as well only feeds the rules. Defaults to ``options.existing_framework_config``
+    (``tars:frameworkConfig: existing``)."""
+
     external_replicas: bool = False
     """Replicas belong to another field manager (an HPA, ``kubectl scale``, TarsWeb): Pulumi
     ignores changes to ``spec.replicas`` of StatefulSets (``spec.k8s.replicas`` of TServers in
@@ -106,7 +115,7 @@ class TTemplateArgs:
     """Arguments of a :class:`~tars_components.components.TTemplate`: a TTemplate document, or
     its fields (``template_name``, ``content``, ``parent``)."""
 
-    framework: TFramework
+    framework: HasScope
     """The framework (namespace) the template belongs to. Required."""
 
     document: TTemplateDocument | None = None
@@ -170,7 +179,7 @@ class TServerArgs:
     fields (``app``, ``server``, ``sub_type``, one of ``tars``/``normal``, ``k8s``,
     ``release``)."""
 
-    framework: TFramework
+    framework: HasScope
     """The framework the server belongs to: namespace, default node image, known templates and
     options. Required."""
 
@@ -179,7 +188,8 @@ class TServerArgs:
     or the fields below. Defaults to None."""
 
     app: str | None = None
-    """``spec.app``: letters and digits. Required without ``document``. Defaults to None."""
+    """``spec.app``: letters and digits (it names the objects, so a plain string). Required
+    without ``document``. Defaults to None."""
 
     server: str | None = None
     """``spec.server``: letters and digits. Required without ``document``. Defaults to None."""
@@ -188,21 +198,21 @@ class TServerArgs:
     """``spec.subType``: ``tars`` or ``normal``. Defaults to ``tars`` when ``tars`` is given,
     else ``normal``."""
 
-    important: int | None = None
+    important: pulumi.Input[int] | None = None
     """``spec.important`` (1..20). Defaults to 3 (CRD default)."""
 
-    tars: TarsSpec | Section | None = None
+    tars: TarsSpec | TarsSpecArgsDict | None = None
     """``spec.tars`` (template, profile, servants, ports) of a Tars server. Defaults to None."""
 
-    normal: NormalSpec | Section | None = None
+    normal: NormalSpec | NormalSpecArgsDict | None = None
     """``spec.normal`` (ports) of a normal server. Defaults to None."""
 
-    k8s: K8sSpec | Section | None = None
+    k8s: K8sSpec | K8sSpecArgsDict | None = None
     """``spec.k8s``: replicas, env, mounts, affinity, … Defaults to ``{}`` (CRD defaults)."""
 
-    release: Release | Section | None = None
-    """``spec.release``: ``id``, ``image`` and ``nodeImage`` accept ``pulumi.Input`` values.
-    Defaults to None (not released: no pods)."""
+    release: Release | ReleaseArgsDict | None = None
+    """``spec.release``: ``id``, ``image`` and ``nodeImage`` accept ``pulumi.Input`` values
+    (digest-pinned images included). Defaults to None (not released: no pods)."""
 
     labels: Mapping[str, str] | None = None
     """``metadata.labels``. Defaults to none."""
@@ -278,6 +288,34 @@ class TServerArgs:
         return _parse(raw, namespace, TServerDocument)
 
 
+A = TypeVar("A")
+
+
+def split_args(
+    kind: type[A], owner: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[A, pulumi.ResourceOptions | None]:
+    """The arguments object and the resource options of a component constructor called either
+    as ``C(name, CArgs(...), opts)`` or as ``C(name, opts, field=..., ...)`` (the two forms of
+    pulumi-kubernetes resources). Unknown keywords raise TypeError."""
+    given = kwargs.pop("args", None)
+    if given is None and args and isinstance(args[0], kind):
+        given, args = args[0], args[1:]
+    opts = kwargs.pop("opts", None)
+    if args:
+        if opts is not None or len(args) > 1:
+            raise TypeError(f"{owner}() takes (name, args, opts) or (name, opts, **fields)")
+        opts = args[0]
+    if opts is not None and not isinstance(opts, pulumi.ResourceOptions):
+        raise TypeError(f"{owner}(): opts must be a pulumi.ResourceOptions, got {opts!r}")
+    if given is not None:
+        if kwargs:
+            raise TypeError(f"{owner}(): give args or fields, not both ({', '.join(kwargs)})")
+        if not isinstance(given, kind):
+            raise TypeError(f"{owner}(): args must be a {kind.__name__}")
+        return given, opts
+    return kind(**kwargs), opts
+
+
 def _no_fields(owner: str, fields: Mapping[str, Any]) -> None:
     given = [name for name, value in fields.items() if value is not None]
     if given:
@@ -324,4 +362,4 @@ def _parse(raw: dict[str, Any], namespace: str, kind: type[Document]) -> Any:
     return doc
 
 
-__all__ = ["TFrameworkArgs", "TServerArgs", "TTemplateArgs"]
+__all__ = ["TFrameworkArgs", "TServerArgs", "TTemplateArgs", "split_args"]

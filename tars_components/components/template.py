@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, overload
 
 import pulumi
 
 from ..expansion import crd_document
+from ..models import TTemplate as TTemplateDocument
 from ..options import Mode
-from .args import TTemplateArgs
-from .framework import TFramework
+from .args import TTemplateArgs, split_args
 from .kube import child_name, kubernetes_resource, object_id
+from .outputs import deferred_leaves, known, lift
+from .scope import HasScope
 from .validation import retain_on_delete, validation_resource, with_framework_parent
 
 
@@ -38,24 +41,52 @@ class TTemplate(pulumi.ComponentResource):
     manifests: pulumi.Output[list[dict[str, Any]]]
     """The applied objects; empty in expand mode."""
 
+    @overload
     def __init__(
-        self, name: str, args: TTemplateArgs, opts: pulumi.ResourceOptions | None = None
-    ) -> None:
-        framework: TFramework = args.framework
-        super().__init__("tars:index:TTemplate", name, None, with_framework_parent(opts, framework))
-        self.document = framework.register(args.to_document(framework.options.namespace))
+        self, resource_name: str, args: TTemplateArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        framework: HasScope,
+        document: TTemplateDocument | None = None,
+        template_name: str | None = None,
+        content: str | None = None,
+        parent: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        api_version: str = ...,
+    ) -> None: ...
+
+    def __init__(self, resource_name: str, *args: Any, **kwargs: Any) -> None:
+        """``TTemplate(name, TTemplateArgs(...), opts)`` or ``TTemplate(name, opts,
+        framework=..., template_name=..., ...)`` with the fields of :class:`TTemplateArgs`."""
+        template_args, opts = split_args(TTemplateArgs, "TTemplate", args, kwargs)
+        self._declare(resource_name, template_args, opts)
+
+    def _declare(self, name: str, args: TTemplateArgs, opts: pulumi.ResourceOptions | None) -> None:
+        scope = args.framework.scope
+        super().__init__("tars:index:TTemplate", name, None, with_framework_parent(opts, scope))
+        self.document = args.to_document(scope.namespace)
         """The TTemplate document as given (before mutation)."""
+        position = scope.register(self.document)
+        raw = self.document.to_dict()
+        leaves = deferred_leaves(raw)
         self.validation = validation_resource(
-            f"{name}-validation", self.document, framework, self, opts
+            f"{name}-validation", self.document, position, raw, leaves, scope, self, opts
         )
         """The validation resource every object of this template depends on."""
         self.resources: dict[str, pulumi.CustomResource] = {}
         """The template's Kubernetes resources by kind (the TTemplate in crd mode)."""
 
-        retain = retain_on_delete(opts, framework.retain_on_delete)
+        retain = retain_on_delete(opts, scope.retain_on_delete)
         manifests: list[dict[str, Any]] = []
-        if framework.options.mode == Mode.CRD:
-            document = crd_document(self.document, None, framework.options)
+        if scope.options.mode == Mode.CRD:
+            document = crd_document(self.document, None, scope.options)
             manifests.append(document)
             self.resources[document["kind"]] = kubernetes_resource(
                 child_name(name, document),
@@ -65,18 +96,17 @@ class TTemplate(pulumi.ComponentResource):
                 ),
             )
 
-        self.template_name = pulumi.Output.from_input(self.document.name)
-        self.parent_template = pulumi.Output.from_input(self.document.spec.parent)
-        self.parent_chain = pulumi.Output.from_input(framework.parent_chain(self.document.name))
-        self.objects = pulumi.Output.from_input([object_id(m) for m in manifests])
-        self.manifests = pulumi.Output.from_input(manifests)
+        self.template_name = known(self.document.name)
+        self.parent_template = known(self.document.spec.parent)
+        self.parent_chain = known(scope.parent_chain(self.document.name))
+        self.objects = known([object_id(m) for m in manifests])
+        self.manifests = lift(manifests)
         self.register_outputs(
             {
                 "templateName": self.template_name,
                 "parentTemplate": self.parent_template,
                 "parentChain": self.parent_chain,
                 "objects": self.objects,
-                "manifests": self.manifests,
             }
         )
 

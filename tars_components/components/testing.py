@@ -14,6 +14,13 @@ and a component's ``register_outputs`` are kept by URN (:attr:`Recording.compone
 Validation resources (the dynamic provider) are not faked: the mocks run the provider's own
 ``check`` and ``create``, so a rule error fails the registration as it fails ``pulumi preview``,
 and the ``mutated`` output is the real one.
+
+Secrets are handled as the engine handles them: the Python dynamic provider declares that it
+does not accept secrets, so their markers are stripped before ``check`` and ``create``; the
+outputs named in ``additional_secret_outputs``, and a dynamic resource's outputs whose input of
+the same name held a secret, come back secret. :meth:`Recording.plaintext` finds a secret's
+text anywhere outside a secret marker (inputs, outputs, component and stack outputs, log,
+error). Like the engine, :func:`record` fails when two resources get one URN.
 """
 
 from __future__ import annotations
@@ -28,9 +35,10 @@ from typing import Any
 import dill
 import pulumi
 from pulumi.dynamic.dynamic import PROVIDER_KEY
-from pulumi.runtime import mocks
+from pulumi.runtime import mocks, rpc
 from pulumi.runtime.config import set_all_config
 from pulumi.runtime.settings import reset_options
+from pulumi.runtime.sync_await import _sync_await
 
 DYNAMIC_PREFIX = "pulumi-python:dynamic"
 """Type prefix of dynamic-provider resources."""
@@ -38,6 +46,55 @@ DYNAMIC_PREFIX = "pulumi-python:dynamic"
 
 class ValidationFailed(Exception):
     """A dynamic resource's ``check`` returned failures (as the engine reports them)."""
+
+
+class DuplicateUrn(Exception):
+    """Two resources were registered with one URN (the engine refuses the second)."""
+
+
+def is_secret_value(value: Any) -> bool:
+    """True for a value wrapped in a secret marker (as properties cross the monitor)."""
+    return isinstance(value, Mapping) and rpc.is_rpc_secret(value)
+
+
+def strip_secrets(value: Any) -> Any:
+    """``value`` without secret markers, as the engine sends properties to a provider that
+    does not accept secrets (the Python dynamic provider)."""
+    if is_secret_value(value):
+        return strip_secrets(rpc.unwrap_rpc_secret(value))
+    if isinstance(value, Mapping):
+        return {k: strip_secrets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [strip_secrets(v) for v in value]
+    return value
+
+
+def contains_secret(value: Any) -> bool:
+    """True when a secret marker sits anywhere in ``value``."""
+    if is_secret_value(value):
+        return True
+    if isinstance(value, Mapping):
+        return any(contains_secret(v) for v in value.values())
+    if isinstance(value, list):
+        return any(contains_secret(v) for v in value)
+    return False
+
+
+def plaintext_paths(value: Any, text: str, path: str = "") -> list[str]:
+    """Where ``text`` occurs in ``value`` outside secret markers (keys included)."""
+    if is_secret_value(value):
+        return []
+    if isinstance(value, Mapping):
+        found = []
+        for k, v in value.items():
+            where = f"{path}.{k}" if path else str(k)
+            if text in str(k):
+                found.append(where)
+            found.extend(plaintext_paths(v, text, where))
+        return found
+    if isinstance(value, (list, tuple)):
+        return [p for i, v in enumerate(value) for p in plaintext_paths(v, text, f"{path}[{i}]")]
+    return [path] if text in str(value) else []
 
 
 @dataclass(frozen=True)
@@ -58,6 +115,8 @@ class Registration:
     retain_on_delete: bool
     deleted_with: str = ""
     """URN of the ``deleted_with`` resource, or empty."""
+    read: bool = False
+    """True for a lookup of an existing resource (``Resource.get``): read, never created."""
 
     @property
     def provider_urn(self) -> str:
@@ -84,8 +143,9 @@ class Recording:
         return next(r for r in self.registrations if r.urn == urn)
 
     def kubernetes(self) -> list[Registration]:
-        """The Kubernetes objects (``kubernetes:*`` types, providers excluded)."""
-        return [r for r in self.registrations if r.type.startswith("kubernetes:")]
+        """The Kubernetes objects the program creates (``kubernetes:*`` types; providers and
+        lookups excluded)."""
+        return [r for r in self.registrations if r.type.startswith("kubernetes:") and not r.read]
 
     def validations(self) -> list[Registration]:
         """The dynamic-provider (validation) resources."""
@@ -99,6 +159,21 @@ class Recording:
         """Messages logged with ``pulumi.log.warn``."""
         return [message for level, message in self.log if level == "WARNING"]
 
+    def plaintext(self, text: str) -> list[str]:
+        """Every place where ``text`` (say a secret's value) appears outside a secret marker:
+        a registration's inputs or outputs, a component's or the stack's outputs, the log."""
+        found = []
+        for r in self.registrations:
+            found += [f"{r.urn} inputs {p}" for p in plaintext_paths(r.inputs, text)]
+            found += [f"{r.urn} outputs {p}" for p in plaintext_paths(r.outputs, text)]
+        for urn, outputs in self.component_outputs.items():
+            found += [f"{urn} registered outputs {p}" for p in plaintext_paths(outputs, text)]
+        found += [f"stack outputs {p}" for p in plaintext_paths(self.outputs, text)]
+        # The SDK's own DEBUG traces of serialized requests (older SDKs print them, secret
+        # markers included) are not messages a user sees.
+        found += [f"log {level}: {m}" for level, m in self.log if text in m and level != "DEBUG"]
+        return found
+
 
 class RecordingMocks(mocks.Mocks):
     """Mocks that echo inputs as outputs and run dynamic providers for real: ``check`` always
@@ -110,6 +185,9 @@ class RecordingMocks(mocks.Mocks):
 
     def __init__(self, stack_outputs: Mapping[str, Mapping[str, Any]] | None = None) -> None:
         self.stack_outputs = {name: dict(outs) for name, outs in (stack_outputs or {}).items()}
+        self.pending_inputs: dict[str, Any] | None = None
+        """The inputs of the dynamic resource being registered with their unknowns kept (the
+        monitor sets it; older SDKs' mocks turn unknowns into None)."""
 
     def new_resource(self, args: mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         """Resource id and outputs of one registration."""
@@ -128,14 +206,17 @@ class RecordingMocks(mocks.Mocks):
         """No function is mocked."""
         return {}, []
 
-    @staticmethod
-    def _dynamic(args: mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
-        props = {k: v for k, v in args.inputs.items() if k != PROVIDER_KEY}
-        provider = dill.loads(base64.b64decode(args.inputs[PROVIDER_KEY]))
+    def _dynamic(self, args: mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+        given = self.pending_inputs if self.pending_inputs is not None else args.inputs
+        inputs = strip_secrets(given)  # the engine strips them for pulumi.dynamic
+        props = {k: v for k, v in inputs.items() if k != PROVIDER_KEY}
+        provider = dill.loads(base64.b64decode(inputs[PROVIDER_KEY]))
         checked = provider.check({}, props)
         if checked.failures:
             raise ValidationFailed("; ".join(f"{f.property}: {f.reason}" for f in checked.failures))
-        if pulumi.runtime.is_dry_run():  # a preview checks; outputs of a create are unknown
+        if pulumi.runtime.is_dry_run() or rpc.contains_unknowns(props):
+            # A preview checks; outputs of a create are unknown (and the engine never creates
+            # with unknown inputs).
             return None, props
         created = provider.create(checked.inputs or props)
         return created.id, {**props, **(created.outs or {})}
@@ -147,7 +228,28 @@ class _RecordingMonitor(mocks.MockMonitor):
         self.recording = recording
 
     def RegisterResource(self, request: Any) -> Any:
-        response = super().RegisterResource(request)
+        urn = self.make_urn(request.parent, request.type, request.name)
+        if urn in self.resources:
+            raise DuplicateUrn(f"Duplicate resource URN '{urn}'; try giving it a unique name")
+        recording_mocks = self.mocks if isinstance(self.mocks, RecordingMocks) else None
+        if recording_mocks is not None and request.type.startswith(DYNAMIC_PREFIX):
+            recording_mocks.pending_inputs = pulumi.runtime.rpc.deserialize_properties(
+                request.object, keep_unknowns=True
+            )
+        try:
+            response = super().RegisterResource(request)
+        finally:
+            if recording_mocks is not None:
+                recording_mocks.pending_inputs = None
+        secret = self._secret_outputs(request, response.urn)
+        if secret:
+            registration = self.resources[response.urn]
+            state = dict(registration.state)
+            for name in secret:
+                if name in state and not is_secret_value(state[name]):
+                    state[name] = rpc.wrap_rpc_secret(state[name])
+            self.resources[response.urn] = registration._replace(state=state)
+            response.object.CopyFrom(_sync_await(rpc.serialize_properties(state, {})))
         if request.type != "pulumi:pulumi:Stack":
             self.recording.registrations.append(
                 Registration(
@@ -156,7 +258,9 @@ class _RecordingMonitor(mocks.MockMonitor):
                     urn=response.urn,
                     parent=request.parent,
                     custom=request.custom,
-                    inputs=pulumi.runtime.rpc.deserialize_properties(request.object),
+                    inputs=pulumi.runtime.rpc.deserialize_properties(
+                        request.object, keep_unknowns=True
+                    ),
                     outputs=dict(self.resources[response.urn].state),
                     dependencies=tuple(request.dependencies),
                     provider=request.provider,
@@ -167,6 +271,37 @@ class _RecordingMonitor(mocks.MockMonitor):
                 )
             )
         return response
+
+    def ReadResource(self, request: Any) -> Any:
+        response = super().ReadResource(request)
+        self.recording.registrations.append(
+            Registration(
+                type=request.type,
+                name=request.name,
+                urn=response.urn,
+                parent=request.parent,
+                custom=True,
+                inputs={"id": request.id},
+                outputs=dict(self.resources[response.urn].state),
+                dependencies=tuple(request.dependencies),
+                provider=request.provider,
+                ignore_changes=(),
+                protect=False,
+                retain_on_delete=False,
+                read=True,
+            )
+        )
+        return response
+
+    def _secret_outputs(self, request: Any, urn: str) -> set[str]:
+        """The outputs the engine marks secret: those of ``additional_secret_outputs`` and,
+        for a provider that accepts no secrets (dynamic ones), those whose input of the same
+        name held a secret."""
+        names = set(request.additionalSecretOutputs)
+        if request.type.startswith(DYNAMIC_PREFIX):
+            inputs = pulumi.runtime.rpc.deserialize_properties(request.object)
+            names.update(k for k, v in inputs.items() if contains_secret(v))
+        return names
 
     def RegisterResourceOutputs(self, request: Any) -> Any:
         response = super().RegisterResourceOutputs(request)
@@ -222,8 +357,19 @@ def record(
 
     def body() -> pulumi.Output[Any]:
         program()
-        exports = getattr(root, "outputs", {})
-        return pulumi.Output.from_input(dict(exports)).apply(recording.outputs.update)
+        exports = dict(getattr(root, "outputs", {}))
+
+        async def collect() -> None:
+            # Resolved values; a secret one stays wrapped in its marker, as in the state.
+            for key, value in exports.items():
+                output = pulumi.Output.from_input(value)
+                if not await output._is_known:
+                    continue
+                resolved = await output.future()
+                secret = await output._is_secret
+                recording.outputs[key] = rpc.wrap_rpc_secret(resolved) if secret else resolved
+
+        return pulumi.Output.from_input(collect())
 
     _quiet_echoes(asyncio.get_event_loop())
     pulumi.runtime.test(body)()
@@ -259,9 +405,14 @@ def _config_text(value: Any) -> str:
 
 __all__ = [
     "DYNAMIC_PREFIX",
+    "DuplicateUrn",
     "Recording",
     "RecordingMocks",
     "Registration",
     "ValidationFailed",
+    "contains_secret",
+    "is_secret_value",
+    "plaintext_paths",
     "record",
+    "strip_secrets",
 ]

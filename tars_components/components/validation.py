@@ -1,58 +1,64 @@
-"""How a component registers its validation resource and passes resource options on.
+"""How a component registers the validation resource of its document and passes resource
+options on.
 
 Every TarsK8S document of a component gets one :class:`~tars_components.provider.TarsValidation`
 (the dynamic provider that runs the admission rules); every Kubernetes object of the component
-depends on it, so nothing is applied when a rule fails.
+depends on it, so nothing is applied when a rule fails. Its inputs are the document (as given:
+``pulumi.Input`` leaves stay Outputs, nothing else is lifted) and the constant-size facts of
+the namespace its rules need (:class:`~tars_components.provider.NamespaceFacts`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any
 
 import pulumi
 
 from ..models import Document, TTemplate
-from ..provider import TarsValidation, ValidationInputs
-
-if TYPE_CHECKING:
-    from .framework import TFramework
+from ..provider import TarsValidation
+from .outputs import Leaf, secret_fields
+from .scope import FrameworkScope
 
 
 def validation_resource(
     name: str,
     document: Document,
-    framework: TFramework,
+    position: int,
+    raw: dict[str, Any],
+    leaves: Sequence[Leaf],
+    scope: FrameworkScope,
     parent: pulumi.Resource,
     opts: pulumi.ResourceOptions | None,
 ) -> TarsValidation:
-    """The validation resource of ``document``, with the inputs the rules need from the
-    framework's namespace (templates, server names, default node image). It inherits the
-    component's ``depends_on``, so whatever the component waits for, its objects wait for too.
+    """The validation resource of ``document`` (``raw``: its camelCase mapping, ``leaves``: the
+    Outputs in it). It inherits the component's ``depends_on``, so whatever the component waits
+    for, its objects wait for too. Its derived outputs are secret when the document may carry
+    a secret.
 
-    A template's validation is ``deleted_with`` the framework: its delete enforces TT003/TT005
-    (still a parent, still used), which must not block ``pulumi destroy`` of the whole
-    framework, where the users go too."""
-    inputs = ValidationInputs.for_document(framework.context(), document)
+    A template's validation is ``deleted_with`` the framework, so that ``pulumi destroy`` of
+    the whole framework deletes it without a separate step."""
+    inputs = scope.inputs(document, position, raw, secret_fields(leaves))
     return TarsValidation(
         name,
         inputs,
         pulumi.ResourceOptions(
             parent=parent,
             depends_on=opts.depends_on if opts else None,
-            deleted_with=framework if isinstance(document, TTemplate) else None,
+            deleted_with=scope.resource if isinstance(document, TTemplate) else None,
         ),
     )
 
 
 def with_framework_parent(
-    opts: pulumi.ResourceOptions | None, framework: TFramework
+    opts: pulumi.ResourceOptions | None, scope: FrameworkScope
 ) -> pulumi.ResourceOptions:
     """``opts`` with the framework as parent when they name none, so that the framework's
     providers and ``protect`` reach the component's objects."""
     opts = opts or pulumi.ResourceOptions()
     if opts.parent is not None:
         return opts
-    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(parent=framework))
+    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(parent=scope.resource))
 
 
 def retain_on_delete(

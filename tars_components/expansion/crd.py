@@ -7,6 +7,7 @@ the conversion follows the TarsK8S conversion webhook, including the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import ValidationError
@@ -23,6 +24,7 @@ from ..models import (
     TTemplate,
     UpdateStrategyType,
 )
+from ..models.base import P_IMAGE_OR_EMPTY
 from ..models.conversion import (
     CONVERSION_ANNOTATION,
     framework_annotation,
@@ -66,7 +68,7 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
     """What the target version's CRD requires but the conversion cannot supply (crd mode):
     a v1beta2 TFrameworkConfig has no ``imageBuild.executor`` (unless its conversion
     annotation carries one with an image), which v1beta3 requires."""
-    found: list[Violation] = []
+    found: list[Violation] = _crd_image_violations(stack)
     key = (TFrameworkConfig.KIND, options.crd_api_version)
     required = VERSION_REQUIRED_FIELDS.get(key, ())
     if options.crd_api_version == V1BETA3:
@@ -141,6 +143,31 @@ def refused_statefulset_violations(stack: Stack) -> list[Violation]:
                     "server refuses (a partition is at least 0); write 0",
                 )
             )
+    return found
+
+
+def _crd_image_violations(stack: Stack) -> list[Violation]:
+    """TS021 for release images that the TServer CRD's own pattern refuses (``@``, uppercase,
+    ``_``): a digest-pinned image is fine in expand mode, but the cluster rejects it in a
+    TServer custom resource."""
+    crd_pattern = re.compile(P_IMAGE_OR_EMPTY)
+    found: list[Violation] = []
+    for server in stack.servers:
+        release = server.spec.release
+        if release is None:
+            continue
+        for field, value in (("image", release.image), ("nodeImage", release.node_image)):
+            if isinstance(value, str) and not crd_pattern.match(value):
+                found.append(
+                    violation(
+                        server,
+                        "TS021",
+                        ("spec", "release", field),
+                        "crd mode: the TServer CRD accepts only lowercase letters, digits and "
+                        "- . / : in images (no digest '@', uppercase or '_'); use expand mode "
+                        "or a tag",
+                    )
+                )
     return found
 
 

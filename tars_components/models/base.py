@@ -42,6 +42,18 @@ P_DNS1123SUB = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)
 P_PORTNAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 P_IMAGE = r"^[\x2d-\x3a\x61-\x7a]+$"
 P_IMAGE_OR_EMPTY = r"^[\x2d-\x3a\x61-\x7a]*$"
+_DOMAIN_PART = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
+_PATH_PART = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+P_IMAGE_REF = (
+    rf"^(?:{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*(?::[0-9]+)?/)?{_PATH_PART}(?:/{_PATH_PART})*"
+    r"(?::[\w][\w.-]{0,127})?"
+    r"(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?$"
+)
+"""A Kubernetes/OCI image reference (distribution/reference grammar): ``[domain[:port]/]path
+[:tag][@algorithm:hex]``, so digest-pinned images (``repo@sha256:<64 hex>``) included. Used for
+a TServer's release images; the TServer CRD's own pattern (:data:`P_IMAGE`, no ``@``) is
+checked in crd mode."""
+P_IMAGE_REF_OR_EMPTY = rf"^(?:{P_IMAGE_REF[1:-1]})?$"
 # A qualified name whose prefix is a DNS subdomain (Kubernetes) of at least two characters
 # (the CRD's prefix pattern ``[0-9A-Za-z][-._0-9A-Za-z]*[0-9A-Za-z]/``): both must hold.
 P_QUALNAME = (
@@ -71,6 +83,10 @@ PATTERN_HINTS: dict[str, str] = {
     P_IMAGE: "only lowercase letters, digits and - . / : (no uppercase, '_' or '@')",
     P_IMAGE_OR_EMPTY: "only lowercase letters, digits and - . / : (no uppercase, '_' or '@')",
     P_QUALNAME: "a Kubernetes qualified name ([prefix/]name, a prefix of 2 characters or more)",
+    P_IMAGE_REF: "an image reference [registry/]repository[:tag][@sha256:digest], lowercase path",
+    P_IMAGE_REF_OR_EMPTY: (
+        "an image reference [registry/]repository[:tag][@sha256:digest], lowercase path"
+    ),
     P_QTY: "a Kubernetes quantity such as 500m or 2Gi",
     P_ALNUM_DASH: "letters, digits and '-', not starting or ending with '-'",
     P_SERVANT: "a letter followed by up to 62 letters and digits",
@@ -140,8 +156,8 @@ PlacedStr = Annotated[Any, _placed_validator(None, None), _AS_IS]
 PlacedReleaseId = Annotated[Any, _placed_validator(P_RELEASE_ID, 63), _AS_IS]
 """A release id (``P_RELEASE_ID``, at most 63 characters) or a deferred value."""
 
-PlacedImage = Annotated[Any, _placed_validator(P_IMAGE, 500), _AS_IS]
-"""An image reference (``P_IMAGE``) or a deferred value."""
+PlacedImage = Annotated[Any, _placed_validator(P_IMAGE_REF, 500), _AS_IS]
+"""An image reference (``P_IMAGE_REF``, digests included) or a deferred value."""
 
-PlacedImageOrEmpty = Annotated[Any, _placed_validator(P_IMAGE_OR_EMPTY, 500), _AS_IS]
+PlacedImageOrEmpty = Annotated[Any, _placed_validator(P_IMAGE_REF_OR_EMPTY, 500), _AS_IS]
 """An image reference, the empty string, or a deferred value."""

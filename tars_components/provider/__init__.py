@@ -1,0 +1,205 @@
+"""The TarsK8S admission webhook as a Pulumi dynamic provider (design §1, §5, §7).
+
+A :class:`TarsValidation` resource stands for one TarsK8S document (TServer, TTemplate or
+TFrameworkConfig). Its provider, :class:`TarsValidationProvider`, runs the same loader, rules
+and mutation as the command line, so a bad spec fails ``pulumi preview`` instead of a cluster
+webhook:
+
+* ``check`` reports every rule error about the document as a ``CheckFailure`` whose property
+  is the document's field path (``spec.tars.servants[1].port``) and whose reason starts with
+  the rule code (``TS004: port 10001 is already used by servant AObj``); when there are old
+  inputs it adds the change rules (TS001, TS002). Warnings never fail: they are returned in
+  the ``warnings`` output.
+* ``diff`` reports a change when the document or a fact its verdict depends on changed;
+  validation never replaces anything.
+* ``create``/``update`` return the mutated document (the mutating webhook's M-* rules) as the
+  ``mutated`` output.
+
+One module per concern: :mod:`.wire` (property names, inputs, values as they cross gRPC),
+:mod:`.facts` (the constant-size facts of a namespace, program side), :mod:`.context` (the
+document and stand-ins for its facts, as a stack) and :mod:`.verdicts` (what check, diff and
+create decide). This module holds the two Pulumi classes: the provider class lives here so
+that ``pulumi.dynamic`` pickles it by reference as
+``tars_components.provider.TarsValidationProvider``, the name existing states hold; the
+``pulumi.dynamic`` process therefore needs ``tars_components`` installed, like the program.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+import pulumi.dynamic
+from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
+
+from .context import Subject, build_documents, stub_framework, stub_server, stub_template
+from .facts import NamespaceFacts, inputs_for_document
+from .verdicts import (
+    AdmissionError,
+    Evaluation,
+    change_violations,
+    changed_inputs,
+    check_failures,
+    evaluate,
+)
+from .wire import (
+    CONTEXT_RULES,
+    DOCUMENT,
+    FRAMEWORK_NODE_IMAGE,
+    INPUTS,
+    MUTATED,
+    NAMESPACE,
+    OUTPUTS,
+    PENDING,
+    REDACTED,
+    SECRET_FIELDS,
+    SERVER_NAMES,
+    TEMPLATES,
+    VIOLATIONS,
+    WARNINGS,
+    Pending,
+    ValidationInputs,
+    plain,
+)
+
+RESOURCE_TYPE_MODULE = "tars"
+RESOURCE_TYPE_NAME = "TarsValidation"
+
+
+class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
+    """Check, diff, create, update and delete of :class:`TarsValidation` resources.
+
+    Stateless; it never contacts anything. The serialized provider is not a secret (it holds
+    nothing), so the state and ``pulumi preview`` stay readable.
+    """
+
+    serialize_as_secret_always = False
+
+    def check(self, olds: dict[str, Any], news: dict[str, Any]) -> pulumi.dynamic.CheckResult:
+        """Every rule error about the new document as a ``CheckFailure`` (property: field path;
+        reason: ``CODE: message``), plus the change rules against the old inputs if any.
+
+        The inputs are returned unchanged (unknown values stay unknown).
+        """
+        failures = [
+            pulumi.dynamic.CheckFailure(field_path, reason)
+            for field_path, reason in check_failures(olds, news)
+        ]
+        return pulumi.dynamic.CheckResult(news, failures)
+
+    def diff(
+        self, _id: str, olds: dict[str, Any], news: dict[str, Any]
+    ) -> pulumi.dynamic.DiffResult:
+        """A change when the document or one of its facts differs or is still unknown; never a
+        replacement (``pulumi.dynamic`` passes no per-property diff to the engine, which then
+        shows the input diff itself)."""
+        return pulumi.dynamic.DiffResult(changes=bool(changed_inputs(olds, news)), replaces=[])
+
+    def create(self, props: dict[str, Any]) -> pulumi.dynamic.CreateResult:
+        """Validate once more (the engine checked already) and return the mutated document.
+
+        The id is ``<kind>/<namespace>/<name>``.
+        """
+        result = evaluate(Subject.parse(props))
+        result.raise_errors()
+        return pulumi.dynamic.CreateResult(result.resource_id, result.outputs(props))
+
+    def update(
+        self, _id: str, olds: dict[str, Any], news: dict[str, Any]
+    ) -> pulumi.dynamic.UpdateResult:
+        """As :meth:`create`, with the change rules against the old document."""
+        result = evaluate(Subject.parse(news))
+        result.raise_errors(change_violations(olds, news))
+        return pulumi.dynamic.UpdateResult(result.outputs(news))
+
+    def delete(self, _id: str, props: dict[str, Any]) -> None:
+        """Nothing to refuse: a template that servers or templates still use cannot go away
+        alone, since their own verdicts depend on it (TS010, TT002 fail their ``check``)."""
+
+
+class TarsValidation(pulumi.dynamic.Resource, module=RESOURCE_TYPE_MODULE, name=RESOURCE_TYPE_NAME):
+    """The admission rules of one TarsK8S document, enforced at ``pulumi preview``.
+
+    Type token ``pulumi-python:dynamic/tars:TarsValidation``. Inputs: see
+    :class:`ValidationInputs`; outputs ``mutated``, ``violations`` and ``warnings``, registered
+    as secret outputs whenever the document may carry a secret (its ``secretFields`` are not
+    known to be empty), since the provider never sees which values were secret.
+    """
+
+    mutated: pulumi.Output[dict[str, Any]]
+    """The document as the TarsK8S mutating webhook admits it."""
+    violations: pulumi.Output[list[str]]
+    """Every violation about the document (``CODE severity field: message``)."""
+    warnings: pulumi.Output[list[str]]
+    """The warnings among them (``CODE field: message``); they never block."""
+
+    def __init__(
+        self,
+        name: str,
+        props: ValidationInputs | Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        args = props.to_props() if isinstance(props, ValidationInputs) else dict(props)
+        unknown = sorted(set(args) - set(INPUTS))
+        if unknown:
+            raise ValueError(f"unknown TarsValidation inputs: {', '.join(unknown)}")
+        if DOCUMENT not in args:
+            raise ValueError("TarsValidation needs a document")
+        secret = args.get(SECRET_FIELDS)
+        if isinstance(secret, pulumi.Output) or secret:
+            opts = pulumi.ResourceOptions.merge(
+                opts, pulumi.ResourceOptions(additional_secret_outputs=list(OUTPUTS))
+            )
+        args.update(dict.fromkeys(OUTPUTS))
+        args[PROVIDER_KEY] = _serialized_provider()
+        # pulumi.dynamic.Resource.__init__ pickles the provider again for every resource
+        # (dill, recursively: milliseconds each); the provider is stateless and pickled by
+        # reference, so its serialization is computed once and registered as the SDK would.
+        pulumi.CustomResource.__init__(
+            self, f"pulumi-python:{self._resource_type_name}", name, args, opts
+        )
+
+
+@functools.cache
+def _serialized_provider() -> str:
+    """The SDK's own serialization of :class:`TarsValidationProvider` (not a secret: it
+    captures nothing)."""
+    return str(serialize_provider(TarsValidationProvider()))
+
+
+__all__ = [
+    "CONTEXT_RULES",
+    "DOCUMENT",
+    "FRAMEWORK_NODE_IMAGE",
+    "INPUTS",
+    "MUTATED",
+    "NAMESPACE",
+    "OUTPUTS",
+    "PENDING",
+    "REDACTED",
+    "SECRET_FIELDS",
+    "SERVER_NAMES",
+    "TEMPLATES",
+    "VIOLATIONS",
+    "WARNINGS",
+    "AdmissionError",
+    "Evaluation",
+    "NamespaceFacts",
+    "Pending",
+    "Subject",
+    "TarsValidation",
+    "TarsValidationProvider",
+    "ValidationInputs",
+    "build_documents",
+    "change_violations",
+    "changed_inputs",
+    "check_failures",
+    "evaluate",
+    "inputs_for_document",
+    "plain",
+    "stub_framework",
+    "stub_server",
+    "stub_template",
+]

@@ -1,0 +1,314 @@
+"""The stack a verdict is computed on: the document of a property bag, loaded like a stack
+file, next to stand-ins for the facts of its namespace (templates by name and parent, the
+servers whose names it collides with, the framework's node image).
+
+During a preview the engine sends values it does not know yet as ``pulumi.runtime.rpc.UNKNOWN``
+(``pulumi.dynamic`` hands them to ``check`` and ``diff`` as :class:`pulumi.output.Unknown`). The
+document is then checked with :data:`~.wire.PENDING` in their place (the models accept it where a
+``pulumi.Input`` is allowed); an unknown number (say a port) stands in as a number that no
+other field uses, so it collides with nothing and the other rules still run; any other unknown
+structural field (say ``spec.app``) leaves the document unchecked until it is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import LoadError, LoadProblem
+from ..loader import load_texts
+from ..models import (
+    FRAMEWORK_CONFIG_NAME,
+    KINDS,
+    V1BETA3,
+    Document,
+    TFrameworkConfig,
+    TServer,
+    TTemplate,
+)
+from ..paths import Segment, parse_path
+from ..stack import Rejected, Stack
+from ..yamlio import dump
+from .wire import (
+    DOCUMENT,
+    FRAMEWORK_NODE_IMAGE,
+    NAMESPACE,
+    PENDING,
+    SECRET_FIELDS,
+    SERVER_NAMES,
+    TEMPLATES,
+    Path,
+    plain,
+)
+
+DOCUMENT_FILE = "document.yaml"
+"""Where the document is loaded from inside the provider; violations about it carry this file,
+which tells them apart from violations about the stand-ins."""
+PLACEHOLDER = "unknown"
+"""Stand-in text for unknown values where YAML or a strict model needs a string."""
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A document and its facts, parsed from a property bag, with unknown values replaced
+    by :data:`~.wire.PENDING` and their paths recorded."""
+
+    document: dict[str, Any]
+    namespace: str
+    templates: dict[str, str]
+    framework_node_image: dict[str, Any] | None
+    server_names: list[str]
+    secret_fields: tuple[str, ...] = ()
+    unknown_fields: tuple[Path, ...] = ()
+    unknown_context: frozenset[str] = frozenset()
+
+    @classmethod
+    def parse(cls, props: Mapping[str, Any]) -> Subject:
+        """Read the input properties (numbers normalized, secrets unwrapped).
+
+        Raises ``ValueError`` when the document or the namespace is missing or not known.
+        """
+        unknown_fields: list[Path] = []
+        document = plain(props.get(DOCUMENT), (), unknown_fields)
+        if not isinstance(document, dict) or () in unknown_fields:
+            raise ValueError("the document is missing or not known yet")
+        namespace = plain(props.get(NAMESPACE) or "default", (), [])
+        if not isinstance(namespace, str):
+            raise ValueError("the namespace is not known yet")
+        unknown_context: set[str] = set()
+
+        def context(key: str, kind: type) -> Any:
+            found: list[Path] = []
+            value = plain(props.get(key), (), found, placeholder=PLACEHOLDER)
+            if found:
+                unknown_context.add(key)
+            return value if isinstance(value, kind) else kind()
+
+        node_image = context(FRAMEWORK_NODE_IMAGE, dict)
+        if FRAMEWORK_NODE_IMAGE in props and not node_image:
+            # ``{}``: the cluster's existing tars-framework, whose node image the program does
+            # not know (crd mode); it exists (no TS020), and its webhook fills the default.
+            unknown_context.add(FRAMEWORK_NODE_IMAGE)
+        return cls(
+            document=document,
+            namespace=namespace,
+            templates={str(k): str(v) for k, v in context(TEMPLATES, dict).items()},
+            framework_node_image=node_image or None,
+            server_names=[str(n) for n in context(SERVER_NAMES, list)],
+            secret_fields=tuple(str(p) for p in context(SECRET_FIELDS, list)),
+            unknown_fields=tuple(unknown_fields),
+            unknown_context=frozenset(unknown_context),
+        )
+
+    def load(self) -> tuple[Stack, Document | Rejected]:
+        """The document loaded like a stack file, next to stand-ins for its facts.
+
+        Raises :class:`~tars_components.errors.LoadError` when the document cannot be read as
+        a TarsK8S document.
+        """
+        raw = plain(self.document, (), [], placeholder=PLACEHOLDER)
+        loaded = load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
+        numbers: dict[Path, int] = {}
+        for descending in (True, False):
+            # Where the schema refuses the text stand-in it wants a number (a port, replicas):
+            # put numbers there that no other field of the document uses, so they collide with
+            # nothing and the other rules still run; high ones first (ports), then low ones
+            # (bounded fields such as replicas).
+            if loaded.documents:
+                break
+            refused = {
+                tuple(parse_path(v.field)) for v in loaded.violations if v.file == DOCUMENT_FILE
+            }
+            paths = [path for path in self.unknown_fields if path in refused]
+            if not paths:
+                break
+            for path, number in zip(paths, unused_numbers(raw, descending), strict=False):
+                put(raw, path, number)
+                numbers[path] = number
+            loaded = load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
+        if not loaded.documents and not loaded.rejected:  # a plain object, or a skipped kind
+            kinds = [o.kind for o in loaded.objects] or ["a kind written by the controller"]
+            raise LoadError([LoadProblem(DOCUMENT_FILE, 1, f"{kinds[0]} is not validated here")])
+        target: Document | Rejected = (
+            self._deferred(loaded.documents[0], numbers) if loaded.documents else loaded.rejected[0]
+        )
+        documents, rejected = self._context(target)
+        if isinstance(target, Document):
+            documents.append(target)
+        else:
+            rejected.append(target)
+        stack = Stack(
+            namespace=loaded.namespace,
+            documents=tuple(documents),
+            violations=loaded.violations,
+            rejected=tuple(rejected),
+        )
+        return stack, target
+
+    def _deferred(self, doc: Document, numbers: Mapping[Path, int]) -> Document | Rejected:
+        """The loaded document with :data:`PENDING` back where values are unknown, except
+        where an unused number stands in (``numbers``); a document whose unknown values sit in
+        other structural fields (say ``spec.app``) is left unchecked (rejected)."""
+        if not self.unknown_fields:
+            return doc
+        raw = doc.to_dict()
+        for path in self.unknown_fields:
+            if path not in numbers:
+                put(raw, path, PENDING)
+        try:
+            deferred = type(doc).model_validate(raw)
+        except ValidationError:
+            return Rejected(doc.kind, doc.namespace, doc.name, doc.source)
+        deferred.with_source(doc.source)
+        return deferred
+
+    def _context(self, target: Document | Rejected) -> tuple[list[Document], list[Rejected]]:
+        """Stand-ins for the facts: templates with their parents, the servers holding the
+        names of :attr:`server_names`, the framework config."""
+        ns = target.namespace
+        raws: list[dict[str, Any]] = []
+        for name, parent in self.templates.items():
+            if not (target.kind == TTemplate.KIND and name == target.name):
+                raws.append(stub_template(name, parent, ns))
+        raws.extend(stub_server(name, ns) for name in self.server_names)
+        if self.framework_node_image is not None and not (
+            target.kind == TFrameworkConfig.KIND and target.name == FRAMEWORK_CONFIG_NAME
+        ):
+            raws.append(stub_framework(self.framework_node_image, ns))
+        return build_documents(raws)
+
+    def secret_values(self) -> list[str]:
+        """The texts of the secret values of the document (longest first), for redaction."""
+        values: set[str] = set()
+        for path in self.secret_fields:
+            node: Any = self.document
+            for seg in parse_path(path):
+                try:
+                    node = node[seg]
+                except (KeyError, IndexError, TypeError):
+                    node = None
+                    break
+            if node is not None and not isinstance(node, (dict, list)) and str(node):
+                values.add(str(node))
+        return sorted(values, key=lambda text: (-len(text), text))
+
+
+# --- stand-ins for the rest of the namespace -----------------------------------------------
+
+
+def stub_template(name: str, parent: str, namespace: str) -> dict[str, Any]:
+    """A TTemplate known only by its name and parent."""
+    return {
+        "apiVersion": V1BETA3,
+        "kind": TTemplate.KIND,
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {"content": "", "parent": parent},
+    }
+
+
+def stub_server(name: str, namespace: str, template: str | None = None) -> dict[str, Any]:
+    """A TServer known only by ``<app>-<server>`` (named lowercased, like its objects): a
+    normal server, or a tars server of ``template``."""
+    app, _, server = name.partition("-")
+    spec: dict[str, Any] = {"app": app, "server": server or app, "k8s": {}}
+    if template is None:
+        spec.update(subType="normal", normal={"ports": []})
+    else:
+        spec.update(subType="tars", tars={"template": template, "servants": []})
+    return {
+        "apiVersion": V1BETA3,
+        "kind": TServer.KIND,
+        "metadata": {"name": name.lower(), "namespace": namespace},
+        "spec": spec,
+    }
+
+
+def stub_framework(node_image: Mapping[str, Any], namespace: str) -> dict[str, Any]:
+    """The namespace's ``tars-framework`` config, known only by its nodeImage."""
+    return {
+        "apiVersion": V1BETA3,
+        "kind": TFrameworkConfig.KIND,
+        "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
+        "nodeImage": dict(node_image),
+    }
+
+
+def build_documents(raws: Iterable[Mapping[str, Any]]) -> tuple[list[Document], list[Rejected]]:
+    """Typed stand-ins; one the schema rejects is kept by identity (its name still counts)."""
+    documents: list[Document] = []
+    rejected: list[Rejected] = []
+    for raw in raws:
+        cls = KINDS[raw["kind"]]
+        meta = raw["metadata"]
+        try:
+            documents.append(cls.model_validate(raw))
+        except ValidationError:
+            rejected.append(Rejected(cls.KIND, meta["namespace"], meta["name"]))
+    return documents, rejected
+
+
+# --- values --------------------------------------------------------------------------------
+
+
+def unused_numbers(raw: Any, descending: bool) -> Iterator[int]:
+    """Numbers from 1 to 65535 (the port range) that appear nowhere in ``raw``, from the top
+    or from the bottom."""
+    used: set[int] = set()
+    stack = [raw]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, int) and not isinstance(node, bool):
+            used.add(node)
+    numbers = range(65535, 0, -1) if descending else range(1, 65536)
+    return (number for number in numbers if number not in used)
+
+
+def put(raw: Any, path: Path, value: Any) -> None:
+    """Set ``raw[path] = value`` where the path still exists."""
+    if not path:
+        return
+    node = raw
+    for seg in path[:-1]:
+        try:
+            node = node[seg]
+        except (KeyError, IndexError, TypeError):
+            return
+    last = path[-1]
+    if isinstance(node, list):
+        if isinstance(last, int) and last < len(node):
+            node[last] = value
+        return
+    if isinstance(node, dict) and last in node:
+        node[last] = value
+
+
+def under(field_path: Sequence[Segment], prefix: Sequence[Segment]) -> bool:
+    """True when ``field_path`` is ``prefix`` or below it."""
+    return tuple(field_path[: len(prefix)]) == tuple(prefix)
+
+
+def is_target(doc: Document) -> bool:
+    """True for the document of the property bag (not a stand-in)."""
+    return doc.source is not None and doc.source.file == DOCUMENT_FILE
+
+
+__all__ = [
+    "DOCUMENT_FILE",
+    "PLACEHOLDER",
+    "Subject",
+    "build_documents",
+    "is_target",
+    "put",
+    "stub_framework",
+    "stub_server",
+    "stub_template",
+    "under",
+    "unused_numbers",
+]

@@ -1,0 +1,198 @@
+"""What the provider decides, as pure functions of property bags: the violations about a
+document (``check``), whether its inputs changed (``diff``), the mutated document and the
+outputs (``create``/``update``), and the error of a refused create or update.
+
+Secret values (the paths of :data:`~.wire.SECRET_FIELDS`) never appear in a message: they are
+printed as :data:`~.wire.REDACTED`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import LoadError, Violation
+from ..models import Document
+from ..mutation import mutate
+from ..paths import parse_path
+from ..rules import validate, validate_change
+from .context import DOCUMENT_FILE, Subject, is_target, under
+from .wire import (
+    CONTEXT_RULES,
+    DOCUMENT,
+    INPUTS,
+    MUTATED,
+    NAMESPACE,
+    REDACTED,
+    VIOLATIONS,
+    WARNINGS,
+    Path,
+    is_unknown,
+    mapping,
+    plain,
+)
+
+
+class AdmissionError(Exception):
+    """A rule error found by create or update; each line of the message starts with the rule
+    code and names the field (secret values printed as ``[secret]``)."""
+
+    def __init__(self, violations: Sequence[Violation], lines: Sequence[str]) -> None:
+        self.violations = list(violations)
+        super().__init__("\n".join(lines))
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The document's identity, its violations and, when it is schema-valid, the mutated
+    document; or the load problems of a document that is not TarsK8S at all."""
+
+    kind: str
+    namespace: str
+    name: str
+    violations: list[Violation]
+    mutated: dict[str, Any] | None
+    problems: list[str] = field(default_factory=list)
+    """Why the document cannot be read as a TarsK8S document at all (no rule applies)."""
+    secrets: tuple[str, ...] = ()
+    """Texts of the document's secret values, which messages must not show."""
+
+    @property
+    def resource_id(self) -> str:
+        """``<kind>/<namespace>/<name>``."""
+        return f"{self.kind}/{self.namespace}/{self.name}"
+
+    def redact(self, text: str) -> str:
+        """``text`` with every secret value replaced by ``[secret]``."""
+        for secret in self.secrets:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    def reason(self, v: Violation) -> str:
+        """``CODE: message`` (the reason of a CheckFailure)."""
+        return self.redact(f"{v.code}: {v.message}")
+
+    def outputs(self, props: Mapping[str, Any]) -> dict[str, Any]:
+        """The resource's outputs: its inputs, the mutated document, the violations and the
+        warnings."""
+        outs = {key: props[key] for key in INPUTS if key in props}
+        outs[MUTATED] = self.mutated
+        outs[VIOLATIONS] = [
+            self.redact(f"{v.code} {v.severity} {v.field}: {v.message}") for v in self.violations
+        ]
+        outs[WARNINGS] = [
+            self.redact(f"{v.code} {v.field}: {v.message}")
+            for v in self.violations
+            if not v.is_error
+        ]
+        return outs
+
+    def raise_errors(self, more: Iterable[Violation] = ()) -> None:
+        """Raise :class:`AdmissionError` (or ValueError for a non-TarsK8S document) when a
+        rule error is found."""
+        if self.problems:
+            problems = "; ".join(self.redact(p) for p in self.problems)
+            raise ValueError(f"not a TarsK8S document: {problems}")
+        errors = [v for v in (*self.violations, *more) if v.is_error]
+        if errors:
+            lines = [self.reason(v) + (f" (at {v.field})" if v.field else "") for v in errors]
+            raise AdmissionError(errors, lines)
+
+
+def evaluate(subject: Subject) -> Evaluation:
+    """Violations about the document (unknown fields and unknown-context rules left out) and
+    the mutated document."""
+    secrets = tuple(subject.secret_values())
+    try:
+        stack, target = subject.load()
+    except LoadError as exc:
+        return Evaluation(
+            kind=str(subject.document.get("kind", "")),
+            namespace=subject.namespace,
+            name=str(mapping(subject.document.get("metadata")).get("name", "")),
+            violations=[],
+            mutated=None,
+            problems=[problem.message for problem in exc.problems],
+            secrets=secrets,
+        )
+    violations = relevant(subject, validate(stack))
+    mutated = None
+    if isinstance(target, Document):
+        for doc in mutate(stack).documents:
+            if is_target(doc):
+                mutated = doc.to_dict()
+    return Evaluation(
+        target.kind, target.namespace, target.name, violations, mutated, secrets=secrets
+    )
+
+
+def relevant(subject: Subject, violations: Iterable[Violation]) -> list[Violation]:
+    """The violations about the document itself that unknown values cannot have caused."""
+    dropped = set().union(*(CONTEXT_RULES.get(key, ()) for key in subject.unknown_context))
+    found = []
+    for v in violations:
+        if v.file != DOCUMENT_FILE or v.code in dropped:
+            continue
+        if any(under(parse_path(v.field), path) for path in subject.unknown_fields):
+            continue
+        if v not in found:
+            found.append(v)
+    return found
+
+
+def check_failures(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What ``check`` reports, as ``(property, reason)``: each rule error about the document at
+    its field path with reason ``CODE: message`` (the change rules included when there are old
+    inputs), or why the document is not a TarsK8S document at all. Nothing while the document
+    itself is unknown; warnings never."""
+    if is_unknown(news.get(DOCUMENT)) or is_unknown(news.get(NAMESPACE)):
+        return []
+    try:
+        result = evaluate(Subject.parse(news))
+    except ValueError as exc:
+        return [(DOCUMENT, str(exc))]
+    if result.problems:
+        return [
+            ("", f"not a TarsK8S document: {result.redact(problem)}") for problem in result.problems
+        ]
+    found = [*result.violations, *change_violations(olds, news)]
+    return [(v.field, result.reason(v)) for v in found if v.is_error]
+
+
+def changed_inputs(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[str]:
+    """The input properties whose new value differs from the old one or is not known yet:
+    the document and the facts its verdict depends on, nothing else."""
+    changed = []
+    for key in INPUTS:
+        unknown: list[Path] = []
+        new = plain(news.get(key), (), unknown)
+        if unknown or plain(olds.get(key), (), []) != new:
+            changed.append(key)
+    return changed
+
+
+def change_violations(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[Violation]:
+    """TS001/TS002 between the old and the new document of this resource (matched, as in
+    ``validate --previous``, by kind, namespace and name)."""
+    old_document = olds.get(DOCUMENT) if olds else None
+    if not isinstance(old_document, Mapping):
+        return []
+    current = Subject.parse(news)
+    try:
+        current_stack, _ = current.load()
+        previous_stack, _ = Subject.parse(olds).load()
+    except (LoadError, ValueError):
+        return []
+    return relevant(current, validate_change(previous_stack, current_stack))
+
+
+__all__ = [
+    "AdmissionError",
+    "Evaluation",
+    "change_violations",
+    "changed_inputs",
+    "check_failures",
+    "evaluate",
+    "relevant",
+]

@@ -1,0 +1,182 @@
+"""The wire format of a :class:`~tars_components.provider.TarsValidation`: property names,
+the inputs as the program builds them, and property values as the provider reads them back
+(numbers that crossed gRPC as doubles, secrets, unknowns).
+
+Every input is plain data of constant size for its document: the document itself plus the
+few cross-document facts its rules need (see :class:`ValidationInputs`); adding, removing or
+changing another document changes none of them unless the verdict depends on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pulumi.output import Unknown as _UnknownValue
+from pulumi.runtime import rpc
+
+from ..paths import Segment
+
+# --- property names ------------------------------------------------------------------------
+
+DOCUMENT = "document"
+"""Input: the TServer/TTemplate/TFrameworkConfig as a camelCase mapping."""
+NAMESPACE = "namespace"
+"""Input: the stack namespace (for a document without ``metadata.namespace``)."""
+TEMPLATES = "templates"
+"""Input: ``{template name: parent}`` of the templates the document's rules look at: a
+TServer's own template; a TTemplate's ancestors (TS010, TT002, TT004)."""
+FRAMEWORK_NODE_IMAGE = "frameworkNodeImage"
+"""Input (TServer only): ``nodeImage`` (``{image, secret}``) of the namespace's
+``tars-framework``, or absent (TS020, M-TS13); ``{}`` for a config that exists on the cluster
+but whose node image the program does not know (crd mode, ``existing_config``)."""
+SERVER_NAMES = "serverNames"
+"""Input (TServer only): ``<app>-<server>`` of the earlier TServers of the namespace whose
+name or object name this server takes too (TS017); empty for a server with a free name."""
+SECRET_FIELDS = "secretFields"
+"""Input: field paths of the document whose values are Pulumi secrets. The engine strips the
+secret markers before ``check`` and ``create`` (the Python dynamic provider accepts no secrets),
+so the program names them: messages print ``[secret]`` instead of their values."""
+
+INPUTS = (DOCUMENT, NAMESPACE, TEMPLATES, FRAMEWORK_NODE_IMAGE, SERVER_NAMES, SECRET_FIELDS)
+"""Every input property, in a stable order."""
+
+MUTATED = "mutated"
+"""Output: the document as the TarsK8S mutating webhook admits it (camelCase mapping)."""
+VIOLATIONS = "violations"
+"""Output: every violation about the document, ``CODE severity field: message``."""
+WARNINGS = "warnings"
+"""Output: the warnings among them (they never block), ``CODE field: message``."""
+
+OUTPUTS = (MUTATED, VIOLATIONS, WARNINGS)
+"""Properties the provider computes (secret when the document carries a secret)."""
+
+CONTEXT_RULES: dict[str, frozenset[str]] = {
+    TEMPLATES: frozenset({"TS010", "TT002", "TT004"}),
+    FRAMEWORK_NODE_IMAGE: frozenset({"TS020"}),
+    SERVER_NAMES: frozenset({"TS017"}),
+}
+"""The rules that need a context property: not reported while that property is unknown."""
+
+REDACTED = "[secret]"
+"""What messages print instead of a secret value."""
+
+Path = tuple[Segment, ...]
+
+
+@dataclass(frozen=True)
+class ValidationInputs:
+    """The inputs of a :class:`~tars_components.provider.TarsValidation`: one document and the
+    facts of its namespace that its rules need, all of constant size.
+
+    * ``document``: the TServer, TTemplate or TFrameworkConfig as a camelCase mapping, before
+      mutation; leaves may be ``pulumi.Input`` values.
+    * ``namespace``: the stack namespace, used when the document has none. Defaults to
+      ``default``.
+    * ``templates``: ``{name: parent}`` of the templates the rules look at (see
+      :data:`TEMPLATES`). Defaults to none.
+    * ``framework_node_image``: ``nodeImage`` of the namespace's ``tars-framework``
+      TFrameworkConfig (TS020, M-TS13). Defaults to None (no such config).
+    * ``server_names``: names of earlier TServers that this one collides with (TS017), each
+      as ``<app>-<server>`` in the original case. Defaults to none.
+    * ``secret_fields``: paths of secret values in the document (see :data:`SECRET_FIELDS`);
+      may be an Output. Defaults to none.
+    """
+
+    document: Mapping[str, Any]
+    namespace: str = "default"
+    templates: Mapping[str, str] = field(default_factory=dict)
+    framework_node_image: Mapping[str, Any] | None = None
+    server_names: Sequence[str] = ()
+    secret_fields: Any = ()
+
+    def to_props(self) -> dict[str, Any]:
+        """The Pulumi input properties (camelCase names of :data:`INPUTS`); the document is
+        passed as it is (``pulumi.Input`` leaves included), nothing is copied deeply."""
+        props: dict[str, Any] = {
+            DOCUMENT: self.document,
+            NAMESPACE: self.namespace,
+            TEMPLATES: dict(self.templates),
+            SERVER_NAMES: list(self.server_names),
+            SECRET_FIELDS: (
+                list(self.secret_fields)
+                if isinstance(self.secret_fields, (list, tuple))
+                else self.secret_fields
+            ),
+        }
+        if self.framework_node_image is not None:
+            props[FRAMEWORK_NODE_IMAGE] = dict(self.framework_node_image)
+        return props
+
+
+class Pending:
+    """A value that is not known yet (a preview's unknown).
+
+    It has an ``apply`` method, so the models treat it like any other deferred
+    ``pulumi.Input``: accepted where such values are allowed and skipped by the rules.
+    """
+
+    def apply(self, _func: Any) -> Pending:
+        """Deferred values are mapped lazily; an unknown stays unknown."""
+        return self
+
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+PENDING = Pending()
+"""The marker that stands for every unknown value inside the provider."""
+
+
+def is_unknown(value: Any) -> bool:
+    """True for a value the engine does not know yet (preview)."""
+    return isinstance(value, (_UnknownValue, Pending)) or (
+        isinstance(value, str) and value == rpc.UNKNOWN
+    )
+
+
+def plain(value: Any, path: Path, unknown: list[Path], placeholder: Any = PENDING) -> Any:
+    """A property value as the models expect it: secrets unwrapped, whole-number floats (all
+    numbers cross gRPC as doubles) back to ints, and each unknown value replaced by
+    ``placeholder`` with its path appended to ``unknown``."""
+    if is_unknown(value):
+        unknown.append(path)
+        return placeholder
+    if rpc.is_rpc_secret(value):
+        return plain(rpc.unwrap_rpc_secret(value), path, unknown, placeholder)
+    if isinstance(value, Mapping):
+        return {str(k): plain(v, (*path, str(k)), unknown, placeholder) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v, (*path, i), unknown, placeholder) for i, v in enumerate(value)]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` when it is a mapping, else an empty one."""
+    return value if isinstance(value, Mapping) else {}
+
+
+__all__ = [
+    "CONTEXT_RULES",
+    "DOCUMENT",
+    "FRAMEWORK_NODE_IMAGE",
+    "INPUTS",
+    "MUTATED",
+    "NAMESPACE",
+    "OUTPUTS",
+    "PENDING",
+    "REDACTED",
+    "SECRET_FIELDS",
+    "SERVER_NAMES",
+    "TEMPLATES",
+    "VIOLATIONS",
+    "WARNINGS",
+    "Pending",
+    "ValidationInputs",
+    "is_unknown",
+    "mapping",
+    "plain",
+]

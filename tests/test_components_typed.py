@@ -1,0 +1,210 @@
+"""Typed inputs, keyword constructors and outputs of the components (issue #8 item 3): a user
+program type-checks under ``mypy --strict`` and a misspelled field fails; ``TServer(name,
+framework=..., app=..., ...)`` registers exactly what ``TServer(name, TServerArgs(...))``
+does; integers stay integers; digest-pinned images are accepted (expand mode)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pulumi
+import pytest
+from helpers import FRAMEWORK, NAMESPACE, plain, tars_server
+
+from tars_components.components import (
+    TFramework,
+    TFrameworkArgs,
+    TServer,
+    TServerArgs,
+    TTemplate,
+    TTemplateArgs,
+)
+from tars_components.components.testing import Recording, record
+from tars_components.loader import load_texts, parse_document
+from tars_components.options import Mode, Options
+from tars_components.pipeline import check
+from tars_components.yamlio import dump
+
+REPO = Path(__file__).resolve().parents[1]
+DIGEST_IMAGE = "reg.example.com/shop/order@sha256:" + "0123456789abcdef" * 4
+CONFIG = parse_document(FRAMEWORK, NAMESPACE)
+TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
+TARS: Any = {"template": "tars.cpp", "servants": [{"name": "OrderObj", "port": 10000}]}
+K8S: Any = {"replicas": 2, "env": [{"name": "MODE", "value": "prod"}]}
+RELEASE: Any = {"id": "v1", "image": "reg.example.com/shop/order:v1"}
+
+GOOD_PROGRAM = """
+import pulumi
+
+from tars_components import TFramework, TServer, TServerArgs, TTemplate
+from tars_components.components import K8sSpecArgsDict
+
+fw = TFramework("fw", namespace="shop")
+TTemplate("cpp", framework=fw, template_name="shop.cpp", parent="tars.cpp")
+k8s: K8sSpecArgsDict = {"replicas": 2, "env": [{"name": "PW", "value": pulumi.Output.secret("x")}]}
+order = TServer(
+    "order",
+    framework=fw,
+    app="Shop",
+    server="Order",
+    tars={"template": "shop.cpp", "servants": [{"name": "OrderObj", "port": 10000}]},
+    k8s=k8s,
+    release={"id": "v1", "image": pulumi.Output.from_input("reg.example.com/shop/order:v1")},
+)
+pay = TServer("pay", TServerArgs(framework=fw, app="Shop", server="Pay", normal={"ports": []}))
+pulumi.export("mutated", order.mutated)
+"""
+
+BAD_PROGRAM = """
+from tars_components import TFramework, TServer
+
+fw = TFramework("fw", namespace="shop")
+TServer("order", framework=fw, app="Shop", servr="Order")
+TServer("pay", framework=fw, app="Shop", server="Pay", k8s={"replicaz": 2})
+TServer("web", framework=fw, app="Shop", server="Web", tars={"servants": [{"nme": "A"}]})
+"""
+
+
+def _mypy(tmp_path: Path, programs: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``mypy --strict`` over user programs (one run: mypy's startup dominates)."""
+    for name, text in programs.items():
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", *(f"{name}.py" for name in programs)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        timeout=300,
+        check=False,
+    )
+
+
+def test_mypy_strict_accepts_a_user_program_and_refuses_misspelled_fields(
+    tmp_path: Path,
+) -> None:
+    result = _mypy(tmp_path, {"good": GOOD_PROGRAM, "bad": BAD_PROGRAM})
+    assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line.split(":")[:2] for line in result.stdout.splitlines() if ": error:" in line]
+    # Nothing in the good program; each misspelled field of the bad one (lines 5 to 7).
+    assert sorted({tuple(e) for e in errors}) == [("bad.py", "5"), ("bad.py", "6"), ("bad.py", "7")]
+
+
+def _both(keyword: bool) -> Recording:
+    def program() -> None:
+        if keyword:
+            fw = TFramework("fw", namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES)
+            TTemplate("tpl", framework=fw, template_name="shop.cpp", parent="tars.cpp")
+            TServer(
+                "srv", framework=fw, app="Shop", server="Order", tars=TARS, k8s=K8S, release=RELEASE
+            )
+        else:
+            fw = TFramework(
+                "fw", TFrameworkArgs(namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES)
+            )
+            TTemplate("tpl", TTemplateArgs(fw, template_name="shop.cpp", parent="tars.cpp"))
+            TServer(
+                "srv",
+                TServerArgs(fw, app="Shop", server="Order", tars=TARS, k8s=K8S, release=RELEASE),
+            )
+
+    return record(program)
+
+
+def test_keyword_constructors_register_the_same_as_args_objects() -> None:
+    by_args, by_keywords = _both(False), _both(True)
+
+    def view(recording: Recording) -> list[tuple[str, str, Any, tuple[str, ...]]]:
+        return [
+            (r.type, r.urn, plain(r.inputs), r.dependencies)
+            for r in sorted(recording.registrations, key=lambda r: r.urn)
+        ]
+
+    assert view(by_keywords) == view(by_args)
+    assert len(by_args.kubernetes()) == 2
+
+
+def test_constructor_misuse_is_a_type_error() -> None:
+    def program(call: Any) -> None:
+        fw = TFramework("fw", namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES)
+        call(fw)
+
+    with pytest.raises(TypeError, match="servr"):
+        record(lambda: program(lambda fw: TServer("s", framework=fw, app="A", servr="B")))
+    with pytest.raises(TypeError, match="not both"):
+        record(
+            lambda: program(
+                lambda fw: TServer("s", TServerArgs(fw, app="A", server="B"), app="C")  # type: ignore[call-overload]
+            )
+        )
+
+
+def test_integers_stay_integers_in_outputs() -> None:
+    def program() -> None:
+        fw = TFramework("fw", namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES)
+        srv = TServer("srv", framework=fw, document=parse_document(tars_server(replicas=3)))  # type: ignore[arg-type]
+        pulumi.export("mutated", srv.mutated)
+
+    mutated = record(program).outputs["mutated"]
+    replicas = mutated["spec"]["k8s"]["replicas"]
+    port = mutated["spec"]["tars"]["servants"][0]["port"]
+    assert (replicas, port) == (3, 10001)
+    assert type(replicas) is int and type(port) is int
+
+
+def test_digest_pinned_images_deploy_in_expand_mode_and_are_refused_in_crd_mode() -> None:
+    server = tars_server()
+    server["spec"]["release"]["image"] = DIGEST_IMAGE
+
+    def program() -> None:
+        fw = TFramework("fw", namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES)
+        TServer("srv", framework=fw, document=parse_document(server))  # type: ignore[arg-type]
+
+    [sts] = record(program).of_type("kubernetes:apps/v1:StatefulSet")
+    [main] = sts.inputs["spec"]["template"]["spec"]["containers"]
+    assert main["image"] == DIGEST_IMAGE
+    files = {"a.yaml": dump(FRAMEWORK), "b.yaml": dump(server)}
+    stack = load_texts(files, NAMESPACE)
+    expand_codes = {v.code for v in check(stack, Options(NAMESPACE)) if v.is_error}
+    assert "TS021" not in expand_codes
+    crd = [v for v in check(stack, Options(NAMESPACE, mode=Mode.CRD)) if v.is_error]
+    assert [(v.code, v.field) for v in crd if v.code == "TS021"] == [
+        ("TS021", "spec.release.image")
+    ]
+    bad = tars_server()
+    bad["spec"]["release"]["image"] = "reg.example.com/shop/order@sha256:short"
+    refused = load_texts({"b.yaml": dump(bad)}, NAMESPACE)
+    assert [v.code for v in refused.violations] == ["TS021"]
+
+
+def test_the_argsdict_shapes_are_generated_from_the_models() -> None:
+    """``shapes.py`` is what ``tools/gen_argsdicts.py`` prints for the current models (run it
+    again after changing a model), and every field of a section model has its key."""
+    generated = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "gen_argsdicts.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    ).stdout
+    committed = (REPO / "tars_components" / "components" / "shapes.py").read_text("utf-8")
+    formatted = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "-"],
+        input=generated,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+        timeout=120,
+    ).stdout
+    assert formatted == committed
+    from tars_components.components.shapes import K8sSpecArgsDict
+    from tars_components.models import K8sSpec
+
+    assert set(K8sSpecArgsDict.__annotations__) == {
+        info.alias or name for name, info in K8sSpec.model_fields.items()
+    }
