@@ -134,8 +134,9 @@ def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tars-components",
-        description="Render, validate and import TarsK8S stacks (TServer, TTemplate, "
-        "TFrameworkConfig, TConfig, TImage, TTree, TAccount and plain Kubernetes objects).",
+        description="Render, validate, diff and import TarsK8S stacks (TServer, TTemplate, "
+        "TFrameworkConfig, TConfig, TImage, TTree, TAccount and plain Kubernetes objects); "
+        "render the TarsK8S controller and framework install.",
     )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
