@@ -29,26 +29,19 @@ except ImportError:  # pragma: no cover - not a POSIX system: no locking
     fcntl = None  # type: ignore[assignment]
 
 from .errors import UsageError
+from .expansion.layout import CRD_DIR, MANIFEST_DIR, output_path
 from .loader import load_stack
 from .options import Options, check_options
 from .pipeline import Build, build
 from .stack import Stack
 from .yamlio import Limits, dump
 
-CRD_DIR = "0-crd"
-MANIFEST_DIR = "1-manifest"
-
 
 def render_path(obj: Mapping[str, Any]) -> str:
     """Relative path of one object, exactly as ``renderYamlToDirectory`` names it."""
-    api_version = str(obj["apiVersion"])
-    kind = str(obj["kind"])
     meta = obj.get("metadata") or {}
-    namespace = meta.get("namespace") or "default"
-    name = meta["name"]
-    sanitised = api_version.replace("/", "_").replace(":", "_")
-    directory = CRD_DIR if kind == "CustomResourceDefinition" else MANIFEST_DIR
-    return f"{directory}/{sanitised}-{kind.lower()}-{namespace}-{name}.yaml"
+    namespace = str(meta.get("namespace") or "")
+    return output_path(str(obj["apiVersion"]), str(obj["kind"]), namespace, str(meta["name"]))
 
 
 def render_files(objects: Iterable[Mapping[str, Any]]) -> dict[str, str]:

@@ -363,3 +363,20 @@ def test_render_with_colliding_file_names_exits_1_and_writes_nothing(tmp_path: P
         assert "TT008 error TTemplate a-b/c metadata.name" in result.stdout + result.stderr
         assert "Traceback" not in result.stderr
     assert not out.exists()
+
+
+def test_colliding_file_names_of_other_kinds_and_plain_objects_are_tx004() -> None:
+    """TConfigs and plain objects collide like templates do: a violation, never a crash."""
+    first = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "b-c", "namespace": "a"},
+        "data": {"k": "v"},
+    }
+    second = copy.deepcopy(first)
+    second["metadata"] = {"name": "c", "namespace": "a-b"}
+    stack = load_texts({"s.yaml": stack_text(first, second)}, NAMESPACE)
+    for options in (EXPAND, CRD):
+        found = check(stack, options)
+        assert ("TX004", "c", "metadata.name") in codes(found)
+        assert not build(stack, options).objects

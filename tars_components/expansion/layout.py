@@ -1,5 +1,6 @@
 """Output file names (the layout of pulumi-kubernetes' ``renderYamlToDirectory``) and the rule
-that no two objects of a stack share one (TS026, TT008, TF004).
+that no two objects of a stack share one (TS026, TT008, TF004; TX004 for the other kinds and
+plain Kubernetes objects).
 
 The layout joins namespace and name with ``-``, so two different objects can map to one file
 name (TTemplates ``b-c`` in namespace ``a`` and ``c`` in namespace ``a-b``); applied, the
@@ -17,11 +18,12 @@ from ..errors import Violation
 from ..models import Document, TFrameworkConfig, TServer, TTemplate
 from ..options import Mode, Options
 from ..rules.common import report
-from ..stack import Stack
+from ..stack import KubeObject, Stack
 
 CRD_DIR = "0-crd"
 MANIFEST_DIR = "1-manifest"
 COLLISION_CODES = {TServer.KIND: "TS026", TTemplate.KIND: "TT008", TFrameworkConfig.KIND: "TF004"}
+OTHER_COLLISION_CODE = "TX004"  # TConfig, TImage, TTree, TAccount, plain objects
 
 # What one TServer becomes in expand mode: (apiVersion, kind) of each object it may produce.
 _EXPANDED = (("v1", "Service"), ("apps/v1", "StatefulSet"), ("apps/v1", "DaemonSet"))
@@ -58,19 +60,24 @@ def layout_violations(stack: Stack, options: Options = Options()) -> list[Violat
 
 
 def _collisions(stack: Stack, options: Options) -> Iterator[Violation]:
-    taken: dict[str, Document] = {}
-    for document in stack.documents:
-        for path in document_paths(document, options):
-            first = taken.setdefault(path, document)
-            if first is document:
+    taken: dict[str, Document | KubeObject] = {}
+    sources: list[tuple[Document | KubeObject, list[str]]] = [
+        (obj, [output_path(obj.api_version, obj.kind, obj.namespace, obj.name)])
+        for obj in stack.objects
+    ]
+    sources.extend((document, document_paths(document, options)) for document in stack.documents)
+    for item, paths in sources:
+        for path in paths:
+            first = taken.setdefault(path, item)
+            if first is item:
                 continue
-            if (first.namespace, first.name) == (document.namespace, document.name):
-                break  # the same object twice: reported by TS017 / TT007 / TF003
+            if (first.namespace, first.name) == (item.namespace, item.name):
+                break  # the same object twice: reported by TS017 / TT007 / TF003 / TX003 ...
             yield report(
-                document,
-                COLLISION_CODES[document.kind],
+                item,
+                COLLISION_CODES.get(item.kind, OTHER_COLLISION_CODE),
                 "metadata.name",
-                f"{document.kind} {document.namespace}/{document.name} renders to the same "
+                f"{item.kind} {item.namespace}/{item.name} renders to the same "
                 f"file as {first.kind} {first.namespace}/{first.name} ({path}); rename one of "
                 "them",
             )

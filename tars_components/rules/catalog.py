@@ -516,6 +516,14 @@ _RULES = (
         "a TServer's expansion also creates",
         "tars-components",
     ),
+    Rule(
+        "TX004",
+        ERROR,
+        "any",
+        "no two objects share an output file name (TConfig, TImage, TTree, TAccount and plain "
+        "objects; e.g. b-c in namespace a and c in namespace a-b)",
+        "tars-components",
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
