@@ -326,6 +326,16 @@ def test_key_with_a_dot_is_legal() -> None:
     assert check(load(tars_server(env=env)), EXPAND) == []
 
 
+@pytest.mark.parametrize("ref", ["secretKeyRef", "configMapKeyRef"])
+def test_key_with_a_dot_is_refused_where_the_crd_meets_it(ref: str) -> None:
+    """The v1.4.1 TServer CRD's key pattern has no '.': crd mode would write a TServer the
+    API server refuses, so it is TS021 there (what validate passes, render writes)."""
+    env = [{"name": "PW", "valueFrom": {ref: {"name": "db", "key": "db.password"}}}]
+    found = check(load(tars_server(env=env)), CRD)
+    assert codes(found) == [("TS021", "test-demotest", f"spec.k8s.env[0].valueFrom.{ref}.key")]
+    assert found[0].is_error and "db.password" in found[0].message
+
+
 @pytest.mark.parametrize(
     ("field", "path"),
     [

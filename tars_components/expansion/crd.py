@@ -147,9 +147,9 @@ def refused_statefulset_violations(stack: Stack) -> list[Violation]:
 
 
 def _crd_image_violations(stack: Stack) -> list[Violation]:
-    """TS021 for release images that the TServer CRD's own pattern refuses (``@``, uppercase,
-    ``_``): a digest-pinned image is fine in expand mode, but the cluster rejects it in a
-    TServer custom resource."""
+    """TS021 for what the TServer CRD's own patterns refuse although Kubernetes admits it:
+    release images with ``@``, uppercase or ``_`` (a digest-pinned image is fine in expand
+    mode), and env key references with ``.`` or ``_`` (``db.password``)."""
     crd_pattern = re.compile(P_IMAGE_OR_EMPTY)
     found: list[Violation] = []
     for server in stack.servers:
@@ -168,7 +168,32 @@ def _crd_image_violations(stack: Stack) -> list[Violation]:
                         "or a tag",
                     )
                 )
+        for index, env in enumerate(server.spec.k8s.env or ()):
+            source = env.value_from
+            if source is None:
+                continue
+            refs = (
+                ("secretKeyRef", source.secret_key_ref),
+                ("configMapKeyRef", source.config_map_key_ref),
+            )
+            for field, ref in refs:
+                if ref is not None and not _CRD_KEY.match(ref.key):
+                    found.append(
+                        violation(
+                            server,
+                            "TS021",
+                            ("spec", "k8s", "env", index, "valueFrom", field, "key"),
+                            f"crd mode: the TServer CRD (v1.4.1) accepts only letters, digits "
+                            f"and inner '-' in {field}.key, so the cluster refuses {ref.key!r} "
+                            "(Kubernetes itself admits it: expand mode writes it as is)",
+                        )
+                    )
     return found
+
+
+# The v1.4.1 TServer CRD's pattern of env secretKeyRef/configMapKeyRef keys: narrower than
+# Kubernetes' own key rule (no '.' or '_'), which the models follow (issue #9).
+_CRD_KEY = re.compile(r"^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$")
 
 
 def _lookup(document: dict[str, Any], path: tuple[str, ...]) -> Any:
