@@ -94,11 +94,9 @@ def with_existing_framework(stack: Stack, options: Options) -> Stack:
     return stack.with_documents([*stack.documents, *stand_ins]) if stand_ins else stack
 
 
-def build(stack: Stack, options: Options = Options()) -> Build:
-    """Validate a loaded stack and, when no rule error blocks, build its objects."""
-    violations = check(stack, options)
-    if has_errors(violations):
-        return Build(objects=[], violations=violations)
+def output_objects(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
+    """Every object a checked stack produces in this mode, in output order: plain objects,
+    then the custom resources (crd mode) or the expanded workloads (expand mode)."""
     objects = plain_objects(stack)
     if options.mode == Mode.CRD:
         objects.extend(crd_documents(stack, options))
@@ -107,6 +105,15 @@ def build(stack: Stack, options: Options = Options()) -> Build:
         objects.extend(expand(stack, options))
         if options.tconfig_config_maps:
             objects.extend(config_maps(stack))
+    return objects
+
+
+def build(stack: Stack, options: Options = Options()) -> Build:
+    """Validate a loaded stack and, when no rule error blocks, build its objects."""
+    violations = check(stack, options)
+    if has_errors(violations):
+        return Build(objects=[], violations=violations)
+    objects = output_objects(stack, options)
     collisions = _collisions(stack, objects)
     if collisions:
         return Build(objects=[], violations=sorted_violations([*violations, *collisions]))

@@ -580,3 +580,54 @@ def test_markdown_never_exceeds_its_limit_and_flags_controller_replaces() -> Non
         assert ("> **Truncated:**" in text) == (limit < len(full))
         assert text.count("<details>") == text.count("</details>")
         assert text.count("```") % 2 == 0
+
+
+# --- secrets never reach a diff ----------------------------------------------------------------
+
+
+def _account(password: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "k8s.tars.io/v1beta3",
+        "kind": "TAccount",
+        "metadata": {"name": "21232f297a57a5a743894a0e4a801fc3", "namespace": NAMESPACE},
+        "spec": {
+            "username": "admin",
+            "authentication": {"password": password},
+            "authorization": [{"role": "admin", "flag": "*"}],
+        },
+    }
+
+
+def _secret(value: str) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": "db", "namespace": NAMESPACE},
+        "stringData": {"password": value, "user": "app"},
+    }
+
+
+def test_a_changed_password_is_a_change_that_shows_no_secret() -> None:
+    before = load_texts({"s.yaml": stack_text(_account("OldPass111"), _secret("s3cr3t-old"))})
+    after = load_texts({"s.yaml": stack_text(_account("NewPass222"), _secret("s3cr3t-new"))})
+    result = diff_stacks(before, after, CRD)
+    assert result.diff is not None
+    changed = {(c.kind, f.path): (f.old, f.new) for c in result.diff.changes for f in c.fields}
+    assert changed == {
+        ("TAccount", "spec.authentication.bcryptPassword"): ("[secret: before]", "[secret: after]"),
+        ("Secret", "stringData.password"): ("[secret: before]", "[secret: after]"),
+    }
+    for text in (to_json(result.diff), to_markdown(result.diff, 65536), to_text(result.diff)):
+        for plain in ("OldPass111", "NewPass222", "s3cr3t", "$2a$"):
+            assert plain not in text
+
+
+def test_created_secrets_are_masked_and_unchanged_ones_are_no_change() -> None:
+    empty = load_texts({"s.yaml": stack_text(template("tars.default"))})
+    created = load_texts({"s.yaml": stack_text(template("tars.default"), _secret("hunter22"))})
+    result = diff_stacks(empty, created, EXPAND)
+    assert result.diff is not None
+    assert "hunter22" not in to_json(result.diff)
+    assert '"[secret]"' in to_json(result.diff)
+    same = diff_stacks(created, created, EXPAND)
+    assert same.diff is not None and same.diff.changes == ()

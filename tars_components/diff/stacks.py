@@ -20,13 +20,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from ..errors import Violation, has_errors, sorted_violations
-from ..expansion import crd_documents, expand
+from ..expansion import expand
 from ..options import Mode, Options
-from ..pipeline import check
+from ..pipeline import check, output_objects
 from ..rules import validate_change, without_create_only
 from ..stack import Stack
 from .model import Action, Change, Diff
 from .objects import diff_objects
+from .redact import redact_pair
 
 _TARS_GROUP = "k8s.tars.io"
 
@@ -72,8 +73,9 @@ def diff_stacks(
     if has_errors(violations):
         return StackDiff(violations=violations, previous_errors=previous_errors)
     crd = options.mode == Mode.CRD
-    build = crd_documents if crd else expand
-    changes = diff_objects(build(previous, options), build(current, options))
+    changes = diff_objects(
+        *redact_pair(output_objects(previous, options), output_objects(current, options))
+    )
     if crd:
         changes = _with_effects(changes, previous, current, options, external_replicas)
     if external_replicas:
