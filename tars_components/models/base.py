@@ -13,7 +13,7 @@ import inspect
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, WithJsonSchema
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
@@ -141,23 +141,50 @@ def _placed_validator(
     return PlainValidator(validate)
 
 
+def _placed_schema(
+    regex: str | None, max_length: int | None, integers: bool = False
+) -> WithJsonSchema:
+    """What the editor schema (``tars-components schema``) says of a placed field: the string
+    it takes in a file (an Output only exists in a program)."""
+    text: dict[str, Any] = {"type": "string"}
+    if regex:
+        text["pattern"] = regex
+    if max_length is not None:
+        text["maxLength"] = max_length
+    return WithJsonSchema({"anyOf": [{"type": "integer"}, text]} if integers else text)
+
+
 _AS_IS = PlainSerializer(lambda v: v, return_type=Any)
 
-Quantity = Annotated[Any, _placed_validator(P_QTY, None), _AS_IS]
+Quantity = Annotated[Any, _placed_validator(P_QTY, None), _placed_schema(P_QTY, None), _AS_IS]
 """A Kubernetes quantity (``500m``, ``2G``) or a deferred value."""
 
-IntOrQuantity = Annotated[Any, _placed_validator(P_QTY, None, integers=True), _AS_IS]
+IntOrQuantity = Annotated[
+    Any,
+    _placed_validator(P_QTY, None, integers=True),
+    _placed_schema(P_QTY, None, integers=True),
+    _AS_IS,
+]
 """A quantity of an ``x-kubernetes-int-or-string`` field: an integer, a quantity string, or a
 deferred value."""
 
-PlacedStr = Annotated[Any, _placed_validator(None, None), _AS_IS]
+PlacedStr = Annotated[Any, _placed_validator(None, None), _placed_schema(None, None), _AS_IS]
 """Any string, or a deferred value."""
 
-PlacedReleaseId = Annotated[Any, _placed_validator(P_RELEASE_ID, 63), _AS_IS]
+PlacedReleaseId = Annotated[
+    Any, _placed_validator(P_RELEASE_ID, 63), _placed_schema(P_RELEASE_ID, 63), _AS_IS
+]
 """A release id (``P_RELEASE_ID``, at most 63 characters) or a deferred value."""
 
-PlacedImage = Annotated[Any, _placed_validator(P_IMAGE_REF, 500), _AS_IS]
+PlacedImage = Annotated[
+    Any, _placed_validator(P_IMAGE_REF, 500), _placed_schema(P_IMAGE_REF, 500), _AS_IS
+]
 """An image reference (``P_IMAGE_REF``, digests included) or a deferred value."""
 
-PlacedImageOrEmpty = Annotated[Any, _placed_validator(P_IMAGE_REF_OR_EMPTY, 500), _AS_IS]
+PlacedImageOrEmpty = Annotated[
+    Any,
+    _placed_validator(P_IMAGE_REF_OR_EMPTY, 500),
+    _placed_schema(P_IMAGE_REF_OR_EMPTY, 500),
+    _AS_IS,
+]
 """An image reference, the empty string, or a deferred value."""
