@@ -100,7 +100,7 @@ class _NamespaceComponent(pulumi.ComponentResource):
         scope = framework.scope
         super().__init__(type_token, name, None, with_framework_parent(opts, scope))
         position = scope.register(document)
-        raw = document.to_dict()
+        raw = self._raw(document)
         leaves = deferred_leaves(raw)
         self.validation = validation_resource(
             f"{name}-validation", document, position, raw, leaves, scope, self, opts
@@ -136,6 +136,10 @@ class _NamespaceComponent(pulumi.ComponentResource):
                 "mutated": self.mutated,
             }
         )
+
+    def _raw(self, document: Document) -> dict[str, Any]:
+        """The document as its validation resource receives it."""
+        return document.to_dict()
 
     def _applied(self, obj: dict[str, Any], guard: bool) -> dict[str, Any]:
         """The object as registered (the kind-specific guards of the module doc)."""
@@ -351,6 +355,15 @@ class TAccount(_NamespaceComponent):
             opts,
             secrets=secrets,
         )
+
+    def _raw(self, document: Document) -> dict[str, Any]:
+        # A literal credential (warned TA005) reaches the validation's state only as a secret.
+        raw = document.to_dict()
+        auth = raw["spec"]["authentication"]
+        for key in ("password", "bcryptPassword"):
+            if isinstance(auth.get(key), str):
+                auth[key] = pulumi.Output.secret(auth[key])
+        return raw
 
     def _applied(self, obj: dict[str, Any], guard: bool) -> dict[str, Any]:
         spec = obj["spec"]
