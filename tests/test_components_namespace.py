@@ -448,6 +448,8 @@ def test_program_registers_exactly_what_render_writes_for_a_crd_namespace(
         assert ours == obj, path
     assert recording.plaintext(PASSWORD) == []
     assert any("TA006" in w for w in recording.warnings())
+    assert any("tars:viewerHash is not set" in w for w in recording.warnings())
+    assert not any("tars:adminPassword is not set" in w for w in recording.warnings())
 
 
 # --- import --pulumi names what the components register --------------------------------------

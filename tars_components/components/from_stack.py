@@ -91,7 +91,13 @@ def config_secrets(stack: Stack, config: pulumi.Config) -> dict[str, pulumi.Outp
     found: dict[str, pulumi.Output[str]] = {}
     for key in referenced_secrets(stack):
         value = config.get_secret(key)
-        if value is not None:
+        if value is None:
+            pulumi.log.warn(
+                f"{config.name}:{key} is not set: TAccounts referencing it get the placeholder "
+                f"hash, which no password verifies against (pulumi config set --secret "
+                f"{config.name}:{key})"
+            )
+        else:
             found[key] = value
     return found
 
