@@ -526,3 +526,61 @@ def test_grpc_check_of_a_tconfig_runs_its_rules_and_change_rules(
     assert ("TC004", "configContent") in {(f.code, f.property) for f in failures}
     _, failures = provider.check(urn, olds, _register("c", config(activated=False)))
     assert ("TC007", "activated") in {(f.code, f.property) for f in failures}
+
+
+def test_grpc_check_of_a_node_level_tconfig_uses_the_master_fact(
+    provider: DynamicProviderProcess,
+) -> None:
+    urn = f"urn:pulumi:dev::tars::pulumi-python:dynamic/tars:TarsValidation::{NAMESPACE}/n"
+    node = config(name="server-conf-v1-0", pod_seq="0")
+
+    def register(master: bool | None) -> Any:
+        inputs = ValidationInputs(document=node, namespace=NAMESPACE, config_master=master)
+        return registered_inputs("n", lambda: TarsValidation("n", inputs))[1]
+
+    _, failures = provider.check(urn, None, register(True))
+    assert failures == []
+    _, failures = provider.check(urn, None, register(False))
+    assert {(f.code, f.property) for f in failures} == {("TC002", "podSeq")}
+
+
+def test_components_send_the_master_fact_of_node_level_configs() -> None:
+    node = config(name="server-conf-v1-0", pod_seq="0")
+    with_master = load([FRAMEWORK, template("tars.default"), config(), node])
+    recording = record(lambda: components_from_stack(with_master, CRD))
+    [validation] = [v for v in recording.validations() if v.name.endswith("v1-0-validation")]
+    assert validation.inputs["configMaster"] is True
+    without = load([FRAMEWORK, template("tars.default"), node])
+    with pytest.raises(ValidationFailed, match="TC002"):
+        record(lambda: components_from_stack(without, CRD))
+
+
+GOOD_PROGRAM = """
+import pulumi
+
+from tars_components import TAccount, TConfig, TConfigArgs, TFramework, TImage, TTree
+
+fw = TFramework("fw", namespace="shop")
+TConfig("c", framework=fw, app="Shop", server="Order", config_name="a.conf", config_content="x")
+TConfig("d", TConfigArgs(fw, app="Shop", config_name="b.conf"))
+TImage("i", framework=fw, name="shop-order", releases=[{"id": "v1", "image": "r/o:v1"}])
+TTree("t", framework=fw, businesses=[], apps=[])
+admin = TAccount("a", framework=fw, username="admin", password=pulumi.Output.secret("pw"))
+pulumi.export("mutated", admin.mutated)
+"""
+
+BAD_PROGRAM = """
+from tars_components import TAccount, TConfig, TFramework
+
+fw = TFramework("fw", namespace="shop")
+TConfig("c", framework=fw, app="Shop", config_nam="a.conf")
+TAccount("a", framework=fw, username="admin", pasword="pw")
+"""
+
+
+def test_mypy_strict_accepts_a_program_with_the_new_components(tmp_path: Path) -> None:
+    from test_components_typed import _mypy
+
+    result = _mypy(tmp_path, {"good": GOOD_PROGRAM, "bad": BAD_PROGRAM})
+    errors = [line.split(":")[:2] for line in result.stdout.splitlines() if ": error:" in line]
+    assert sorted({tuple(e) for e in errors}) == [("bad.py", "5"), ("bad.py", "6")], result.stdout
