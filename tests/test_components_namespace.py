@@ -584,3 +584,23 @@ def test_mypy_strict_accepts_a_program_with_the_new_components(tmp_path: Path) -
     result = _mypy(tmp_path, {"good": GOOD_PROGRAM, "bad": BAD_PROGRAM})
     errors = [line.split(":")[:2] for line in result.stdout.splitlines() if ": error:" in line]
     assert sorted({tuple(e) for e in errors}) == [("bad.py", "5"), ("bad.py", "6")], result.stdout
+
+
+def test_tconfig_versions_stay_on_the_cluster_when_removed_from_the_program(
+    crd: Recording,
+) -> None:
+    configs = [r for r in crd.kubernetes() if r.type.endswith(":TConfig")]
+    assert configs and all(r.retain_on_delete for r in configs)
+    others = [r for r in crd.kubernetes() if not r.type.endswith(":TConfig")]
+    assert not any(r.retain_on_delete for r in others)
+    stack = load(namespace_documents())
+    opts = pulumi.ResourceOptions(retain_on_delete=False)
+    explicit = record(lambda: components_from_stack(stack, CRD, opts=opts))
+    assert not any(r.retain_on_delete for r in explicit.kubernetes())
+
+
+def test_tarsweb_login_tokens_are_left_to_tarsweb(crd: Recording) -> None:
+    accounts = [r for r in crd.kubernetes() if r.type.endswith(":TAccount")]
+    assert len(accounts) == 2
+    for obj in accounts:
+        assert obj.ignore_changes == ("spec.authentication.tokens",)

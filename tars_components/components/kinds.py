@@ -73,6 +73,15 @@ def unknown_in_preview(value: Any) -> Any:
     return pulumi.Output(set(), result, is_known)
 
 
+def _retain(
+    opts: pulumi.ResourceOptions | None, scope: FrameworkScope, default: bool
+) -> bool | None:
+    """``retain_on_delete`` of the object: the component's, else the framework's, else
+    ``default``."""
+    retain = retain_on_delete(opts, scope.retain_on_delete)
+    return default if retain is None else retain
+
+
 class _NamespaceComponent(pulumi.ComponentResource):
     """What the four components share: validation resource, crd object, outputs."""
 
@@ -96,6 +105,7 @@ class _NamespaceComponent(pulumi.ComponentResource):
         secrets: Mapping[str, Any] | None = None,
         ignore_changes: Sequence[str] | None = None,
         guard: bool = False,
+        retain_by_default: bool = False,
     ) -> None:
         scope = framework.scope
         super().__init__(type_token, name, None, with_framework_parent(opts, scope))
@@ -119,7 +129,7 @@ class _NamespaceComponent(pulumi.ComponentResource):
                 pulumi.ResourceOptions(
                     parent=self,
                     depends_on=[self.validation],
-                    retain_on_delete=retain_on_delete(opts, scope.retain_on_delete),
+                    retain_on_delete=_retain(opts, scope, retain_by_default),
                     ignore_changes=list(ignore_changes) if ignore_changes else None,
                 ),
             )
@@ -159,7 +169,11 @@ class TConfig(_NamespaceComponent):
 
     Preview safety: an activated version that ``previous`` does not show activated already is
     registered with ``activated`` unknown during ``pulumi preview``, so no server-side dry run
-    reaches the TConfig webhook (which would deactivate the live version). Outputs:
+    reaches the TConfig webhook (which would deactivate the live version). A version removed
+    from the program stays on the cluster as history (``retain_on_delete`` unless the
+    component's or the framework's options say otherwise), as the Helm library keeps TConfigs:
+    deleting versions is TarsWeb's business (and the webhook patches siblings on delete).
+    Outputs:
     ``object_name``, ``namespace``, ``objects``, ``manifests``, ``mutated``.
     """
 
@@ -210,6 +224,7 @@ class TConfig(_NamespaceComponent):
             config_args.framework,
             opts,
             guard=self.preview_guarded,
+            retain_by_default=True,
         )
 
     def _applied(self, obj: dict[str, Any], guard: bool) -> dict[str, Any]:
@@ -307,11 +322,16 @@ class TTree(_NamespaceComponent):
         )
 
 
+TOKENS_PATH = "spec.authentication.tokens"
+"""TarsWeb's login tokens: written on login, reset by the webhook on create (M-TA2)."""
+
+
 class TAccount(_NamespaceComponent):
     """A TAccount (TarsWeb user), validated by the rules TA* and, in crd mode, applied as a
     custom resource whose ``bcryptPassword`` is a Pulumi secret: a password is hashed inside
     ``apply`` with a deterministic salt (same password, same hash: no perpetual diff); a
-    literal hash is wrapped as a secret too. Outputs: ``object_name``, ``namespace``,
+    literal hash is wrapped as a secret too. TarsWeb's login tokens are left to TarsWeb
+    (``ignore_changes`` on ``spec.authentication.tokens``). Outputs: ``object_name``, ``namespace``,
     ``objects``, ``manifests``, ``mutated``."""
 
     @overload
@@ -354,6 +374,7 @@ class TAccount(_NamespaceComponent):
             account_args.framework,
             opts,
             secrets=secrets,
+            ignore_changes=[TOKENS_PATH],
         )
 
     def _raw(self, document: Document) -> dict[str, Any]:
