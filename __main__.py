@@ -12,7 +12,8 @@ Config keys (all optional): ``tars:stackDir`` (default ``stacks/<stack>``), ``ta
 and, read here only since they change no object: ``tars:previousStackDir`` (the stack as
 last deployed: change rules such as TS001, and a warning before a StatefulSet with volume
 claim templates is replaced),
-``tars:protect`` and ``tars:retainOnDelete`` (resource options of every object).
+``tars:protect`` and ``tars:retainOnDelete`` (resource options of every object); the Pulumi
+config secrets ``tars:<KEY>`` that TAccounts reference as ``{configSecret: KEY}``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 import pulumi
 import pulumi_kubernetes as k8s
 
-from tars_components.components import components_from_stack
+from tars_components.components import components_from_stack, config_secrets
 from tars_components.config import StackSettings, settings_from_config
 from tars_components.errors import LoadError, UsageError, Violation, has_errors
 from tars_components.loader import load_stack
@@ -110,6 +111,7 @@ def main() -> None:
         ),
         previous=previous,
         external_replicas=settings.external_replicas,
+        secrets=config_secrets(stack, config),
     )
 
     install_framework(config, settings, provider)  # tars:installFramework (issue 12)

@@ -21,12 +21,20 @@ from .stack import Stack
 load = load_stack
 
 _COMPONENTS = (
+    "TAccount",
+    "TAccountArgs",
+    "TConfig",
+    "TConfigArgs",
     "TFramework",
     "TFrameworkArgs",
     "TServer",
     "TServerArgs",
+    "TImage",
+    "TImageArgs",
     "TTemplate",
     "TTemplateArgs",
+    "TTree",
+    "TTreeArgs",
 )
 
 
@@ -34,12 +42,20 @@ if TYPE_CHECKING:
     # Type checkers see the real classes (so ``mypy --strict`` checks users' programs); at run
     # time they are imported on first use below.
     from .components import (
+        TAccount,
+        TAccountArgs,
+        TConfig,
+        TConfigArgs,
         TFramework,
         TFrameworkArgs,
+        TImage,
+        TImageArgs,
         TServer,
         TServerArgs,
         TTemplate,
         TTemplateArgs,
+        TTree,
+        TTreeArgs,
     )
 else:
 
@@ -62,15 +78,23 @@ __all__ = [
     "Options",
     "Severity",
     "Stack",
+    "TAccount",
+    "TAccountArgs",
+    "TConfig",
+    "TConfigArgs",
     "TFramework",
     "TFrameworkArgs",
     "TFrameworkConfigDocument",
+    "TImage",
+    "TImageArgs",
     "TServer",
     "TServerArgs",
     "TServerDocument",
     "TTemplate",
     "TTemplateArgs",
     "TTemplateDocument",
+    "TTree",
+    "TTreeArgs",
     "Violation",
     "build",
     "crd_documents",

@@ -16,7 +16,8 @@ then name:
   credential is never written to a file; the TAccount itself says
   ``bcryptPassword: {configSecret: KEY}``;
 * with ``--pulumi``, ``pulumi-import.json``: the ``pulumi import --file`` plan (type, name, id
-  per object) so an existing namespace is adopted without being recreated.
+  and parent per object, named as the components of the crd-mode program register them) so
+  an existing namespace is adopted without being recreated.
 
 Every object is written as exported minus what the API server writes (status, uid,
 resourceVersion, generation, creationTimestamp, managedFields, selfLink, controller
@@ -41,7 +42,7 @@ import yaml
 
 from .errors import UsageError, Violation
 from .loader import CLUSTER_SCOPED_KINDS, load_texts, read_texts
-from .models import API_VERSIONS, KINDS
+from .models import API_VERSIONS, FRAMEWORK_CONFIG_NAME, KINDS, V1BETA3
 from .models.taccount import P_CONFIG_KEY
 from .stack import Stack
 from .yamlio import Limits
@@ -181,28 +182,88 @@ def _secrets_script(secrets: Mapping[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pulumi_import_plan(objects: list[dict[str, Any]]) -> str:
-    """The ``pulumi import --file`` JSON: per object its resource type
-    (``kubernetes:<group>/<version>:<Kind>``, ``core`` for the core group), its logical name
-    (``<namespace>/<name>-<kind>``, as the components name their children) and its id
-    (``<namespace>/<name>``, or the name of a cluster-scoped object)."""
-    resources = []
+def pulumi_import_plan(objects: list[dict[str, Any]], crd_api_version: str = V1BETA3) -> str:
+    """The ``pulumi import --file`` JSON, named exactly as
+    :func:`tars_components.components.components_from_stack` registers the stack in crd mode
+    (the program of ``tars:mode: crd``), so that the next ``pulumi up`` adopts every object
+    instead of recreating it:
+
+    * one empty component per framework (``tars:index:TFramework``, named ``<namespace>``)
+      and per TarsK8S document (``tars:index:<Kind>``, named ``<namespace>/<name>``), created
+      by the import (``component: true``; the entry's ``name`` is unique in the file,
+      ``logicalName`` is the resource's name);
+    * per object its resource type (``kubernetes:<apiVersion>:<Kind>``, TarsK8S kinds at
+      ``crd_api_version``, ``core`` for the core group), its logical name (the component's
+      name and ``-<kind>``; ``<namespace>-tframeworkconfig`` for the ``tars-framework``
+      config, a child of the framework; ``<namespace>/<name>-<kind>`` for a plain object, a
+      child of its namespace's framework) and its id (``<namespace>/<name>``, or the name of a
+      cluster-scoped object).
+
+    The validation resources are not imported: they hold no cluster object and are created by
+    the next ``pulumi up``."""
+    frameworks: list[str] = []
+    for obj in objects:
+        if _is_tars(obj):
+            namespace = str(obj["metadata"].get("namespace") or "default")
+            if namespace not in frameworks:
+                frameworks.append(namespace)
+    resources: list[dict[str, Any]] = [
+        {"type": "tars:index:TFramework", "name": namespace, "component": True}
+        for namespace in frameworks
+    ]
     for obj in objects:
         api_version, kind = str(obj["apiVersion"]), str(obj["kind"])
-        group_version = api_version if "/" in api_version else f"core/{api_version}"
         meta = obj["metadata"]
         name = str(meta["name"])
-        namespace = meta.get("namespace") if kind not in CLUSTER_SCOPED_KINDS else None
+        own = meta.get("namespace") if kind not in CLUSTER_SCOPED_KINDS else None
+        namespace = str(own) if own else ""
+        object_id = f"{namespace}/{name}" if namespace else name
+        if not _is_tars(obj):
+            group_version = api_version if "/" in api_version else f"core/{api_version}"
+            logical = (
+                f"{namespace}/{name}-{kind.lower()}" if namespace else f"{name}-{kind.lower()}"
+            )
+            entry = {"type": f"kubernetes:{group_version}:{kind}", "name": logical, "id": object_id}
+            parent = namespace if namespace in frameworks else next(iter(frameworks), None)
+            if parent is not None:
+                entry["parent"] = parent
+            resources.append(entry)
+            continue
+        object_type = f"kubernetes:{crd_api_version}:{kind}"
+        if kind == "TFrameworkConfig" and name == FRAMEWORK_CONFIG_NAME:
+            resources.append(
+                {
+                    "type": object_type,
+                    "name": f"{namespace}-{kind.lower()}",
+                    "id": object_id,
+                    "parent": namespace,
+                }
+            )
+            continue
+        component = f"{namespace}/{name}"
+        key = f"{kind}:{component}"
         resources.append(
             {
-                "type": f"kubernetes:{group_version}:{kind}",
-                "name": f"{namespace}/{name}-{kind.lower()}"
-                if namespace
-                else f"{name}-{kind.lower()}",
-                "id": f"{namespace}/{name}" if namespace else name,
+                "type": f"tars:index:{kind}",
+                "name": key,
+                "logicalName": component,
+                "component": True,
+                "parent": namespace,
+            }
+        )
+        resources.append(
+            {
+                "type": object_type,
+                "name": f"{component}-{kind.lower()}",
+                "id": object_id,
+                "parent": key,
             }
         )
     return json.dumps({"resources": resources}, indent=2, ensure_ascii=False) + "\n"
+
+
+def _is_tars(obj: Mapping[str, Any]) -> bool:
+    return str(obj.get("apiVersion")) in API_VERSIONS and obj.get("kind") in KINDS
 
 
 _SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)

@@ -1,5 +1,6 @@
-"""Pulumi components: ``TFramework``, ``TTemplate`` and ``TServer`` (type tokens
-``tars:index:TFramework`` etc.), a thin layer over the pure core.
+"""Pulumi components: ``TFramework``, ``TTemplate``, ``TServer``, ``TConfig``, ``TImage``,
+``TTree`` and ``TAccount`` (type tokens ``tars:index:TFramework`` etc.), a thin layer over
+the pure core.
 
 A component turns the expansion (or, in crd mode, the mutated documents) into
 ``pulumi_kubernetes`` resources and adds one validation resource per document; it never
@@ -9,7 +10,10 @@ directory; :mod:`.testing` runs a program under Pulumi's mocks and records what 
 
 from .args import TFrameworkArgs, TServerArgs, TTemplateArgs
 from .framework import TFramework
-from .from_stack import StackComponents, components_from_stack
+from .from_stack import StackComponents, components_from_stack, config_secrets
+from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
+from .kinds import TAccount, TConfig, TImage, TTree
+from .plain import KubernetesObject
 from .server import TServer
 from .shapes import (
     K8sSpecArgsDict,
@@ -22,16 +26,26 @@ from .template import TTemplate
 
 __all__ = [
     "K8sSpecArgsDict",
+    "KubernetesObject",
     "NormalSpecArgsDict",
     "ReleaseArgsDict",
     "ServantArgsDict",
     "StackComponents",
+    "TAccount",
+    "TAccountArgs",
+    "TConfig",
+    "TConfigArgs",
     "TFramework",
     "TFrameworkArgs",
+    "TImage",
+    "TImageArgs",
     "TServer",
     "TServerArgs",
     "TTemplate",
     "TTemplateArgs",
+    "TTree",
+    "TTreeArgs",
     "TarsSpecArgsDict",
     "components_from_stack",
+    "config_secrets",
 ]

@@ -1,19 +1,28 @@
-"""A loaded stack directory as components: one TFramework per namespace, its TTemplates and its
-TServers, named so that logical names stay unique across namespaces."""
+"""A loaded stack directory as components: one TFramework per namespace, its TTemplates, its
+TServers, its TTrees, TImages, TConfigs and TAccounts, and the stack's plain Kubernetes
+objects, named so that logical names stay unique across namespaces. Under mocks, the program
+registers exactly the objects that ``render`` writes for the same options."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pulumi
 
+from ..expansion.kinds import config_maps, plain_objects
+from ..models import TConfig as TConfigDocument
 from ..models import TServer as TServerDocument
-from ..options import Options
+from ..models.taccount import SecretRef
+from ..options import Mode, Options
 from ..stack import Stack
 from .args import TFrameworkArgs, TServerArgs, TTemplateArgs
 from .framework import TFramework
+from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
+from .kinds import TAccount, TConfig, TImage, TTree
+from .kube import object_id
+from .plain import KubernetesObject, plain_name
 from .server import TServer
 from .template import TTemplate
 
@@ -25,24 +34,72 @@ class StackComponents:
     frameworks: dict[str, TFramework] = field(default_factory=dict)
     templates: dict[str, TTemplate] = field(default_factory=dict)
     servers: dict[str, TServer] = field(default_factory=dict)
+    trees: dict[str, TTree] = field(default_factory=dict)
+    images: dict[str, TImage] = field(default_factory=dict)
+    configs: dict[str, TConfig] = field(default_factory=dict)
+    accounts: dict[str, TAccount] = field(default_factory=dict)
+    plain: dict[str, KubernetesObject] = field(default_factory=dict)
+    """The plain Kubernetes objects (and, in expand mode with ``tconfig_config_maps``, the
+    TConfig ConfigMaps) by logical name."""
+    plain_manifests: list[dict[str, Any]] = field(default_factory=list)
+    """The plain objects as registered, in the order of :attr:`plain`."""
 
-    def all(self) -> Iterator[TFramework | TTemplate | TServer]:
-        """Every component: frameworks, then templates, then servers."""
+    def all(
+        self,
+    ) -> Iterator[TFramework | TTemplate | TServer | TTree | TImage | TConfig | TAccount]:
+        """Every component: frameworks, templates, servers, trees, images, configs, then
+        accounts."""
         yield from self.frameworks.values()
         yield from self.templates.values()
         yield from self.servers.values()
+        yield from self.trees.values()
+        yield from self.images.values()
+        yield from self.configs.values()
+        yield from self.accounts.values()
 
     def objects(self) -> pulumi.Output[list[str]]:
-        """Every Kubernetes object applied (``apiVersion/kind:namespace/name``), in order."""
+        """Every Kubernetes object applied (``apiVersion/kind:namespace/name``), in order
+        (the plain objects last)."""
+        plain = [object_id(m) for m in self.plain_manifests]
         return pulumi.Output.all(*(c.objects for c in self.all())).apply(
-            lambda lists: [item for items in lists for item in items]
+            lambda lists: [item for items in lists for item in items] + plain
         )
 
     def manifests(self) -> pulumi.Output[list[dict[str, Any]]]:
         """Every object as applied, in the same order as :meth:`objects`."""
+        plain = list(self.plain_manifests)
         return pulumi.Output.all(*(c.manifests for c in self.all())).apply(
-            lambda lists: [item for items in lists for item in items]
+            lambda lists: [item for items in lists for item in items] + plain
         )
+
+
+def referenced_secrets(stack: Stack) -> list[str]:
+    """The config keys (``KEY`` of ``{configSecret: KEY}``) the stack's TAccounts reference,
+    sorted."""
+    keys = set()
+    for account in stack.accounts:
+        auth = account.spec.authentication
+        for value in (auth.password, auth.bcrypt_password):
+            if isinstance(value, SecretRef):
+                keys.add(value.config_secret)
+    return sorted(keys)
+
+
+def config_secrets(stack: Stack, config: pulumi.Config) -> dict[str, pulumi.Output[str]]:
+    """The Pulumi config secrets ``tars:KEY`` that the stack's TAccounts reference and that
+    are set, as secret Outputs (a key that is not set stays a placeholder, warned as TA006)."""
+    found: dict[str, pulumi.Output[str]] = {}
+    for key in referenced_secrets(stack):
+        value = config.get_secret(key)
+        if value is None:
+            pulumi.log.warn(
+                f"{config.name}:{key} is not set: TAccounts referencing it get the placeholder "
+                f"hash, which no password verifies against (pulumi config set --secret "
+                f"{config.name}:{key})"
+            )
+        else:
+            found[key] = value
+    return found
 
 
 def components_from_stack(
@@ -53,6 +110,7 @@ def components_from_stack(
     skip_await: bool | None = None,
     external_replicas: bool = False,
     prefix: str = "",
+    secrets: Mapping[str, pulumi.Input[str]] | None = None,
 ) -> StackComponents:
     """Declare the components of a loaded stack (documents in load order).
 
@@ -64,9 +122,14 @@ def components_from_stack(
     * ``external_replicas``: see :class:`TFrameworkArgs`. Defaults to false.
     * ``prefix``: prepended to every logical name (e.g. ``eu/``) when one program deploys the
       same namespaces to several clusters.
+    * ``secrets``: values of the TAccounts' ``{configSecret: KEY}`` references
+      (:func:`config_secrets` reads them from the Pulumi config).
 
     Components are named ``<prefix><namespace>`` (frameworks) and
-    ``<prefix><namespace>/<name>`` (templates and servers). The caller validates the stack
+    ``<prefix><namespace>/<name>`` (templates, servers, trees, images, configs and accounts);
+    plain objects ``<prefix><namespace>/<name>-<kind>`` under the framework of their namespace
+    (cluster-scoped ones, and those of a namespace without TarsK8S documents, under the first
+    framework). The caller validates the stack
     first (:func:`tars_components.rules.validate`); each component validates its own document
     again at deployment time.
     """
@@ -106,7 +169,78 @@ def components_from_stack(
                         previous=old if isinstance(old, TServerDocument) else None,
                     ),
                 )
+        _declare_kinds(built, stack, framework, namespace, prefix, before, secrets or {})
+    _declare_plain(built, stack, options, opts, prefix)
     return built
 
 
-__all__ = ["StackComponents", "components_from_stack"]
+def _declare_kinds(
+    built: StackComponents,
+    stack: Stack,
+    framework: TFramework,
+    namespace: str,
+    prefix: str,
+    before: Mapping[tuple[str, str, str], Any],
+    secrets: Mapping[str, pulumi.Input[str]],
+) -> None:
+    """The TTrees, TImages, TConfigs and TAccounts of one namespace (render's order)."""
+    for tree in stack.trees:
+        if tree.namespace == namespace:
+            key = f"{namespace}/{tree.name}"
+            built.trees[key] = TTree(f"{prefix}{key}", TTreeArgs(framework, document=tree))
+    for image in stack.images:
+        if image.namespace == namespace:
+            key = f"{namespace}/{image.name}"
+            built.images[key] = TImage(f"{prefix}{key}", TImageArgs(framework, document=image))
+    for config in stack.configs:
+        if config.namespace == namespace:
+            key = f"{namespace}/{config.name}"
+            old = before.get((config.kind, namespace, config.name))
+            built.configs[key] = TConfig(
+                f"{prefix}{key}",
+                TConfigArgs(
+                    framework,
+                    document=config,
+                    previous=old if isinstance(old, TConfigDocument) else None,
+                ),
+            )
+    for account in stack.accounts:
+        if account.namespace == namespace:
+            key = f"{namespace}/{account.name}"
+            built.accounts[key] = TAccount(
+                f"{prefix}{key}", TAccountArgs(framework, document=account, secrets=secrets)
+            )
+
+
+def _declare_plain(
+    built: StackComponents,
+    stack: Stack,
+    options: Options,
+    opts: pulumi.ResourceOptions | None,
+    prefix: str,
+) -> None:
+    """The plain objects (both modes) and, in expand mode with ``tconfig_config_maps``, the
+    TConfig ConfigMaps, as ``render`` writes them."""
+    objects = plain_objects(stack)
+    if options.mode == Mode.EXPAND and options.tconfig_config_maps:
+        objects += config_maps(stack)
+    first = next(iter(built.frameworks.values()), None)
+    for obj in objects:
+        namespace = (obj.get("metadata") or {}).get("namespace")
+        parent = built.frameworks.get(str(namespace), first) if namespace else first
+        name = plain_name(obj, prefix)
+        child_opts = (
+            pulumi.ResourceOptions(parent=parent, retain_on_delete=parent.retain_on_delete)
+            if parent is not None
+            else opts
+        )
+        built.plain[name] = KubernetesObject(name, obj, child_opts)
+        built.plain_manifests.append(obj)
+
+
+__all__ = [
+    "StackComponents",
+    "components_from_stack",
+    "config_secrets",
+    "referenced_secrets",
+]

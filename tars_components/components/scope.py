@@ -16,7 +16,14 @@ from typing import Any, Protocol
 
 import pulumi
 
-from ..models import FRAMEWORK_CONFIG_NAME, Document, TFrameworkConfig, TServer, TTemplate
+from ..models import (
+    FRAMEWORK_CONFIG_NAME,
+    Document,
+    TConfig,
+    TFrameworkConfig,
+    TServer,
+    TTemplate,
+)
 from ..options import Options
 from ..provider import NamespaceFacts, ValidationInputs
 
@@ -87,6 +94,8 @@ class FrameworkScope:
             self.facts.add_template(document.name, document.spec.parent)
         elif isinstance(document, TServer):
             self.facts.add_server(position, document)
+        elif isinstance(document, TConfig):
+            self.facts.add_config(document)
         elif (
             isinstance(document, TFrameworkConfig)
             and self.config is None

@@ -23,8 +23,10 @@ from ..loader import load_texts
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     KINDS,
+    MASTER,
     V1BETA3,
     Document,
+    TConfig,
     TFrameworkConfig,
     TServer,
     TTemplate,
@@ -33,6 +35,7 @@ from ..paths import Segment, parse_path
 from ..stack import Rejected, Stack
 from ..yamlio import dump
 from .wire import (
+    CONFIG_MASTER,
     DOCUMENT,
     FRAMEWORK_NODE_IMAGE,
     NAMESPACE,
@@ -62,6 +65,7 @@ class Subject:
     framework_node_image: dict[str, Any] | None
     server_names: list[str]
     secret_fields: tuple[str, ...] = ()
+    config_master: bool = False
     unknown_fields: tuple[Path, ...] = ()
     unknown_context: frozenset[str] = frozenset()
 
@@ -99,6 +103,7 @@ class Subject:
             framework_node_image=node_image or None,
             server_names=[str(n) for n in context(SERVER_NAMES, list)],
             secret_fields=tuple(str(p) for p in context(SECRET_FIELDS, list)),
+            config_master=context(CONFIG_MASTER, bool),
             unknown_fields=tuple(unknown_fields),
             unknown_context=frozenset(unknown_context),
         )
@@ -178,6 +183,8 @@ class Subject:
             target.kind == TFrameworkConfig.KIND and target.name == FRAMEWORK_CONFIG_NAME
         ):
             raws.append(stub_framework(self.framework_node_image, ns))
+        if self.config_master and isinstance(target, TConfig) and target.pod_seq != MASTER:
+            raws.append(stub_master(target))
         return build_documents(raws)
 
     def secret_values(self) -> list[str]:
@@ -233,6 +240,21 @@ def stub_framework(node_image: Mapping[str, Any], namespace: str) -> dict[str, A
         "kind": TFrameworkConfig.KIND,
         "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
         "nodeImage": dict(node_image),
+    }
+
+
+def stub_master(config: TConfig) -> dict[str, Any]:
+    """The activated master version of a node-level TConfig's file, known only to exist."""
+    return {
+        "apiVersion": V1BETA3,
+        "kind": TConfig.KIND,
+        "metadata": {"name": f"{config.name}.master", "namespace": config.namespace},
+        "app": config.app,
+        "server": config.server,
+        "configName": config.config_name,
+        "configContent": "",
+        "podSeq": MASTER,
+        "activated": True,
     }
 
 
@@ -307,6 +329,7 @@ __all__ = [
     "is_target",
     "put",
     "stub_framework",
+    "stub_master",
     "stub_server",
     "stub_template",
     "under",

@@ -7,7 +7,9 @@ component by component) and answers, for one document, only what that document's
 * a TServer: its own template (TS010), the framework's node image (TS020, M-TS13) and the
   earlier servers whose name it takes too (TS017);
 * a TTemplate: its ancestors (TT002, TT004);
-* a TFrameworkConfig: nothing.
+* a node-level TConfig: whether the activated master of its file exists (TC002);
+* a TFrameworkConfig and the other kinds: nothing (their cross-document rules run in the
+  program's whole-stack check before anything is declared).
 
 So adding, removing or changing one document changes no other document's inputs, except
 where that other document's verdict depends on it (a server named like it, a template's
@@ -19,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..models import Document, TFrameworkConfig, TServer, TTemplate
+from ..models import MASTER, Document, TConfig, TFrameworkConfig, TServer, TTemplate
+from ..mutation_kinds import LABEL_DEACTIVATE, LABEL_DELETING
 from ..stack import Stack
 from .wire import ValidationInputs
 
@@ -38,6 +41,8 @@ class NamespaceFacts:
         self.node_image: dict[str, Any] | None = None
         """``nodeImage`` of the ``tars-framework`` config, if known."""
         self._names: dict[str, tuple[int, str]] = {}
+        self.config_masters: set[tuple[str, str, str]] = set()
+        """``(app, server, configName)`` of the activated master TConfigs (TC002)."""
 
     @classmethod
     def of_stack(cls, stack: Stack, namespace: str) -> NamespaceFacts:
@@ -54,7 +59,21 @@ class NamespaceFacts:
         for position, server in enumerate(stack.servers):
             if server.namespace == namespace:
                 facts.add_server(position, server)
+        for tconfig in stack.configs:
+            if tconfig.namespace == namespace:
+                facts.add_config(tconfig)
         return facts
+
+    def add_config(self, config: TConfig) -> None:
+        """A TConfig: an activated master version of a file makes node-level versions of it
+        admissible (TC002)."""
+        if (
+            config.pod_seq == MASTER
+            and config.activated
+            and LABEL_DEACTIVATE not in config.labels
+            and LABEL_DELETING not in config.labels
+        ):
+            self.config_masters.add((config.app, config.server, config.config_name))
 
     def add_template(self, name: str, parent: str) -> None:
         """A template and its parent."""
@@ -114,6 +133,10 @@ class NamespaceFacts:
             server_names = self.taken(position, document)
         elif isinstance(document, TTemplate):
             templates = self.ancestors(document)
+        config_master = None
+        if isinstance(document, TConfig) and document.pod_seq != MASTER:
+            key = (document.app, document.server, document.config_name)
+            config_master = key in self.config_masters
         return ValidationInputs(
             document=raw if raw is not None else document.to_dict(),
             namespace=self.namespace,
@@ -121,6 +144,7 @@ class NamespaceFacts:
             framework_node_image=node_image,
             server_names=server_names,
             secret_fields=secret_fields,
+            config_master=config_master,
         )
 
 

@@ -39,7 +39,19 @@ SECRET_FIELDS = "secretFields"
 secret markers before ``check`` and ``create`` (the Python dynamic provider accepts no secrets),
 so the program names them: messages print ``[secret]`` instead of their values."""
 
-INPUTS = (DOCUMENT, NAMESPACE, TEMPLATES, FRAMEWORK_NODE_IMAGE, SERVER_NAMES, SECRET_FIELDS)
+CONFIG_MASTER = "configMaster"
+"""Input (node-level TConfig only): true when the namespace holds the activated master version
+of the same file (TC002), false when it does not; absent for every other document."""
+
+INPUTS = (
+    DOCUMENT,
+    NAMESPACE,
+    TEMPLATES,
+    FRAMEWORK_NODE_IMAGE,
+    SERVER_NAMES,
+    SECRET_FIELDS,
+    CONFIG_MASTER,
+)
 """Every input property, in a stable order."""
 
 MUTATED = "mutated"
@@ -56,6 +68,7 @@ CONTEXT_RULES: dict[str, frozenset[str]] = {
     TEMPLATES: frozenset({"TS010", "TT002", "TT004"}),
     FRAMEWORK_NODE_IMAGE: frozenset({"TS020"}),
     SERVER_NAMES: frozenset({"TS017"}),
+    CONFIG_MASTER: frozenset({"TC002"}),
 }
 """The rules that need a context property: not reported while that property is unknown."""
 
@@ -82,6 +95,8 @@ class ValidationInputs:
       as ``<app>-<server>`` in the original case. Defaults to none.
     * ``secret_fields``: paths of secret values in the document (see :data:`SECRET_FIELDS`);
       may be an Output. Defaults to none.
+    * ``config_master``: for a node-level TConfig, whether the namespace holds the activated
+      master of its file (see :data:`CONFIG_MASTER`). Defaults to None (not sent).
     """
 
     document: Mapping[str, Any]
@@ -90,6 +105,7 @@ class ValidationInputs:
     framework_node_image: Mapping[str, Any] | None = None
     server_names: Sequence[str] = ()
     secret_fields: Any = ()
+    config_master: bool | None = None
 
     def to_props(self) -> dict[str, Any]:
         """The Pulumi input properties (camelCase names of :data:`INPUTS`); the document is
@@ -107,6 +123,8 @@ class ValidationInputs:
         }
         if self.framework_node_image is not None:
             props[FRAMEWORK_NODE_IMAGE] = dict(self.framework_node_image)
+        if self.config_master is not None:
+            props[CONFIG_MASTER] = self.config_master
         return props
 
 
@@ -160,6 +178,7 @@ def mapping(value: Any) -> Mapping[str, Any]:
 
 
 __all__ = [
+    "CONFIG_MASTER",
     "CONTEXT_RULES",
     "DOCUMENT",
     "FRAMEWORK_NODE_IMAGE",

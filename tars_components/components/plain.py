@@ -1,0 +1,65 @@
+"""Plain Kubernetes objects of a stack (ServiceAccount, Secret, ConfigMap, Ingress, …) as one
+``pulumi_kubernetes`` resource per object, passed through unchanged in both modes.
+
+One resource per object rather than ``yaml.v2.ConfigGroup``: a ConfigGroup is a remote
+component whose children the Kubernetes provider registers itself, so the program could not
+name them as ``import --pulumi`` does, give each the framework as parent, nor be compared with
+``render`` under mocks. A resource registers every top-level field of the object under the type
+token of the Kubernetes provider (``kubernetes:core/v1:ConfigMap``,
+``kubernetes:networking.k8s.io/v1:Ingress``), exactly what the typed classes send. The data of
+a ``Secret`` is registered as a Pulumi secret (``data``, ``stringData``). These objects are not
+validated by the TarsK8S rules (the API server's schema applies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+
+from ..loader import CLUSTER_SCOPED_KINDS
+
+SECRET_FIELDS = ("data", "stringData")
+
+
+def type_token(api_version: str, kind: str) -> str:
+    """``kubernetes:<group>/<version>:<Kind>`` (``core`` for the core group)."""
+    group_version = api_version if "/" in api_version else f"core/{api_version}"
+    return f"kubernetes:{group_version}:{kind}"
+
+
+def plain_name(obj: Mapping[str, Any], prefix: str = "") -> str:
+    """Logical name of a plain object: ``<prefix><namespace>/<name>-<kind>``, or
+    ``<prefix><name>-<kind>`` for a cluster-scoped object (what ``import --pulumi`` writes)."""
+    meta = obj.get("metadata") or {}
+    name = f"{meta['name']}-{str(obj['kind']).lower()}"
+    namespace = meta.get("namespace") if obj["kind"] not in CLUSTER_SCOPED_KINDS else None
+    return f"{prefix}{namespace}/{name}" if namespace else f"{prefix}{name}"
+
+
+class KubernetesObject(pulumi.CustomResource):
+    """One plain Kubernetes object, registered with every top-level field as given."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        obj: Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        api_version, kind = str(obj["apiVersion"]), str(obj["kind"])
+        if not (obj.get("metadata") or {}).get("name"):
+            raise ValueError(f"{kind} without metadata.name: objects are never auto-named")
+        props: dict[str, Any] = dict(obj)
+        secret: list[str] = []
+        if api_version == "v1" and kind == "Secret":
+            secret = [key for key in SECRET_FIELDS if key in props]
+            for key in secret:
+                props[key] = pulumi.Output.secret(props[key])
+        merged = pulumi.ResourceOptions.merge(
+            opts, pulumi.ResourceOptions(additional_secret_outputs=secret or None)
+        )
+        super().__init__(type_token(api_version, kind), resource_name, props, merged)
+
+
+__all__ = ["KubernetesObject", "plain_name", "type_token"]
