@@ -31,6 +31,7 @@ import argparse
 import cProfile
 import gc
 import importlib.util
+import json
 import pstats
 import runpy
 import sys
@@ -46,6 +47,7 @@ if str(REPO) not in sys.path:
 
 from tars_components.components.testing import (  # noqa: E402
     DYNAMIC_PREFIX,
+    Recording,
     RecordingMocks,
     record,
 )
@@ -115,8 +117,11 @@ def config(stack_dir: Path, namespace: str) -> dict[str, Any]:
     }
 
 
-def run_program(stack_dir: Path, namespace: str) -> tuple[float, int, float]:
-    """``__main__.py`` under the mocks: seconds, number of registrations, seconds of GC."""
+def run_program(
+    stack_dir: Path, namespace: str, recordings: list[Recording] | None = None
+) -> tuple[float, int, float]:
+    """``__main__.py`` under the mocks: seconds, number of registrations, seconds of GC (the
+    recording is appended to ``recordings`` when given)."""
     CLOCK.reset()
     start = time.process_time()
     recording = record(
@@ -125,7 +130,10 @@ def run_program(stack_dir: Path, namespace: str) -> tuple[float, int, float]:
         preview=True,
         mock=EchoMocks(),
     )
-    return time.process_time() - start, len(recording.registrations), CLOCK.seconds
+    seconds, collector = time.process_time() - start, CLOCK.seconds
+    if recordings is not None:
+        recordings.append(recording)
+    return seconds, len(recording.registrations), collector
 
 
 def rendered_objects(stack_dir: Path, namespace: str) -> list[dict[str, Any]]:
@@ -141,7 +149,9 @@ def rendered_objects(stack_dir: Path, namespace: str) -> list[dict[str, Any]]:
     return result.objects
 
 
-def run_floor(objects: list[dict[str, Any]]) -> tuple[float, int, float]:
+def run_floor(
+    objects: list[dict[str, Any]], recordings: list[Recording] | None = None
+) -> tuple[float, int, float]:
     """The same objects registered with raw pulumi_kubernetes classes under the same mocks."""
     import pulumi
     import pulumi_kubernetes as k8s
@@ -163,7 +173,27 @@ def run_floor(objects: list[dict[str, Any]]) -> tuple[float, int, float]:
     CLOCK.reset()
     start = time.process_time()
     recording = record(program, preview=True, mock=EchoMocks())
-    return time.process_time() - start, len(recording.registrations), CLOCK.seconds
+    seconds, collector = time.process_time() - start, CLOCK.seconds
+    if recordings is not None:
+        recordings.append(recording)
+    return seconds, len(recording.registrations), collector
+
+
+def same_objects(stack_dir: Path, namespace: str, objects: list[dict[str, Any]]) -> None:
+    """A first, untimed run of each side (it also pays the one-off imports of both): stop
+    unless both registered the very same Kubernetes objects (type, name, inputs)."""
+    recordings: list[Recording] = []
+    run_program(stack_dir, namespace, recordings)
+    run_floor(objects, recordings)
+    program, floor = (
+        sorted(
+            (r.type, r.inputs["metadata"]["name"], json.dumps(r.inputs, sort_keys=True))
+            for r in recording.kubernetes()
+        )
+        for recording in recordings
+    )
+    if program != floor:
+        raise SystemExit("the floor does not register the objects the program registers")
 
 
 Run = tuple[float, int, float]
@@ -214,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             stack_dir = Path(tmp) / f"s{size}"
             generator.generate_stack(stack_dir, size)
             objects = rendered_objects(stack_dir, namespace)
+            same_objects(stack_dir, namespace, objects)
             (program, registered, program_gc), (floor, floor_registered, floor_gc) = best_of_both(
                 lambda d=stack_dir: run_program(d, namespace),
                 lambda o=objects: run_floor(o),

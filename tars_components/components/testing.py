@@ -131,6 +131,9 @@ class Recording:
     registrations: list[Registration] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
     log: list[tuple[str, str]] = field(default_factory=list)
+    """``(level, message)`` of what the program logged at INFO and above: what ``pulumi
+    preview`` shows without ``-v`` (the SDK's own DEBUG traces, several per registration, are
+    dropped before a log record is made)."""
     component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
     """What each resource passed to ``register_outputs``, by URN (the stack's own excluded)."""
 
@@ -345,7 +348,7 @@ def record(
     # recording its handler holds) for the rest of the process.
     logger = logging.Logger(f"tars_components.testing.{id(recording)}")
     logger.propagate = False
-    logger.setLevel(logging.DEBUG)
+    logger.setLevel(logging.INFO)
     logger.addHandler(_LogRecorder(recording))
     mock = mock or RecordingMocks()
     reset_options(project=project, stack=stack, preview=preview)
