@@ -53,7 +53,12 @@ def all_inputs(stack_dir: Path, namespace: str) -> list[tuple[str, Any]]:
     from pulumi.dynamic.dynamic import serialize_provider
 
     from tars_components.loader import load_stack
-    from tars_components.provider import NamespaceFacts, TarsValidationProvider
+    from tars_components.provider import (
+        DOCUMENT,
+        NamespaceFacts,
+        TarsValidationProvider,
+        document_text,
+    )
 
     stack = load_stack(stack_dir, namespace)
     facts = NamespaceFacts.of_stack(stack, namespace)
@@ -62,6 +67,8 @@ def all_inputs(stack_dir: Path, namespace: str) -> list[tuple[str, Any]]:
     found = []
     for doc in stack.documents:
         props = facts.inputs(doc, positions.get(id(doc), 0)).to_props()
+        # As the components send a document without pulumi.Input leaves: its JSON text.
+        props[DOCUMENT] = document_text(props[DOCUMENT]) or props[DOCUMENT]
         urn = f"urn:pulumi:bench::tars::pulumi-python:dynamic/tars:TarsValidation::{doc.name}"
         found.append((urn, to_struct({**props, PROVIDER_KEY: provider})))
     return found

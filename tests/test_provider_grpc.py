@@ -53,6 +53,7 @@ from tars_components.provider import (
     ValidationInputs,
     changed_inputs,
     check_failures,
+    document_text,
     evaluate,
     inputs_for_document,
 )
@@ -69,7 +70,7 @@ def urn(name: str) -> str:
     return f"urn:pulumi:dev::tars::{TYPE}::{name}"
 
 
-def inputs_for(document: dict[str, Any], **context: Any) -> ValidationInputs:
+def inputs_for(document: dict[str, Any] | str, **context: Any) -> ValidationInputs:
     """Inputs of a document of the test namespace with its usual context: the templates
     tars.default and tars.cpp and the framework's nodeImage."""
     context.setdefault("templates", TEMPLATES_OF_NS)
@@ -257,6 +258,34 @@ def test_diff_reports_changes_and_never_replaces(provider: DynamicProviderProces
     context = with_props(news, **{SERVER_NAMES: ["web-portal"]})
     diff = provider.diff(urn("test-demotest"), "id", outputs, context)
     assert diff.changes == provider_pb2.DiffResponse.DIFF_SOME
+
+
+def test_a_document_as_json_text_gets_the_same_verdicts(provider: DynamicProviderProcess) -> None:
+    # Components send a document without pulumi.Input leaves as its JSON text (cheaper to
+    # serialize); Check, Diff and Create treat it as the mapping it encodes.
+    server = tars_server(hostPorts=[{"nameRef": "NoSuchObj", "port": 30001}])
+    as_mapping = register("test-demotest", inputs_for(server))
+    as_text = register("test-demotest", inputs_for(document_text(server) or ""))
+    assert isinstance(from_struct(as_text)[DOCUMENT], str)
+    _, by_mapping = provider.check(urn("test-demotest"), None, as_mapping)
+    _, by_text = provider.check(urn("test-demotest"), None, as_text)
+    assert (
+        codes_and_fields(by_text)
+        == codes_and_fields(by_mapping)
+        == {("TS011", "spec.k8s.hostPorts[0].nameRef")}
+    )
+
+    valid = register("test-demotest", inputs_for(tars_server()))
+    _, outputs = provider.create(urn("test-demotest"), valid)
+    text = register("test-demotest", inputs_for(document_text(tars_server()) or ""))
+    # A state written with the mapping shows no change when the same document comes as text.
+    same = provider.diff(urn("test-demotest"), "id", outputs, text)
+    assert same.changes == provider_pb2.DiffResponse.DIFF_NONE
+    changed = register("test-demotest", inputs_for(document_text(tars_server(replicas=3)) or ""))
+    diff = provider.diff(urn("test-demotest"), "id", outputs, changed)
+    assert diff.changes == provider_pb2.DiffResponse.DIFF_SOME
+    _, created = provider.create(urn("test-demotest"), text)
+    assert from_struct(created)[MUTATED] == from_struct(outputs)[MUTATED]
 
 
 def test_create_and_update_return_the_mutated_document(provider: DynamicProviderProcess) -> None:

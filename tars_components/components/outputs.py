@@ -10,6 +10,7 @@ provider's ``check`` and ``create``, so the paths of secret leaves are computed 
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
@@ -60,8 +61,15 @@ def _spine(value: Any) -> Any:
 
 
 def known(value: T) -> pulumi.Output[T]:
-    """A known, non-secret Output of plain data, without an Output per leaf."""
-    return pulumi.Output.from_input(0).apply(lambda _: value)
+    """A known, non-secret Output of plain data, without an Output per leaf (and without an
+    ``apply``: its futures are resolved from the start)."""
+    loop = asyncio.get_event_loop()
+    resolved: list[asyncio.Future[Any]] = []
+    for result in (value, True, False):
+        future = loop.create_future()
+        future.set_result(result)
+        resolved.append(future)
+    return pulumi.Output(set(), resolved[0], resolved[1], resolved[2])
 
 
 def lift(value: T, leaves: Sequence[Leaf] | None = None) -> pulumi.Output[T]:

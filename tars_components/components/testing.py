@@ -131,6 +131,9 @@ class Recording:
     registrations: list[Registration] = field(default_factory=list)
     outputs: dict[str, Any] = field(default_factory=dict)
     log: list[tuple[str, str]] = field(default_factory=list)
+    """``(level, message)`` of what the program logged at INFO and above: what ``pulumi
+    preview`` shows without ``-v`` (the SDK's own DEBUG traces, several per registration, are
+    dropped before a log record is made)."""
     component_outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
     """What each resource passed to ``register_outputs``, by URN (the stack's own excluded)."""
 
@@ -231,17 +234,23 @@ class _RecordingMonitor(mocks.MockMonitor):
         urn = self.make_urn(request.parent, request.type, request.name)
         if urn in self.resources:
             raise DuplicateUrn(f"Duplicate resource URN '{urn}'; try giving it a unique name")
+        # One deserialization (unknowns kept) serves the dynamic mock, the secret outputs and
+        # the recording; the SDK's monitor deserializes the request once more for the mocks.
+        inputs = (
+            rpc.deserialize_properties(request.object, keep_unknowns=True)
+            if request.type != "pulumi:pulumi:Stack"
+            else {}
+        )
+        dynamic = request.type.startswith(DYNAMIC_PREFIX)
         recording_mocks = self.mocks if isinstance(self.mocks, RecordingMocks) else None
-        if recording_mocks is not None and request.type.startswith(DYNAMIC_PREFIX):
-            recording_mocks.pending_inputs = pulumi.runtime.rpc.deserialize_properties(
-                request.object, keep_unknowns=True
-            )
+        if recording_mocks is not None and dynamic:
+            recording_mocks.pending_inputs = inputs
         try:
             response = super().RegisterResource(request)
         finally:
             if recording_mocks is not None:
                 recording_mocks.pending_inputs = None
-        secret = self._secret_outputs(request, response.urn)
+        secret = self._secret_outputs(request, inputs if dynamic else None)
         if secret:
             registration = self.resources[response.urn]
             state = dict(registration.state)
@@ -258,9 +267,7 @@ class _RecordingMonitor(mocks.MockMonitor):
                     urn=response.urn,
                     parent=request.parent,
                     custom=request.custom,
-                    inputs=pulumi.runtime.rpc.deserialize_properties(
-                        request.object, keep_unknowns=True
-                    ),
+                    inputs=inputs,
                     outputs=dict(self.resources[response.urn].state),
                     dependencies=tuple(request.dependencies),
                     provider=request.provider,
@@ -293,14 +300,13 @@ class _RecordingMonitor(mocks.MockMonitor):
         )
         return response
 
-    def _secret_outputs(self, request: Any, urn: str) -> set[str]:
+    def _secret_outputs(self, request: Any, dynamic_inputs: dict[str, Any] | None) -> set[str]:
         """The outputs the engine marks secret: those of ``additional_secret_outputs`` and,
-        for a provider that accepts no secrets (dynamic ones), those whose input of the same
-        name held a secret."""
+        for a provider that accepts no secrets (dynamic ones, whose deserialized inputs are
+        ``dynamic_inputs``), those whose input of the same name held a secret."""
         names = set(request.additionalSecretOutputs)
-        if request.type.startswith(DYNAMIC_PREFIX):
-            inputs = pulumi.runtime.rpc.deserialize_properties(request.object)
-            names.update(k for k, v in inputs.items() if contains_secret(v))
+        if dynamic_inputs is not None:
+            names.update(k for k, v in dynamic_inputs.items() if contains_secret(v))
         return names
 
     def RegisterResourceOutputs(self, request: Any) -> Any:
@@ -338,20 +344,23 @@ def record(
     pass a ``recording`` to see what was registered before one.
     """
     recording = recording if recording is not None else Recording()
-    logger = logging.getLogger(f"tars_components.testing.{id(recording)}")
+    # Not registered with ``logging.getLogger``: the logging module would keep it (and the
+    # recording its handler holds) for the rest of the process.
+    logger = logging.Logger(f"tars_components.testing.{id(recording)}")
     logger.propagate = False
-    logger.setLevel(logging.DEBUG)
+    logger.setLevel(logging.INFO)
     logger.addHandler(_LogRecorder(recording))
     mock = mock or RecordingMocks()
     reset_options(project=project, stack=stack, preview=preview)
     set_all_config({key: _config_text(value) for key, value in (config or {}).items()})
+    monitor = _RecordingMonitor(mock, recording)
     pulumi.runtime.set_mocks(
         mock,
         project=project,
         stack=stack,
         preview=preview,
         logger=logger,
-        monitor=_RecordingMonitor(mock, recording),
+        monitor=monitor,
     )
     root = pulumi.runtime.settings.get_root_resource()
 
@@ -372,7 +381,13 @@ def record(
         return pulumi.Output.from_input(collect())
 
     _quiet_echoes(asyncio.get_event_loop())
-    pulumi.runtime.test(body)()
+    try:
+        pulumi.runtime.test(body)()
+    finally:
+        # The SDK's settings keep the monitor until the next run: let it drop what it held
+        # (every registration's state), so that one run's heap does not weigh on the next.
+        monitor.resources.clear()
+        monitor.recording = Recording()
     return recording
 
 

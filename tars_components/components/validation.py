@@ -4,19 +4,21 @@ options on.
 Every TarsK8S document of a component gets one :class:`~tars_components.provider.TarsValidation`
 (the dynamic provider that runs the admission rules); every Kubernetes object of the component
 depends on it, so nothing is applied when a rule fails. Its inputs are the document (as given:
-``pulumi.Input`` leaves stay Outputs, nothing else is lifted) and the constant-size facts of
-the namespace its rules need (:class:`~tars_components.provider.NamespaceFacts`).
+``pulumi.Input`` leaves stay Outputs, nothing else is lifted; its JSON text when it has none)
+and the constant-size facts of the namespace its rules need
+(:class:`~tars_components.provider.NamespaceFacts`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import pulumi
 
 from ..models import Document, TTemplate
-from ..provider import TarsValidation
+from ..provider import TarsValidation, document_text
 from .outputs import Leaf, secret_fields
 from .scope import FrameworkScope
 
@@ -37,8 +39,17 @@ def validation_resource(
     a secret.
 
     A template's validation is ``deleted_with`` the framework, so that ``pulumi destroy`` of
-    the whole framework deletes it without a separate step."""
+    the whole framework deletes it without a separate step.
+
+    A document without deferred leaves (every document of a loaded stack) is sent as its JSON
+    text: the SDK and the engine handle one string instead of one value per field (per field,
+    serializing a document cost as much as a third of its Kubernetes objects), and the
+    engine's display still diffs it field by field. A document with ``pulumi.Input`` leaves
+    stays a mapping, so that each leaf stays unknown or secret on its own."""
+    text = None if leaves else document_text(raw)
     inputs = scope.inputs(document, position, raw, secret_fields(leaves))
+    if text is not None:
+        inputs = replace(inputs, document=text)
     return TarsValidation(
         name,
         inputs,

@@ -61,6 +61,8 @@ from .wire import (
     WARNINGS,
     Pending,
     ValidationInputs,
+    decoded,
+    document_text,
     plain,
 )
 
@@ -85,7 +87,7 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         """
         failures = [
             pulumi.dynamic.CheckFailure(field_path, reason)
-            for field_path, reason in check_failures(olds, news)
+            for field_path, reason in check_failures(decoded(olds), decoded(news))
         ]
         return pulumi.dynamic.CheckResult(news, failures)
 
@@ -95,14 +97,15 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         """A change when the document or one of its facts differs or is still unknown; never a
         replacement (``pulumi.dynamic`` passes no per-property diff to the engine, which then
         shows the input diff itself)."""
-        return pulumi.dynamic.DiffResult(changes=bool(changed_inputs(olds, news)), replaces=[])
+        changes = bool(changed_inputs(decoded(olds), decoded(news)))
+        return pulumi.dynamic.DiffResult(changes=changes, replaces=[])
 
     def create(self, props: dict[str, Any]) -> pulumi.dynamic.CreateResult:
         """Validate once more (the engine checked already) and return the mutated document.
 
         The id is ``<kind>/<namespace>/<name>``.
         """
-        result = evaluate(Subject.parse(props))
+        result = evaluate(Subject.parse(decoded(props)))
         result.raise_errors()
         return pulumi.dynamic.CreateResult(result.resource_id, result.outputs(props))
 
@@ -110,8 +113,8 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         self, _id: str, olds: dict[str, Any], news: dict[str, Any]
     ) -> pulumi.dynamic.UpdateResult:
         """As :meth:`create`, with the change rules against the old document."""
-        result = evaluate(Subject.parse(news))
-        result.raise_errors(change_violations(olds, news))
+        result = evaluate(Subject.parse(decoded(news)))
+        result.raise_errors(change_violations(decoded(olds), decoded(news)))
         return pulumi.dynamic.UpdateResult(result.outputs(news))
 
     def delete(self, _id: str, props: dict[str, Any]) -> None:
@@ -196,6 +199,8 @@ __all__ = [
     "change_violations",
     "changed_inputs",
     "check_failures",
+    "decoded",
+    "document_text",
     "evaluate",
     "inputs_for_document",
     "plain",

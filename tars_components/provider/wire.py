@@ -9,6 +9,7 @@ changing another document changes none of them unless the verdict depends on it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,10 @@ from ..paths import Segment
 # --- property names ------------------------------------------------------------------------
 
 DOCUMENT = "document"
-"""Input: the TServer/TTemplate/TFrameworkConfig as a camelCase mapping."""
+"""Input: the TServer/TTemplate/TFrameworkConfig as a camelCase mapping, or as the JSON text of
+that mapping (what the components send for a document without ``pulumi.Input`` leaves: one
+string crosses gRPC in place of one value per field, and the engine's display diffs JSON text
+field by field, as it does a mapping)."""
 NAMESPACE = "namespace"
 """Input: the stack namespace (for a document without ``metadata.namespace``)."""
 TEMPLATES = "templates"
@@ -84,7 +88,8 @@ class ValidationInputs:
     facts of its namespace that its rules need, all of constant size.
 
     * ``document``: the TServer, TTemplate or TFrameworkConfig as a camelCase mapping, before
-      mutation; leaves may be ``pulumi.Input`` values.
+      mutation; leaves may be ``pulumi.Input`` values. Or its JSON text (:func:`document_text`)
+      when it has no such leaves.
     * ``namespace``: the stack namespace, used when the document has none. Defaults to
       ``default``.
     * ``templates``: ``{name: parent}`` of the templates the rules look at (see
@@ -99,7 +104,7 @@ class ValidationInputs:
       master of its file (see :data:`CONFIG_MASTER`). Defaults to None (not sent).
     """
 
-    document: Mapping[str, Any]
+    document: Mapping[str, Any] | str
     namespace: str = "default"
     templates: Mapping[str, str] = field(default_factory=dict)
     framework_node_image: Mapping[str, Any] | None = None
@@ -126,6 +131,28 @@ class ValidationInputs:
         if self.config_master is not None:
             props[CONFIG_MASTER] = self.config_master
         return props
+
+
+def document_text(document: Mapping[str, Any]) -> str | None:
+    """The JSON text of a plain document (no ``pulumi.Input`` leaves), keys in the document's
+    own order; None when a value has no JSON form."""
+    try:
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
+def decoded(props: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``props`` with a document given as JSON text (:func:`document_text`) as its mapping;
+    anything else unchanged (a mapping, an unknown, a missing document)."""
+    text = props.get(DOCUMENT) if props else None
+    if not isinstance(text, str) or is_unknown(text):
+        return props
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return props
+    return {**props, DOCUMENT: document}
 
 
 class Pending:
@@ -195,6 +222,8 @@ __all__ = [
     "WARNINGS",
     "Pending",
     "ValidationInputs",
+    "decoded",
+    "document_text",
     "is_unknown",
     "mapping",
     "plain",
