@@ -28,7 +28,7 @@ from tars_components.config import StackSettings, settings_from_config
 from tars_components.errors import LoadError, UsageError, Violation, has_errors
 from tars_components.loader import load_stack
 from tars_components.pipeline import check as check_stack
-from tars_components.rules import validate_change
+from tars_components.rules import validate_change, without_create_only
 from tars_components.stack import Stack
 from tars_components.yamlio import Limits
 
@@ -54,8 +54,8 @@ def load(directory: str, namespace: str, limits: Limits | None = None) -> Stack:
 def check(settings: StackSettings, stack: Stack, previous: Stack | None) -> None:
     """Print every violation; stop when any is an error, so nothing is applied."""
     violations: list[Violation] = check_stack(stack, settings.options)
-    if previous is not None:
-        violations += validate_change(previous, stack)
+    if previous is not None:  # as validate --previous: known documents are updates
+        violations = without_create_only([*violations, *validate_change(previous, stack)], previous)
     for warning in (v for v in violations if not v.is_error):
         pulumi.log.warn(warning.format())
     if has_errors(violations):
