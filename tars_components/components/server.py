@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cached_property
 from typing import Any, overload
 
 import pulumi
+from pulumi.runtime.sync_await import _sync_await
 
 from ..expansion import crd_document, expand_server
-from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec
+from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, is_deferred
 from ..models import TServer as TServerDocument
-from ..options import Mode
-from .args import TServerArgs, _in_namespace, split_args
+from ..options import Mode, Options
+from ..provider import TarsValidation, ValidationInputs
+from .args import TServerArgs, _in_namespace, _parse, split_args
 from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
-from .outputs import deferred_leaves, known, lift, with_secrecy_of
+from .outputs import (
+    Leaf,
+    as_secret_as,
+    deferred_leaves,
+    known,
+    lift,
+    lift_values,
+    secret_fields,
+    touching,
+    with_secrecy_of,
+)
 from .scope import FrameworkScope, HasScope
 from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
 from .stateful import replacement_warning
@@ -65,9 +77,9 @@ class TServer(pulumi.ComponentResource):
         *,
         framework: HasScope,
         document: TServerDocument | None = None,
-        app: str | None = None,
-        server: str | None = None,
-        sub_type: SubType | str | None = None,
+        app: pulumi.Input[str] | None = None,
+        server: pulumi.Input[str] | None = None,
+        sub_type: pulumi.Input[str] | SubType | None = None,
         important: pulumi.Input[int] | None = None,
         tars: TarsSpec | TarsSpecArgsDict | None = None,
         normal: NormalSpec | NormalSpecArgsDict | None = None,
@@ -92,61 +104,24 @@ class TServer(pulumi.ComponentResource):
         super().__init__("tars:index:TServer", name, None, with_framework_parent(opts, scope))
         skip_await = scope.skip_await if args.skip_await is None else args.skip_await
         options = replace(scope.options, skip_await=skip_await)
-        self.document = args.to_document(options.namespace)
-        """The TServer document as given (before mutation)."""
-        position = scope.register(self.document)
-        raw = self.document.to_dict()
+        raw = args.raw_document(options.namespace)
         leaves = deferred_leaves(raw)
-        self.validation = validation_resource(
-            f"{name}-validation", self.document, position, raw, leaves, scope, self, opts
-        )
-        """The validation resource every object of this server depends on."""
-
-        if options.mode == Mode.CRD:
-            objects = [crd_document(self.document, scope.config, options)]
-        else:
-            objects = expand_server(self.document, scope.config, options)
-            self._warn_on_replacement(args, scope, objects)
-        self._objects = objects
-
-        external = (
+        document = _parsed(raw, options.namespace, bool(leaves))
+        self.document: TServerDocument | None = document
+        """The TServer document as given (before mutation); None while a structural field is
+        an Output (the document is known only with its values: :attr:`manifests`)."""
+        self.external_replicas = (
             scope.external_replicas if args.external_replicas is None else args.external_replicas
         )
-        retain = retain_on_delete(opts, scope.retain_on_delete)
+        """True when the replicas belong to another field manager (HPA, TarsWeb)."""
+        self._retain = retain_on_delete(opts, scope.retain_on_delete)
         self.resources: dict[str, pulumi.CustomResource] = {}
         """The server's Kubernetes resources by kind."""
-        for obj in objects:
-            replicas = REPLICAS_PATHS.get(obj["kind"]) if external else None
-            self.resources[obj["kind"]] = kubernetes_resource(
-                child_name(name, obj),
-                obj,
-                pulumi.ResourceOptions(
-                    parent=self,
-                    depends_on=[self.validation],
-                    retain_on_delete=retain,
-                    ignore_changes=[replicas] if replicas else None,
-                ),
-            )
-
-        target = objects[0] if options.mode == Mode.CRD else _workload(objects)
-        self.scale_target_ref: dict[str, str] | None = (
-            {
-                "apiVersion": str(target["apiVersion"]),
-                "kind": str(target["kind"]),
-                "name": str(target["metadata"]["name"]),
-            }
-            if target is not None and target["kind"] != "DaemonSet"
-            else None
-        )
-        """What an ``autoscaling/v2`` HorizontalPodAutoscaler's ``scaleTargetRef`` names to
-        scale this server: the TServer (its scale subresource on ``spec.k8s.replicas``) in crd
-        mode, the StatefulSet in expand mode; None for a DaemonSet or an unreleased server.
-        Give the server ``external_replicas`` so that Pulumi leaves the replicas to the HPA."""
-        self.external_replicas = external
-        """True when the replicas belong to another field manager (HPA, TarsWeb)."""
-        self.object_name = known(self.document.object_name)
-        self.namespace = known(self.document.namespace)
-        self.objects = known([object_id(o) for o in objects])
+        if document is not None:
+            self._declare_known(name, args, document, raw, leaves, scope, options, opts)
+        else:
+            self._declare_deferred(name, args, raw, leaves, scope, options, opts)
+        self.namespace = known(options.namespace)
         self.mutated = with_secrecy_of(self.validation.mutated, leaves)
         self.register_outputs(
             {
@@ -157,11 +132,181 @@ class TServer(pulumi.ComponentResource):
             }
         )
 
+    def _declare_known(
+        self,
+        name: str,
+        args: TServerArgs,
+        document: TServerDocument,
+        raw: dict[str, Any],
+        leaves: list[Leaf],
+        scope: FrameworkScope,
+        options: Options,
+        opts: pulumi.ResourceOptions | None,
+    ) -> None:
+        """Every structural field is known: the objects are expanded now; placed Outputs
+        (release image, env values, …) sit in them as they are (no apply)."""
+        position = scope.register(document)
+        self.validation = validation_resource(
+            f"{name}-validation", document, position, raw, leaves, scope, self, opts
+        )
+        """The validation resource every object of this server depends on."""
+        if options.mode == Mode.CRD:
+            objects = [crd_document(document, scope.config, options)]
+        else:
+            objects = expand_server(document, scope.config, options)
+            self._warn_on_replacement(args, scope, objects)
+        self._objects: pulumi.Input[list[dict[str, Any]]] = objects
+        for obj in objects:
+            self._register(name, obj)
+        target = objects[0] if options.mode == Mode.CRD else _workload(objects)
+        self._set_scale_target(target)
+        self.object_name = known(document.object_name)
+        self.objects = known([object_id(o) for o in objects])
+
+    def _declare_deferred(
+        self,
+        name: str,
+        args: TServerArgs,
+        raw: dict[str, Any],
+        leaves: list[Leaf],
+        scope: FrameworkScope,
+        options: Options,
+        opts: pulumi.ResourceOptions | None,
+    ) -> None:
+        """A structural field is an Output: the pure core (load, mutation, expansion) runs on
+        the resolved values in one ``Output.all(...).apply(...)``, and the objects' inputs are
+        Outputs of it (secret when a leaf is). Which resources exist (logical names, kinds) is
+        decided now, from the component's name, the mode and ``k8s.daemonSet``."""
+        kinds = self._kinds(raw, options)
+        position = scope.reserve()
+
+        def core(values: list[Any]) -> dict[str, Any]:
+            resolved = _resolved(raw, leaves, values)
+            try:
+                document = _parse(resolved, options.namespace, TServerDocument)
+            except ValueError:
+                # The validation resource reports why, rule by rule (values redacted).
+                return {"objects": None, "templates": {}, "serverNames": []}
+            # Earlier and later servers alike: a later one could not see this one's name.
+            inputs = scope.inputs(document, _LAST)
+            scope.learn(document, position)
+            if options.mode == Mode.CRD:
+                objects = [crd_document(document, scope.config, options)]
+            else:
+                objects = expand_server(document, scope.config, options)
+                self._warn_on_replacement(args, scope, objects)
+            return {
+                "objects": objects,
+                "templates": dict(inputs.templates),
+                "serverNames": list(inputs.server_names),
+            }
+
+        # Computed from unsecreted values; each part is then as secret as the leaves that
+        # reach it (names: app, server; the spec: every leaf).
+        bundle = pulumi.Output.all(
+            *(pulumi.Output.unsecret(pulumi.Output.from_input(leaf)) for _, leaf in leaves)
+        ).apply(core)
+        naming = touching(leaves, ("spec", "app"), ("spec", "server"), ("metadata",))
+        template = touching(leaves, ("spec", "tars", "template"))
+        self.validation = TarsValidation(
+            f"{name}-validation",
+            ValidationInputs(
+                document=raw,
+                namespace=options.namespace,
+                templates=as_secret_as(bundle.apply(lambda b: b["templates"]), template),
+                framework_node_image=scope.facts.node_image,
+                server_names=as_secret_as(bundle.apply(lambda b: b["serverNames"]), naming),
+                secret_fields=secret_fields(leaves),
+            ),
+            pulumi.ResourceOptions(parent=self, depends_on=opts.depends_on if opts else None),
+        )
+        """The validation resource every object of this server depends on."""
+
+        def objects_of(b: dict[str, Any]) -> list[dict[str, Any]]:
+            objects = b["objects"]
+            if objects is None:
+                # Not valid once known: the validation resource fails (rule by rule, values
+                # redacted) before any object that depends on it is created; these stand-ins
+                # never reach the cluster.
+                return [{"kind": kind, "metadata": None, "spec": None} for kind in kinds]
+            found = [str(o["kind"]) for o in objects]
+            if found != kinds:
+                raise ValueError(
+                    f"TServer {name}: k8s.daemonSet decided {kinds} at registration, the "
+                    f"expansion gives {found}"
+                )
+            return list(objects)
+
+        objects_output = bundle.apply(objects_of)
+        self._objects = as_secret_as(objects_output, leaves)
+        name_input: pulumi.Input[str] = raw["metadata"]["name"]
+        target = None
+        for index, kind in enumerate(kinds):
+            api_version = _API_VERSIONS.get(kind, options.crd_api_version)
+            obj_output = objects_output.apply(_item(index))
+            obj = {
+                "apiVersion": api_version,
+                "kind": kind,
+                "metadata": as_secret_as(obj_output.apply(lambda o: o["metadata"]), naming),
+                "spec": as_secret_as(obj_output.apply(lambda o: o.get("spec")), leaves),
+            }
+            self._register(name, obj)
+            if kind in ("StatefulSet", "DaemonSet", TServerDocument.KIND):
+                target = {"apiVersion": api_version, "kind": kind, "metadata": {"name": name_input}}
+        self._set_scale_target(target)
+        self.object_name = pulumi.Output.from_input(name_input)
+        self.objects = as_secret_as(
+            objects_output.apply(lambda objs: [object_id(o) for o in objs if o["metadata"]]),
+            naming,
+        )
+
+    def _kinds(self, raw: dict[str, Any], options: Options) -> list[str]:
+        """The kinds of the objects, decided before any value is known: the TServer in crd
+        mode; else by ``k8s.daemonSet`` (a DaemonSet, or none without a release) or the
+        Service and StatefulSet."""
+        if options.mode == Mode.CRD:
+            return [TServerDocument.KIND]
+        daemon = _decide(raw, ("spec", "k8s", "daemonSet"), False, self)
+        if not daemon:
+            return ["Service", "StatefulSet"]
+        return ["DaemonSet"] if raw["spec"].get("release") is not None else []
+
+    def _register(self, name: str, obj: Mapping[str, Any]) -> None:
+        replicas = REPLICAS_PATHS.get(str(obj["kind"])) if self.external_replicas else None
+        self.resources[str(obj["kind"])] = kubernetes_resource(
+            child_name(name, obj),
+            obj,
+            pulumi.ResourceOptions(
+                parent=self,
+                depends_on=[self.validation],
+                retain_on_delete=self._retain,
+                ignore_changes=[replicas] if replicas else None,
+            ),
+        )
+
+    def _set_scale_target(self, target: Mapping[str, Any] | None) -> None:
+        self.scale_target_ref: dict[str, pulumi.Input[str]] | None = (
+            {
+                "apiVersion": str(target["apiVersion"]),
+                "kind": str(target["kind"]),
+                "name": target["metadata"]["name"],
+            }
+            if target is not None and target["kind"] != "DaemonSet"
+            else None
+        )
+        """What an ``autoscaling/v2`` HorizontalPodAutoscaler's ``scaleTargetRef`` names to
+        scale this server: the TServer (its scale subresource on ``spec.k8s.replicas``) in crd
+        mode, the StatefulSet in expand mode; None for a DaemonSet or an unreleased server.
+        Give the server ``external_replicas`` so that Pulumi leaves the replicas to the HPA.
+        ``name`` is an Output when ``app`` or ``server`` is one."""
+
     @cached_property
     def manifests(self) -> pulumi.Output[list[dict[str, Any]]]:
         """The applied objects, as ``render`` writes them with the same options (secret when
         an input placed in them is)."""
-        return lift(self._objects)
+        if isinstance(self._objects, list):
+            return lift(self._objects)
+        return pulumi.Output.from_input(self._objects)
 
     def _warn_on_replacement(
         self, args: TServerArgs, scope: FrameworkScope, objects: list[dict[str, Any]]
@@ -173,6 +318,80 @@ class TServer(pulumi.ComponentResource):
         message = replacement_warning(before, objects)
         if message:
             pulumi.log.warn(message, resource=self)
+
+
+_LAST = 1 << 62
+"""A position after every server: a server whose name is known only later is checked against
+every other server of the namespace (TS017 reported on it)."""
+
+_API_VERSIONS = {"Service": "v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1"}
+
+
+def _parsed(raw: dict[str, Any], namespace: str, deferred: bool) -> TServerDocument | None:
+    """The document when every structural field is known (placed Outputs allowed); None when
+    an Output sits where the model wants a plain value. A document that is wrong in its known
+    fields raises ValueError, as before any Output is involved."""
+    try:
+        document: TServerDocument = _parse(raw, namespace, TServerDocument)
+    except ValueError:
+        if not deferred:
+            raise
+        return None
+    return document
+
+
+def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dict[str, Any]:
+    """``raw`` with the leaves' values put in; enum values (``SubType``) as their text."""
+    texts = [v.value if isinstance(v, SubType) else v for v in values]
+    resolved: dict[str, Any] = lift_values(raw, leaves, texts)
+    return resolved
+
+
+def _decide(
+    raw: dict[str, Any], path: tuple[str, ...], default: Any, resource: pulumi.Resource
+) -> Any:
+    """The value at ``path`` of ``raw``, waiting for an Output on the way (a value given by
+    config or a stack reference is known, even in a preview): it decides which resources
+    exist. Unknown in a preview (an output of a resource not created yet), the preview goes
+    on with ``default`` and a warning; unknown at ``pulumi up``, it is an error naming the
+    field."""
+    node: Any = raw
+    field = ".".join(path[1:])
+    for seg in path:
+        node = _wait(node, field, default, resource)
+        if node is _UNKNOWN:
+            return default
+        if not isinstance(node, Mapping) or node.get(seg) is None:
+            return default
+        node = node[seg]
+    node = _wait(node, field, default, resource)
+    return default if node is _UNKNOWN else node
+
+
+_UNKNOWN = object()
+
+
+def _item(index: int) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
+    return lambda objects: objects[index]
+
+
+def _wait(value: Any, field: str, default: Any, resource: pulumi.Resource) -> Any:
+    if not is_deferred(value):
+        return value
+    output = pulumi.Output.from_input(value)
+    if _sync_await(output._is_known):
+        return _sync_await(output.future())
+    if pulumi.runtime.is_dry_run():
+        pulumi.log.warn(
+            f"{field} decides which Kubernetes objects this server has and is not known in "
+            f"this preview: previewed as {default!r}; `pulumi up` uses its value",
+            resource=resource,
+        )
+        return _UNKNOWN
+    raise ValueError(
+        f"{field} decides which Kubernetes objects the server has and is not known: give it "
+        f"as a plain value or an Output known before the server is registered"
+    )
 
 
 def _workload(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
