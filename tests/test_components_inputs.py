@@ -71,6 +71,8 @@ def server_program(
             framework=fw,
             app=wrap(app),
             server=wrap("Order"),
+            sub_type=wrap("tars"),
+            important=wrap(5),
             tars={
                 "template": "tars.cpp",
                 "servants": servants

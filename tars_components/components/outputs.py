@@ -112,20 +112,19 @@ def with_secrecy_of(value: pulumi.Output[T], leaves: Sequence[Leaf]) -> pulumi.O
     """``value`` (integers as ints) unsecreted, then secret exactly when one of ``leaves`` is
     (and depending on them): the outputs derived from a document are as secret as its inputs,
     no more."""
-    outputs = [leaf for _, leaf in leaves if isinstance(leaf, pulumi.Output)]
-    plain_value = pulumi.Output.unsecret(value).apply(whole_numbers)
-    if not outputs:
-        return plain_value
-    return pulumi.Output.all(plain_value, *outputs).apply(lambda values: values[0])
+    return as_secret_as(pulumi.Output.unsecret(value).apply(whole_numbers), leaves)
 
 
 def as_secret_as(value: pulumi.Output[T], leaves: Sequence[Leaf]) -> pulumi.Output[T]:
-    """``value`` (computed from unsecreted leaves) secret exactly when one of ``leaves`` is:
-    the part of an expansion that a secret input reaches is secret, the rest is not."""
+    """``value`` (computed from unsecreted leaves) secret exactly when one of ``leaves`` is,
+    and depending on them: the part of an expansion that a secret input reaches is secret, the
+    rest is not. The value itself is passed on untouched (``Output.all`` over it would lift
+    every leaf of a manifest into an Output of its own)."""
     outputs = [leaf for _, leaf in leaves if isinstance(leaf, pulumi.Output)]
     if not outputs:
         return value
-    return pulumi.Output.all(value, *outputs).apply(lambda values: values[0])
+    marker = pulumi.Output.all(*outputs).apply(lambda _: None)
+    return marker.apply(lambda _: value)
 
 
 def touching(leaves: Sequence[Leaf], *fields: tuple[Segment, ...]) -> list[Leaf]:

@@ -169,6 +169,8 @@ class Subject:
         …: a lowercase letter then letters and digits fits every name pattern of the CRDs), and
         derive an unknown ``metadata.name`` from the stand-ins of ``spec.app`` and
         ``spec.server`` as the program derives it (so TS016 stays quiet)."""
+        if not self.unknown_fields:
+            return {}
         used = {text.lower() for text in strings(raw)}
         fresh = (f"unknown{i}" for i in range(1, 1 << 30) if f"unknown{i}" not in used)
         texts: dict[Path, str] = {}
