@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, overload
 
@@ -155,7 +155,8 @@ class TServer(pulumi.ComponentResource):
         else:
             objects = expand_server(document, scope.config, options)
             self._warn_on_replacement(args, scope, objects)
-        self._objects: pulumi.Input[list[dict[str, Any]]] = objects
+        self._objects: list[dict[str, Any]] | pulumi.Output[_Box] = objects
+        self._leaves: list[Leaf] = leaves
         for obj in objects:
             self._register(name, obj)
         target = objects[0] if options.mode == Mode.CRD else _workload(objects)
@@ -180,13 +181,13 @@ class TServer(pulumi.ComponentResource):
         kinds = self._kinds(raw, options)
         position = scope.reserve()
 
-        def core(values: list[Any]) -> dict[str, Any]:
+        def core(values: list[Any]) -> _Box:
             resolved = _resolved(raw, leaves, values)
             try:
                 document = _parse(resolved, options.namespace, TServerDocument)
             except ValueError:
                 # The validation resource reports why, rule by rule (values redacted).
-                return {"objects": None, "templates": {}, "serverNames": []}
+                return _Box({"objects": None, "templates": {}, "serverNames": []})
             # Earlier and later servers alike: a later one could not see this one's name.
             inputs = scope.inputs(document, _LAST)
             scope.learn(document, position)
@@ -195,11 +196,13 @@ class TServer(pulumi.ComponentResource):
             else:
                 objects = expand_server(document, scope.config, options)
                 self._warn_on_replacement(args, scope, objects)
-            return {
-                "objects": objects,
-                "templates": dict(inputs.templates),
-                "serverNames": list(inputs.server_names),
-            }
+            return _Box(
+                {
+                    "objects": objects,
+                    "templates": dict(inputs.templates),
+                    "serverNames": list(inputs.server_names),
+                }
+            )
 
         # Computed from unsecreted values; each part is then as secret as the leaves that
         # reach it (names: app, server; the spec: every leaf).
@@ -213,42 +216,42 @@ class TServer(pulumi.ComponentResource):
             ValidationInputs(
                 document=raw,
                 namespace=options.namespace,
-                templates=as_secret_as(bundle.apply(lambda b: b["templates"]), template),
+                templates=as_secret_as(bundle.apply(lambda b: b.value["templates"]), template),
                 framework_node_image=scope.facts.node_image,
-                server_names=as_secret_as(bundle.apply(lambda b: b["serverNames"]), naming),
+                server_names=as_secret_as(bundle.apply(lambda b: b.value["serverNames"]), naming),
                 secret_fields=secret_fields(leaves),
             ),
             pulumi.ResourceOptions(parent=self, depends_on=opts.depends_on if opts else None),
         )
         """The validation resource every object of this server depends on."""
 
-        def objects_of(b: dict[str, Any]) -> list[dict[str, Any]]:
-            objects = b["objects"]
+        def objects_of(b: _Box) -> _Box:
+            objects = b.value["objects"]
             if objects is None:
                 # Not valid once known: the validation resource fails (rule by rule, values
                 # redacted) before any object that depends on it is created; these stand-ins
                 # never reach the cluster.
-                return [{"kind": kind, "metadata": None, "spec": None} for kind in kinds]
+                return _Box([{"kind": kind, "metadata": None, "spec": None} for kind in kinds])
             found = [str(o["kind"]) for o in objects]
             if found != kinds:
                 raise ValueError(
                     f"TServer {name}: k8s.daemonSet decided {kinds} at registration, the "
                     f"expansion gives {found}"
                 )
-            return list(objects)
+            return _Box(list(objects))
 
         objects_output = bundle.apply(objects_of)
-        self._objects = as_secret_as(objects_output, leaves)
+        self._objects = objects_output
+        self._leaves = leaves
         name_input: pulumi.Input[str] = raw["metadata"]["name"]
         target = None
         for index, kind in enumerate(kinds):
             api_version = _API_VERSIONS.get(kind, options.crd_api_version)
-            obj_output = objects_output.apply(_item(index))
             obj = {
                 "apiVersion": api_version,
                 "kind": kind,
-                "metadata": as_secret_as(obj_output.apply(lambda o: o["metadata"]), naming),
-                "spec": as_secret_as(obj_output.apply(lambda o: o.get("spec")), leaves),
+                "metadata": as_secret_as(objects_output.apply(_part(index, "metadata")), naming),
+                "spec": as_secret_as(objects_output.apply(_part(index, "spec")), leaves),
             }
             self._register(name, obj)
             if kind in ("StatefulSet", "DaemonSet", TServerDocument.KIND):
@@ -256,7 +259,7 @@ class TServer(pulumi.ComponentResource):
         self._set_scale_target(target)
         self.object_name = pulumi.Output.from_input(name_input)
         self.objects = as_secret_as(
-            objects_output.apply(lambda objs: [object_id(o) for o in objs if o["metadata"]]),
+            objects_output.apply(lambda b: [object_id(o) for o in b.value if o["metadata"]]),
             naming,
         )
 
@@ -306,7 +309,10 @@ class TServer(pulumi.ComponentResource):
         an input placed in them is)."""
         if isinstance(self._objects, list):
             return lift(self._objects)
-        return pulumi.Output.from_input(self._objects)
+        manifests: pulumi.Output[list[dict[str, Any]]] = self._objects.apply(
+            lambda b: [o for o in b.value if o["metadata"]]
+        )
+        return as_secret_as(manifests, self._leaves)
 
     def _warn_on_replacement(
         self, args: TServerArgs, scope: FrameworkScope, objects: list[dict[str, Any]]
@@ -371,8 +377,17 @@ def _decide(
 _UNKNOWN = object()
 
 
-def _item(index: int) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
-    return lambda objects: objects[index]
+@dataclass(frozen=True)
+class _Box:
+    """Expansion results passed between Outputs as one opaque value: the SDK walks every
+    plain value an Output holds (looking for unknowns) each time one is derived, and a
+    manifest only needs walking once, as a resource input."""
+
+    value: Any
+
+
+def _part(index: int, key: str) -> Callable[[_Box], Any]:
+    return lambda box: box.value[index].get(key)
 
 
 def _wait(value: Any, field: str, default: Any, resource: pulumi.Resource) -> Any:
