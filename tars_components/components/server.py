@@ -45,10 +45,15 @@ class TServer(pulumi.ComponentResource):
 
     Every object depends on the server's validation resource. ``protect`` reaches the objects
     through the parent chain and ``retain_on_delete`` is handed to them; a provider comes from
-    ``opts`` or from the framework (the default parent). Values of ``pulumi.Input`` fields (say
-    ``release.image`` from another stack) are placed in the objects as they are: no ``apply``,
-    no resource created late. Secrets stay secret: ``mutated`` is secret exactly when an input
-    of the server is.
+    ``opts`` or from the framework (the default parent). Every field takes ``pulumi.Input``
+    values: placed ones (say ``release.image`` from another stack) are put in the objects as
+    they are (no ``apply``); an Output in a structural field (``app``, a port, replicas, …)
+    makes the server expand its document in one ``apply`` once the values are known, the
+    objects' ``metadata`` and ``spec`` being Outputs of it. The resources (logical names
+    ``<name>-<kind>``, kinds) never wait for an unknown: ``k8s.daemonSet`` given as an Output is
+    waited for when the server is declared, and previewed as false with a warning when a
+    preview does not know it. Secrets stay secret: ``mutated`` is secret exactly when an input
+    of the server is, and each object part exactly when a secret input reaches it.
 
     Outputs: ``object_name`` (``lower(app)-lower(server)``), ``namespace``, ``objects``
     (``apiVersion/kind:namespace/name``), ``manifests`` (the objects as applied) and ``mutated``
@@ -118,6 +123,9 @@ class TServer(pulumi.ComponentResource):
         self.resources: dict[str, pulumi.CustomResource] = {}
         """The server's Kubernetes resources by kind."""
         if document is not None:
+            # As the model holds it (defaults and aliases as parsed), placed Outputs kept.
+            raw = document.to_dict()
+            leaves = deferred_leaves(raw)
             self._declare_known(name, args, document, raw, leaves, scope, options, opts)
         else:
             self._declare_deferred(name, args, raw, leaves, scope, options, opts)
