@@ -10,11 +10,12 @@ from typing import Any, overload
 import pulumi
 from pulumi.runtime.sync_await import _sync_await
 
+from ..errors import LoadError
 from ..expansion import crd_document, expand_server
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, is_deferred
 from ..models import TServer as TServerDocument
 from ..options import Mode, Options
-from ..provider import TarsValidation, ValidationInputs
+from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
 from .args import TServerArgs, _in_namespace, _parse, split_args
 from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
 from .outputs import (
@@ -222,7 +223,7 @@ class TServer(pulumi.ComponentResource):
         self.validation = TarsValidation(
             f"{name}-validation",
             ValidationInputs(
-                document=raw,
+                document=_with_defaults(raw, leaves, options.namespace),
                 namespace=options.namespace,
                 templates=as_secret_as(bundle.apply(lambda b: b.value["templates"]), template),
                 framework_node_image=scope.facts.node_image,
@@ -352,6 +353,34 @@ def _parsed(raw: dict[str, Any], namespace: str, deferred: bool) -> TServerDocum
             raise
         return None
     return document
+
+
+def _with_defaults(raw: dict[str, Any], leaves: list[Leaf], namespace: str) -> dict[str, Any]:
+    """``raw`` in the form the model gives a parsed document (the CRD defaults filled in, as
+    the validation input of a server without structural Outputs holds it), the Outputs at
+    their places: the document is loaded as the provider loads one with unknowns, then the
+    leaves are put back. ``raw`` itself when it does not load."""
+    pending = lift_values(raw, leaves, [PENDING] * len(leaves))
+    try:
+        _, target = Subject.parse({DOCUMENT: pending, NAMESPACE: namespace}).load()
+    except (LoadError, ValueError):
+        return raw
+    if not isinstance(target, TServerDocument):
+        return raw
+    shaped: Any = target.to_dict()
+    for path, leaf in leaves:
+        try:
+            node: Any = shaped
+            for seg in path[:-1]:
+                node = node[seg]
+            if isinstance(node, list) and not isinstance(path[-1], int):
+                return raw
+            if isinstance(node, list) and not 0 <= int(path[-1]) < len(node):
+                return raw
+            node[path[-1]] = leaf
+        except (KeyError, IndexError, TypeError):
+            return raw
+    return shaped
 
 
 def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dict[str, Any]:
