@@ -110,10 +110,14 @@ class TServer(pulumi.ComponentResource):
         super().__init__("tars:index:TServer", name, None, with_framework_parent(opts, scope))
         skip_await = scope.skip_await if args.skip_await is None else args.skip_await
         options = replace(scope.options, skip_await=skip_await)
-        raw = args.raw_document(options.namespace)
-        leaves = deferred_leaves(raw)
-        document = _parsed(raw, options.namespace, bool(leaves))
-        self.document: TServerDocument | None = document
+        if args.document is not None:  # parsed already (a loaded stack): not again
+            document: TServerDocument | None = args.to_document(options.namespace)
+            raw, leaves = {}, []
+        else:
+            raw = args.raw_document(options.namespace)
+            leaves = deferred_leaves(raw)
+            document = _parsed(raw, options.namespace, bool(leaves))
+        self.document = document
         """The TServer document as given (before mutation); None while a structural field is
         an Output (the document is known only with its values: :attr:`manifests`)."""
         self.external_replicas = (
