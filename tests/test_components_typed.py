@@ -55,6 +55,15 @@ order = TServer(
     release={"id": "v1", "image": pulumi.Output.from_input("reg.example.com/shop/order:v1")},
 )
 pay = TServer("pay", TServerArgs(framework=fw, app="Shop", server="Pay", normal={"ports": []}))
+web = TServer(
+    "web",
+    framework=fw,
+    app=pulumi.Output.from_input("Shop"),
+    server=pulumi.Output.from_input("Web"),
+    normal={"ports": [{"name": "http", "port": pulumi.Output.from_input(8080)}]},
+    k8s={"replicas": pulumi.Output.from_input(2), "daemonSet": pulumi.Output.from_input(False)},
+)
+hpa_target: dict[str, pulumi.Input[str]] | None = web.scale_target_ref
 pulumi.export("mutated", order.mutated)
 """
 

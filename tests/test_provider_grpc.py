@@ -241,6 +241,42 @@ def test_check_of_an_unknown_port_runs_the_other_rules(provider: DynamicProvider
     assert inputs[DOCUMENT]["spec"]["tars"]["servants"][0]["port"] == rpc.UNKNOWN
 
 
+def test_check_with_an_unknown_app_still_reports_the_other_rules(
+    provider: DynamicProviderProcess,
+) -> None:
+    """A TServer component whose app is an Output not known in the preview: its validation
+    resource goes over gRPC with the app (and the derived metadata.name) unknown, and Check
+    still reports a rule error elsewhere in the document."""
+    from tars_components.components import TFramework, TServer
+    from tars_components.loader import parse_document
+
+    def build() -> TServer:
+        fw = TFramework(
+            "fw",
+            namespace=NAMESPACE,
+            config=parse_document(FRAMEWORK, NAMESPACE),  # type: ignore[arg-type]
+            templates=TEMPLATES_OF_NS,
+        )
+        return TServer(
+            "srv",
+            framework=fw,
+            app=unknown_output(),
+            server="Order",
+            tars={
+                "template": "tars.cpp",
+                "servants": [{"name": "AObj", "port": 10000}, {"name": "BObj", "port": 10000}],
+            },
+            release={"id": "v1", "image": "reg.example.com/shop/order:v1"},
+        )
+
+    _, news = registered_inputs("srv-validation", build, preview=True)
+    document = news[DOCUMENT]
+    assert document["spec"]["app"] == rpc.UNKNOWN
+    assert document["metadata"]["name"] == rpc.UNKNOWN
+    _, failures = provider.check(urn("srv-validation"), None, news)
+    assert codes_and_fields(failures) == {("TS004", "spec.tars.servants[1].port")}
+
+
 # --- gRPC: Diff, Create, Update ------------------------------------------------------------
 
 
@@ -463,11 +499,49 @@ def test_unknown_context_drops_only_the_rules_that_need_it() -> None:
         assert codes({**known.to_props(), key: Unknown()}) == everything - {dropped}, key
 
 
-def test_an_unknown_structural_field_leaves_the_document_unchecked() -> None:
+def test_an_unknown_structural_field_still_lets_the_other_rules_run() -> None:
     server = tars_server()
-    server["spec"]["app"] = Unknown()
+    server["spec"]["app"] = Unknown()  # metadata.name stays known: TS016 waits for the app
     server["spec"]["tars"]["servants"].append({"name": "DemoTest1Obj", "port": 10001})
-    assert check_failures({}, inputs_for(server).to_props()) == []
+    assert codes_and_fields_of(check_failures({}, inputs_for(server).to_props())) == {
+        ("TS003", "spec.tars.servants[1].name"),
+        ("TS004", "spec.tars.servants[1].port"),
+    }
+
+
+@pytest.mark.parametrize(
+    "unknown_at",
+    [
+        ("spec", "app"),
+        ("spec", "server"),
+        ("metadata", "name"),
+        ("spec", "subType"),
+        ("spec", "tars", "template"),
+        ("spec", "tars", "servants", 0, "name"),
+        ("spec", "k8s", "daemonSet"),
+        ("spec", "k8s", "imagePullPolicy"),
+        ("spec", "k8s", "replicas"),
+    ],
+)
+def test_each_unknown_structural_field_hides_only_its_own_rules(
+    unknown_at: tuple[str | int, ...],
+) -> None:
+    server = tars_server(hostPorts=[{"nameRef": "DemoTest1Obj", "port": 30001}])
+    server["spec"]["tars"]["servants"].append({"name": "XObj", "port": 10001})  # TS004
+    server["spec"]["k8s"]["mounts"] = [
+        {"name": "a", "source": {"emptyDir": {}}, "mountPath": "/a"},
+        {"name": "a", "source": {"emptyDir": {}}, "mountPath": "/b"},  # TS009
+    ]
+    node: Any = server
+    for seg in unknown_at[:-1]:
+        node = node[seg]
+    node[unknown_at[-1]] = Unknown()
+    failures = check_failures({}, inputs_for(server).to_props())
+    # Nothing about the unknown field nor the nameRef that names the unknown servant (TS011).
+    assert codes_and_fields_of(failures) == {
+        ("TS004", "spec.tars.servants[1].port"),
+        ("TS009", "spec.k8s.mounts[1].name"),
+    }
 
 
 def test_unknown_numbers_stand_in_as_unused_numbers() -> None:
@@ -543,3 +617,8 @@ def test_inputs_for_a_document_of_a_stack_are_its_facts_only() -> None:
 def test_the_resource_takes_only_its_inputs() -> None:
     with pytest.raises(ValueError, match="unknown TarsValidation inputs: spec"):
         TarsValidation("x", {DOCUMENT: tars_server(), "spec": {}})
+
+
+def codes_and_fields_of(failures: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    """``(code, field)`` of in-process check failures."""
+    return {(reason.split(":", 1)[0], field) for field, reason in failures}

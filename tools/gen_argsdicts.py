@@ -66,9 +66,12 @@ def generate() -> str:
         blocks.append("\n".join(lines))
     names = [f"{m.__name__}ArgsDict" for m in todo]
     header = '''"""Section shapes as TypedDicts (``...ArgsDict``, as pulumi-kubernetes generates
-them): camelCase keys as in YAML, every leaf a ``pulumi.Input``. Generated from the pydantic
-models by ``tools/gen_argsdicts.py``; do not edit. Type checkers then refuse a misspelled
-key; at run time the models check the values (and the validation resource those known only later).
+them): camelCase keys as in YAML, every leaf a ``pulumi.Input``, and so is every nested shape
+and list item. Generated from the pydantic models by ``tools/gen_argsdicts.py``; do not edit.
+Type checkers then refuse a misspelled key. At run time the models check plain values; a
+placed Output (release image, env value, quantity) is placed as it is, any other Output makes
+the TServer expand its document once the values are known; the validation resource checks
+every value once it is known.
 """
 
 from __future__ import annotations

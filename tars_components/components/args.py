@@ -1,9 +1,12 @@
 """Arguments of the components: one class per component, every field documented with its
 default, and the one place where a document is built from fields.
 
-Fields that TarsK8S only places in the output (release id and image, node image, env values,
-resource quantities) accept ``pulumi.Input`` values such as another stack's output; the
-structural fields that rules inspect are plain values.
+Every leaf of the ``tars``, ``normal``, ``k8s`` and ``release`` sections, ``app``, ``server``,
+``sub_type`` and ``important`` accept ``pulumi.Input`` values (another stack's output, a
+config secret). Fields that TarsK8S only places in the output (release id and image, node
+image, env values, resource quantities) are placed as they are; an Output in a structural
+field (a name, a port, replicas, …) makes the component expand the document once its values
+are known (see :class:`~tars_components.components.TServer`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..models import (
     TarsModel,
     TarsSpec,
     TFrameworkConfig,
+    is_deferred,
 )
 from ..models import TServer as TServerDocument
 from ..models import TTemplate as TTemplateDocument
@@ -187,14 +191,15 @@ class TServerArgs:
     """A whole TServer document (e.g. from :func:`tars_components.load_stack`). Give either this
     or the fields below. Defaults to None."""
 
-    app: str | None = None
-    """``spec.app``: letters and digits (it names the objects, so a plain string). Required
-    without ``document``. Defaults to None."""
+    app: pulumi.Input[str] | None = None
+    """``spec.app``: letters and digits; with ``server`` it names the objects
+    (``lower(app)-lower(server)``), which are Outputs then when it is one (the resources' logical
+    names come from the component's name). Required without ``document``. Defaults to None."""
 
-    server: str | None = None
+    server: pulumi.Input[str] | None = None
     """``spec.server``: letters and digits. Required without ``document``. Defaults to None."""
 
-    sub_type: SubType | str | None = None
+    sub_type: pulumi.Input[str] | SubType | None = None
     """``spec.subType``: ``tars`` or ``normal``. Defaults to ``tars`` when ``tars`` is given,
     else ``normal``."""
 
@@ -211,8 +216,8 @@ class TServerArgs:
     """``spec.k8s``: replicas, env, mounts, affinity, … Defaults to ``{}`` (CRD defaults)."""
 
     release: Release | ReleaseArgsDict | None = None
-    """``spec.release``: ``id``, ``image`` and ``nodeImage`` accept ``pulumi.Input`` values
-    (digest-pinned images included). Defaults to None (not released: no pods)."""
+    """``spec.release`` (digest-pinned images included). Defaults to None (not released: no
+    pods)."""
 
     labels: Mapping[str, str] | None = None
     """``metadata.labels``. Defaults to none."""
@@ -240,9 +245,54 @@ class TServerArgs:
         ``lower(app)-lower(server)``.
 
         Raises TypeError for contradicting arguments and ValueError (listing the schema
-        violations) for a document the CRD would reject.
+        violations) for a document the CRD would reject, or one with an Output in a
+        structural field (see :meth:`raw_document`).
         """
-        fields = {
+        if self.document is not None:
+            _no_fields("TServerArgs", self._fields())
+            return _in_namespace(self.document, namespace)
+        return _parse(self.raw_document(namespace), namespace, TServerDocument)
+
+    def raw_document(self, namespace: str) -> dict[str, Any]:
+        """The TServer as a camelCase mapping (``document`` or the fields), ``pulumi.Input``
+        leaves kept as they are; ``metadata.name`` is an Output when ``app`` or ``server``
+        is one. Nothing is checked but the arguments' combination (TypeError)."""
+        if self.document is not None:
+            _no_fields("TServerArgs", self._fields())
+            document: TServerDocument = _in_namespace(self.document, namespace)
+            return document.to_dict()
+        if self.app is None or self.server is None or self.app == "" or self.server == "":
+            raise TypeError("TServerArgs needs a document or both app and server")
+        sub_type: Any = self.sub_type or (SubType.TARS if self.tars is not None else SubType.NORMAL)
+        spec: dict[str, Any] = {
+            "app": self.app,
+            "server": self.server,
+            "subType": (
+                sub_type.apply(_sub_type_text)
+                if is_deferred(sub_type)
+                else _sub_type_text(sub_type)
+            ),
+            "k8s": _plain(self.k8s) or {},
+        }
+        for key, value in (
+            ("important", self.important),
+            ("tars", self.tars),
+            ("normal", self.normal),
+            ("release", self.release),
+        ):
+            if value is not None:
+                spec[key] = _plain(value)
+        return {
+            "apiVersion": self.api_version,
+            "kind": TServerDocument.KIND,
+            "metadata": _metadata(
+                _object_name(self.app, self.server), namespace, self.labels, self.annotations
+            ),
+            "spec": spec,
+        }
+
+    def _fields(self) -> dict[str, Any]:
+        return {
             "app": self.app,
             "server": self.server,
             "sub_type": self.sub_type,
@@ -254,38 +304,20 @@ class TServerArgs:
             "labels": self.labels,
             "annotations": self.annotations,
         }
-        if self.document is not None:
-            _no_fields("TServerArgs", fields)
-            return _in_namespace(self.document, namespace)
-        if not self.app or not self.server:
-            raise TypeError("TServerArgs needs a document or both app and server")
-        sub_type = self.sub_type or (SubType.TARS if self.tars is not None else SubType.NORMAL)
-        spec: dict[str, Any] = {
-            "app": self.app,
-            "server": self.server,
-            "subType": SubType(sub_type).value,
-            "k8s": _plain(self.k8s) or {},
-        }
-        for key, value in (
-            ("important", self.important),
-            ("tars", self.tars),
-            ("normal", self.normal),
-            ("release", self.release),
-        ):
-            if value is not None:
-                spec[key] = _plain(value)
-        raw = {
-            "apiVersion": self.api_version,
-            "kind": TServerDocument.KIND,
-            "metadata": _metadata(
-                f"{self.app.lower()}-{self.server.lower()}",
-                namespace,
-                self.labels,
-                self.annotations,
-            ),
-            "spec": spec,
-        }
-        return _parse(raw, namespace, TServerDocument)
+
+
+def _sub_type_text(value: Any) -> Any:
+    """``spec.subType`` as text (a plain value not naming a subType raises ValueError)."""
+    return SubType(value).value
+
+
+def _object_name(app: pulumi.Input[str], server: pulumi.Input[str]) -> pulumi.Input[str]:
+    """``lower(app)-lower(server)``: an Output when either is deferred."""
+    if is_deferred(app) or is_deferred(server):
+        return pulumi.Output.all(app, server).apply(
+            lambda names: f"{str(names[0]).lower()}-{str(names[1]).lower()}"
+        )
+    return f"{str(app).lower()}-{str(server).lower()}"
 
 
 A = TypeVar("A")
@@ -334,7 +366,7 @@ def _in_namespace(document: Document, namespace: str) -> Any:
 
 
 def _metadata(
-    name: str,
+    name: pulumi.Input[str],
     namespace: str,
     labels: Mapping[str, str] | None,
     annotations: Mapping[str, str] | None,

@@ -99,7 +99,9 @@ def kubernetes_resource(
     """Register one object: Service, StatefulSet and DaemonSet with their typed classes, TarsK8S
     kinds as custom resources. ``metadata.name`` is always explicit (no auto-naming)."""
     api_version, kind = str(obj["apiVersion"]), str(obj["kind"])
-    if not (obj.get("metadata") or {}).get("name"):
+    meta = obj.get("metadata")
+    # Metadata that is an Output (an expansion waiting for its inputs) names the object too.
+    if not isinstance(meta, pulumi.Output) and not (meta or {}).get("name"):
         raise ValueError(f"{kind} without metadata.name: objects are never auto-named")
     cls = BUILT_IN.get((api_version, kind))
     if cls is not None:

@@ -39,6 +39,12 @@ def deferred_leaves(value: Any) -> list[Leaf]:
     return found
 
 
+def lift_values(value: Any, leaves: Sequence[Leaf], resolved: Sequence[Any]) -> Any:
+    """A copy of ``value`` with the leaves' resolved values put in (``lift`` without the
+    Output: for an ``apply`` over the leaves)."""
+    return _replace(value, leaves, resolved)
+
+
 def _replace(value: Any, leaves: Sequence[Leaf], resolved: Sequence[Any]) -> Any:
     """A copy of ``value`` with the leaves' values put in (only the spine is copied)."""
     if not leaves:
@@ -114,18 +120,38 @@ def with_secrecy_of(value: pulumi.Output[T], leaves: Sequence[Leaf]) -> pulumi.O
     """``value`` (integers as ints) unsecreted, then secret exactly when one of ``leaves`` is
     (and depending on them): the outputs derived from a document are as secret as its inputs,
     no more."""
+    return as_secret_as(pulumi.Output.unsecret(value).apply(whole_numbers), leaves)
+
+
+def as_secret_as(value: pulumi.Output[T], leaves: Sequence[Leaf]) -> pulumi.Output[T]:
+    """``value`` (computed from unsecreted leaves) secret exactly when one of ``leaves`` is,
+    and depending on them: the part of an expansion that a secret input reaches is secret, the
+    rest is not. The value itself is passed on untouched (``Output.all`` over it would lift
+    every leaf of a manifest into an Output of its own)."""
     outputs = [leaf for _, leaf in leaves if isinstance(leaf, pulumi.Output)]
-    plain_value = pulumi.Output.unsecret(value).apply(whole_numbers)
     if not outputs:
-        return plain_value
-    return pulumi.Output.all(plain_value, *outputs).apply(lambda values: values[0])
+        return value
+    marker = pulumi.Output.all(*outputs).apply(lambda _: None)
+    return marker.apply(lambda _: value)
+
+
+def touching(leaves: Sequence[Leaf], *fields: tuple[Segment, ...]) -> list[Leaf]:
+    """The leaves at, above or below one of ``fields`` (paths)."""
+    return [
+        (path, leaf)
+        for path, leaf in leaves
+        if any(path[: len(f)] == f or f[: len(path)] == path for f in fields)
+    ]
 
 
 __all__ = [
+    "as_secret_as",
     "deferred_leaves",
     "known",
     "lift",
+    "lift_values",
     "secret_fields",
+    "touching",
     "whole_numbers",
     "with_secrecy_of",
 ]

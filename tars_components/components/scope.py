@@ -89,6 +89,17 @@ class FrameworkScope:
         self._learn(document, position)
         return position
 
+    def reserve(self) -> int:
+        """A position in load order for a document whose name is not known yet (a TServer
+        whose app or server is an Output); :meth:`learn` it once it is known."""
+        position = self._next
+        self._next += 1
+        return position
+
+    def learn(self, document: Document, position: int) -> None:
+        """Make a document known to the rules at a :meth:`reserve` d position."""
+        self._learn(document, position)
+
     def _learn(self, document: Document, position: int) -> None:
         if isinstance(document, TTemplate):
             self.facts.add_template(document.name, document.spec.parent)

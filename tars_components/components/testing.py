@@ -200,8 +200,8 @@ class RecordingMocks(mocks.Mocks):
             name = args.resource_id or args.name
             outputs = self.stack_outputs.get(name, {})
             return name, {"name": name, "outputs": outputs, "secretOutputNames": []}
-        meta = args.inputs.get("metadata") or {}
-        if meta.get("name"):
+        meta = args.inputs.get("metadata")
+        if isinstance(meta, Mapping) and meta.get("name"):  # unknown in a preview: no name
             return f"{meta.get('namespace', 'default')}/{meta['name']}", dict(args.inputs)
         return f"{args.name}-id", dict(args.inputs)
 

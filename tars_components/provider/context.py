@@ -6,12 +6,18 @@ During a preview the engine sends values it does not know yet as ``pulumi.runtim
 (``pulumi.dynamic`` hands them to ``check`` and ``diff`` as :class:`pulumi.output.Unknown`). The
 document is then checked with :data:`~.wire.PENDING` in their place (the models accept it where a
 ``pulumi.Input`` is allowed); an unknown number (say a port) stands in as a number that no
-other field uses, so it collides with nothing and the other rules still run; any other unknown
-structural field (say ``spec.app``) leaves the document unchecked until it is known.
+other field uses, so it collides with nothing and the other rules still run; an unknown string
+in a structural field (``spec.app``, ``spec.server``, ``metadata.name``, a servant or port name,
+``spec.tars.template``) stands in as a name that no other field uses (``unknown1``, …, valid
+for every name pattern), so the other rules still run too. Violations at an unknown path, and
+those of the rules that relate an unknown field to another one (:data:`~.wire.FIELD_RULES`),
+are left out until the value is known (at ``pulumi up``). Only an unknown whole section (a
+mapping or list the engine does not know) still leaves the document unchecked.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +43,7 @@ from ..yamlio import dump
 from .wire import (
     CONFIG_MASTER,
     DOCUMENT,
+    FIELD_RULES,
     FRAMEWORK_NODE_IMAGE,
     NAMESPACE,
     PENDING,
@@ -115,13 +122,15 @@ class Subject:
         a TarsK8S document.
         """
         raw = plain(self.document, (), [], placeholder=PLACEHOLDER)
+        texts = self._stand_in_texts(raw)
         loaded = load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
         numbers: dict[Path, int] = {}
-        for descending in (True, False):
+        for step in ("high", "low", "absent"):
             # Where the schema refuses the text stand-in it wants a number (a port, replicas):
             # put numbers there that no other field of the document uses, so they collide with
             # nothing and the other rules still run; high ones first (ports), then low ones
-            # (bounded fields such as replicas).
+            # (bounded fields such as replicas). A field that takes neither (a flag, an enum
+            # such as imagePullPolicy) is left out: its default stands in.
             if loaded.documents:
                 break
             refused = {
@@ -130,15 +139,22 @@ class Subject:
             paths = [path for path in self.unknown_fields if path in refused]
             if not paths:
                 break
-            for path, number in zip(paths, unused_numbers(raw, descending), strict=False):
-                put(raw, path, number)
-                numbers[path] = number
+            if step == "absent":
+                for path in paths:
+                    remove(raw, path)
+                    numbers.pop(path, None)
+            else:
+                for path, number in zip(paths, unused_numbers(raw, step == "high"), strict=False):
+                    put(raw, path, number)
+                    numbers[path] = number
             loaded = load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
         if not loaded.documents and not loaded.rejected:  # a plain object, or a skipped kind
             kinds = [o.kind for o in loaded.objects] or ["a kind written by the controller"]
             raise LoadError([LoadProblem(DOCUMENT_FILE, 1, f"{kinds[0]} is not validated here")])
         target: Document | Rejected = (
-            self._deferred(loaded.documents[0], numbers) if loaded.documents else loaded.rejected[0]
+            self._deferred(loaded.documents[0], numbers, texts)
+            if loaded.documents
+            else loaded.rejected[0]
         )
         documents, rejected = self._context(target)
         if isinstance(target, Document):
@@ -153,22 +169,72 @@ class Subject:
         )
         return stack, target
 
-    def _deferred(self, doc: Document, numbers: Mapping[Path, int]) -> Document | Rejected:
-        """The loaded document with :data:`PENDING` back where values are unknown, except
-        where an unused number stands in (``numbers``); a document whose unknown values sit in
-        other structural fields (say ``spec.app``) is left unchecked (rejected)."""
+    def _stand_in_texts(self, raw: dict[str, Any]) -> dict[Path, str]:
+        """Put a distinct name that no field of ``raw`` uses at each unknown path (``unknown1``,
+        …: a lowercase letter then letters and digits fits every name pattern of the CRDs), and
+        derive an unknown ``metadata.name`` from the stand-ins of ``spec.app`` and
+        ``spec.server`` as the program derives it (so TS016 stays quiet)."""
+        if not self.unknown_fields:
+            return {}
+        used = {text.lower() for text in strings(raw)}
+        fresh = (f"unknown{i}" for i in range(1, 1 << 30) if f"unknown{i}" not in used)
+        texts: dict[Path, str] = {}
+        for path in self.unknown_fields:
+            if path:
+                texts[path] = next(fresh)
+                put(raw, path, texts[path])
+        name_path: Path = ("metadata", "name")
+        spec = raw.get("spec")
+        sub_type: Path = ("spec", "subType")
+        if sub_type in texts and isinstance(spec, dict):
+            # The section given says which subType it is (TS014 waits for the value).
+            texts[sub_type] = "tars" if "tars" in spec else "normal"
+            put(raw, sub_type, texts[sub_type])
+        if name_path in texts and isinstance(spec, dict):
+            app, server = spec.get("app"), spec.get("server")
+            if isinstance(app, str) and isinstance(server, str):
+                texts[name_path] = f"{app.lower()}-{server.lower()}"
+                put(raw, name_path, texts[name_path])
+        return texts
+
+    def _deferred(
+        self, doc: Document, numbers: Mapping[Path, int], texts: Mapping[Path, str]
+    ) -> Document | Rejected:
+        """The loaded document with :data:`PENDING` back where values are unknown and the model
+        takes a deferred value (placed fields); unused numbers (``numbers``) and names
+        (``texts``) stay where it does not. A document that still fails (an unknown whole
+        section) is left unchecked (rejected)."""
         if not self.unknown_fields:
             return doc
-        raw = doc.to_dict()
-        for path in self.unknown_fields:
-            if path not in numbers:
+        loaded = doc.to_dict()
+        pending = [path for path in self.unknown_fields if path not in numbers]
+        for _ in range(3):
+            raw = copy.deepcopy(loaded)
+            for path in pending:
                 put(raw, path, PENDING)
-        try:
-            deferred = type(doc).model_validate(raw)
-        except ValidationError:
-            return Rejected(doc.kind, doc.namespace, doc.name, doc.source)
-        deferred.with_source(doc.source)
-        return deferred
+            try:
+                deferred = type(doc).model_validate(raw)
+            except ValidationError as exc:
+                refused = {tuple(error["loc"]) for error in exc.errors()}
+                kept = [p for p in pending if not any(under(loc, p) for loc in refused)]
+                if len(kept) == len(pending):
+                    break
+                pending = kept
+                continue
+            deferred.with_source(doc.source)
+            return deferred
+        return Rejected(doc.kind, doc.namespace, doc.name, doc.source)
+
+    def deferred_rules(self) -> frozenset[str]:
+        """The rules that relate an unknown field of the document to another field
+        (:data:`~.wire.FIELD_RULES`): left out until the field is known."""
+        codes: set[str] = set()
+        for path in self.unknown_fields:
+            text = ".".join("*" if isinstance(seg, int) else str(seg) for seg in path)
+            for pattern, rules in FIELD_RULES.items():
+                if text == pattern or text.startswith(pattern + "."):
+                    codes.update(rules)
+        return frozenset(codes)
 
     def _context(self, target: Document | Rejected) -> tuple[list[Document], list[Rejected]]:
         """Stand-ins for the facts: templates with their parents, the servers holding the
@@ -292,6 +358,21 @@ def unused_numbers(raw: Any, descending: bool) -> Iterator[int]:
     return (number for number in numbers if number not in used)
 
 
+def strings(raw: Any) -> Iterator[str]:
+    """Every string (key or value) inside ``raw``."""
+    stack = [raw]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            for key, value in node.items():
+                yield str(key)
+                stack.append(value)
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str):
+            yield node
+
+
 def put(raw: Any, path: Path, value: Any) -> None:
     """Set ``raw[path] = value`` where the path still exists."""
     if not path:
@@ -311,6 +392,18 @@ def put(raw: Any, path: Path, value: Any) -> None:
         node[last] = value
 
 
+def remove(raw: Any, path: Path) -> None:
+    """Delete the mapping key at ``path`` where it exists (a list item stays)."""
+    node = raw
+    for seg in path[:-1]:
+        try:
+            node = node[seg]
+        except (KeyError, IndexError, TypeError):
+            return
+    if path and isinstance(node, dict):
+        node.pop(path[-1], None)
+
+
 def under(field_path: Sequence[Segment], prefix: Sequence[Segment]) -> bool:
     """True when ``field_path`` is ``prefix`` or below it."""
     return tuple(field_path[: len(prefix)]) == tuple(prefix)
@@ -328,6 +421,8 @@ __all__ = [
     "build_documents",
     "is_target",
     "put",
+    "remove",
+    "strings",
     "stub_framework",
     "stub_master",
     "stub_server",

@@ -129,7 +129,10 @@ def evaluate(subject: Subject) -> Evaluation:
 
 def relevant(subject: Subject, violations: Iterable[Violation]) -> list[Violation]:
     """The violations about the document itself that unknown values cannot have caused."""
-    dropped = set().union(*(CONTEXT_RULES.get(key, ()) for key in subject.unknown_context))
+    dropped = set().union(
+        subject.deferred_rules(),
+        *(CONTEXT_RULES.get(key, ()) for key in subject.unknown_context),
+    )
     found = []
     for v in violations:
         if v.file != DOCUMENT_FILE or v.code in dropped:

@@ -76,6 +76,19 @@ CONTEXT_RULES: dict[str, frozenset[str]] = {
 }
 """The rules that need a context property: not reported while that property is unknown."""
 
+FIELD_RULES: dict[str, frozenset[str]] = {
+    "spec.app": frozenset({"TS016", "TS017"}),
+    "spec.server": frozenset({"TS016", "TS017"}),
+    "metadata.name": frozenset({"TS016", "TS017"}),
+    "spec.subType": frozenset({"TS014"}),
+    "spec.tars.servants.*.name": frozenset({"TS011", "TS024"}),
+    "spec.tars.ports.*.name": frozenset({"TS011", "TS024"}),
+    "spec.normal.ports.*.name": frozenset({"TS011", "TS024"}),
+}
+"""The rules that relate a field (``*``: any list index) to other fields of the document (a
+hostPorts ``nameRef`` to the servant names, ``metadata.name`` to app and server): not
+reported while that field is unknown, wherever they would point."""
+
 REDACTED = "[secret]"
 """What messages print instead of a secret value."""
 
@@ -93,11 +106,13 @@ class ValidationInputs:
     * ``namespace``: the stack namespace, used when the document has none. Defaults to
       ``default``.
     * ``templates``: ``{name: parent}`` of the templates the rules look at (see
-      :data:`TEMPLATES`). Defaults to none.
+      :data:`TEMPLATES`); may be an Output (a server whose template is one). Defaults to
+      none.
     * ``framework_node_image``: ``nodeImage`` of the namespace's ``tars-framework``
       TFrameworkConfig (TS020, M-TS13). Defaults to None (no such config).
     * ``server_names``: names of earlier TServers that this one collides with (TS017), each
-      as ``<app>-<server>`` in the original case. Defaults to none.
+      as ``<app>-<server>`` in the original case; may be an Output (a server whose app or
+      server is one). Defaults to none.
     * ``secret_fields``: paths of secret values in the document (see :data:`SECRET_FIELDS`);
       may be an Output. Defaults to none.
     * ``config_master``: for a node-level TConfig, whether the namespace holds the activated
@@ -106,9 +121,9 @@ class ValidationInputs:
 
     document: Mapping[str, Any] | str
     namespace: str = "default"
-    templates: Mapping[str, str] = field(default_factory=dict)
+    templates: Mapping[str, str] | Any = field(default_factory=dict)
     framework_node_image: Mapping[str, Any] | None = None
-    server_names: Sequence[str] = ()
+    server_names: Sequence[str] | Any = ()
     secret_fields: Any = ()
     config_master: bool | None = None
 
@@ -118,8 +133,14 @@ class ValidationInputs:
         props: dict[str, Any] = {
             DOCUMENT: self.document,
             NAMESPACE: self.namespace,
-            TEMPLATES: dict(self.templates),
-            SERVER_NAMES: list(self.server_names),
+            TEMPLATES: (
+                dict(self.templates) if isinstance(self.templates, Mapping) else self.templates
+            ),
+            SERVER_NAMES: (
+                list(self.server_names)
+                if isinstance(self.server_names, (list, tuple))
+                else self.server_names
+            ),
             SECRET_FIELDS: (
                 list(self.secret_fields)
                 if isinstance(self.secret_fields, (list, tuple))
@@ -208,6 +229,7 @@ __all__ = [
     "CONFIG_MASTER",
     "CONTEXT_RULES",
     "DOCUMENT",
+    "FIELD_RULES",
     "FRAMEWORK_NODE_IMAGE",
     "INPUTS",
     "MUTATED",
