@@ -357,13 +357,7 @@ def _clean(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
         meta = {}
     if isinstance(meta, dict):
         meta = {k: v for k, v in meta.items() if k not in CLUSTER_METADATA}
-        annotations = meta.get("annotations")
-        if isinstance(annotations, dict) and LAST_APPLIED in annotations:
-            annotations = {k: v for k, v in annotations.items() if k != LAST_APPLIED}
-            if annotations:
-                meta["annotations"] = annotations
-            else:
-                del meta["annotations"]
+        _drop_last_applied(meta)
         if not meta.get("namespace"):
             meta["namespace"] = namespace
         doc["metadata"] = meta
@@ -490,13 +484,7 @@ def _clean_plain(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
     owners = [o for o in meta.pop("ownerReferences", None) or [] if not _is_controller(o)]
     if owners:
         meta["ownerReferences"] = owners
-    annotations = meta.get("annotations")
-    if isinstance(annotations, dict) and LAST_APPLIED in annotations:
-        annotations = {k: v for k, v in annotations.items() if k != LAST_APPLIED}
-        if annotations:
-            meta["annotations"] = annotations
-        else:
-            del meta["annotations"]
+    _drop_last_applied(meta)
     if not meta.get("namespace") and doc.get("kind") not in CLUSTER_SCOPED_KINDS:
         meta["namespace"] = namespace
     doc["metadata"] = meta
@@ -695,3 +683,15 @@ def _describe(error: Mapping[str, Any]) -> str:
     if expected:
         return f"must be {expected}, got {_yaml_type(value)} {value!r}"
     return str(error["msg"])
+
+
+def _drop_last_applied(meta: dict[str, Any]) -> None:
+    """Remove kubectl's last-applied-configuration annotation (and an emptied annotations map)
+    from ``metadata``, in place."""
+    annotations = meta.get("annotations")
+    if isinstance(annotations, dict) and LAST_APPLIED in annotations:
+        annotations = {k: v for k, v in annotations.items() if k != LAST_APPLIED}
+        if annotations:
+            meta["annotations"] = annotations
+        else:
+            del meta["annotations"]
