@@ -109,3 +109,16 @@ def test_an_invalid_node_image_secret_is_a_violation_and_registers_nothing(
         run_program(directory, recording)
     assert recording.registrations == []
     assert any("TF001" in message for level, message in recording.log if level == "ERROR")
+
+
+def test_the_cli_flag_does_what_the_config_key_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = project(tmp_path, None)
+    stack = str(directory / "stacks" / "live")
+    base = ["validate", stack, "--namespace", "tars-prod"]
+    assert cli([*base, "--mode", "crd"]) == 1  # TS020: no TFrameworkConfig in the stack
+    assert "TS020" in capsys.readouterr().out
+    assert cli([*base, "--mode", "crd", "--existing-framework-config"]) == 0
+    assert cli([*base, "--existing-framework-config"]) == 2  # expand mode: a usage error
+    assert "--existing-framework-config needs crd mode" in capsys.readouterr().err
