@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import importlib.util
 import json
 import pstats
 import runpy
@@ -53,21 +52,11 @@ from tars_components.components.testing import (  # noqa: E402
 )
 
 PROGRAM = str(REPO / "__main__.py")
+import render_scale  # noqa: E402  (benchmarks/ is the script's directory)
+
 DEFAULT_SIZES = (250, 1000)
 TARGET_RATIO = 1.6
 TARGET_SCALING = 1.3
-
-
-def _render_scale() -> Any:
-    """The stack generator of ``render_scale.py`` (same directory, not a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "render_scale", Path(__file__).with_name("render_scale.py")
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 class EchoMocks(RecordingMocks):
@@ -221,13 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=int, metavar="SERVERS")
     parser.add_argument("--sort", default="cumulative", help="cProfile sort key")
     args = parser.parse_args(argv)
-    generator = _render_scale()
-    namespace = generator.NAMESPACE
+    namespace = render_scale.NAMESPACE
 
     with tempfile.TemporaryDirectory() as tmp:
         if args.profile:
             stack_dir = Path(tmp) / f"s{args.profile}"
-            generator.generate_stack(stack_dir, args.profile)
+            render_scale.generate_stack(stack_dir, args.profile)
             profiler = cProfile.Profile()
             profiler.runcall(run_program, stack_dir, namespace)
             pstats.Stats(profiler).sort_stats(args.sort).print_stats(45)
@@ -243,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         mutators: dict[int, float] = {}
         for size in args.sizes:
             stack_dir = Path(tmp) / f"s{size}"
-            generator.generate_stack(stack_dir, size)
+            render_scale.generate_stack(stack_dir, size)
             objects = rendered_objects(stack_dir, namespace)
             same_objects(stack_dir, namespace, objects)
             (program, registered, program_gc), (floor, floor_registered, floor_gc) = best_of_both(

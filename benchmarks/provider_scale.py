@@ -18,7 +18,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import sys
 import tempfile
@@ -31,21 +30,11 @@ for path in (REPO, REPO / "tests"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+import render_scale  # noqa: E402  (benchmarks/ is the script's directory)
 from grpc_provider import PROVIDER_KEY, DynamicProviderProcess, to_struct  # noqa: E402
 
 DEFAULT_SIZES = (10, 100, 1000)
 TARGET_FLATNESS = 1.3
-
-
-def _render_scale() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "render_scale", Path(__file__).with_name("render_scale.py")
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def all_inputs(stack_dir: Path, namespace: str) -> list[tuple[str, Any]]:
@@ -79,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES))
     args = parser.parse_args(argv)
-    generator = _render_scale()
-    namespace = generator.NAMESPACE
+    namespace = render_scale.NAMESPACE
     medians: dict[int, float] = {}
     print(
         f"{'documents':>9} {'median ms':>10} {'p90 ms':>7} {'total s':>8} "
@@ -90,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         provider.configure({"tars:namespace": namespace})
         for size in args.sizes:
             stack_dir = Path(tmp) / f"s{size}"
-            servers = max(size - len(generator.FRAMEWORK_DOCS), 1)
-            generator.generate_stack(stack_dir, servers)
+            servers = max(size - len(render_scale.FRAMEWORK_DOCS), 1)
+            render_scale.generate_stack(stack_dir, servers)
             inputs = all_inputs(stack_dir, namespace)
             for urn, struct in inputs[:20]:  # warm up (imports, caches of the first calls)
                 provider.check(urn, None, struct)

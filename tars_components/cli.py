@@ -23,7 +23,12 @@ from .diff import GITHUB_COMMENT_LIMIT, diff_stacks, to_json, to_markdown, to_te
 from .errors import LoadError, LoadProblem, UsageError, Violation, has_errors, sorted_violations
 from .importer import PULUMI_IMPORT_FILE, import_export
 from .loader import load_stack
-from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode, check_option_values
+from .options import (
+    DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
+    Mode,
+    check_option_values,
+    check_options,
+)
 from .pipeline import check
 from .platform.job import render_controller, render_framework
 from .render import render_stack, suspended_gc
@@ -131,6 +136,19 @@ def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
     )
 
 
+def add_project_arguments(cmd: argparse.ArgumentParser) -> None:
+    """``--project-dir``, ``--namespace`` and the input limits, shared by every command that
+    loads stacks (the stack itself is named differently by ``diff``)."""
+    cmd.add_argument(
+        "--project-dir",
+        default=".",
+        metavar="DIR",
+        help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
+    )
+    cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
+    add_limit_arguments(cmd)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="tars-components",
@@ -146,14 +164,7 @@ def _parser() -> argparse.ArgumentParser:
         where.add_argument(
             "--stack", metavar="ENV", help="read tars:* settings from Pulumi.ENV.yaml"
         )
-        cmd.add_argument(
-            "--project-dir",
-            default=".",
-            metavar="DIR",
-            help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
-        )
-        cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
-        add_limit_arguments(cmd)
+        add_project_arguments(cmd)
 
     render = commands.add_parser(
         "render",
@@ -264,8 +275,7 @@ def _settings(args: argparse.Namespace) -> StackSettings:
     given = {k: v for k, v in overrides.items() if v is not None}
     check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
     options = replace(options, **given)
-    if options.existing_framework_config and options.mode != Mode.CRD:
-        raise UsageError("--existing-framework-config needs crd mode (--mode crd)")
+    check_options(options)  # combinations (the values were checked above, named as flags)
     limits: dict[str, int] = {}
     for field in LIMIT_NAMES:
         value = limit_value(field, getattr(args, field, None), config=False)
@@ -434,15 +444,8 @@ def _diff_parser(commands: Any) -> None:
         metavar="ENV",
         help="build both stacks with the tars:* options of Pulumi.ENV.yaml",
     )
-    cmd.add_argument(
-        "--project-dir",
-        default=".",
-        metavar="DIR",
-        help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
-    )
-    cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
+    add_project_arguments(cmd)
     add_output_arguments(cmd)
-    add_limit_arguments(cmd)
     cmd.add_argument(
         "--format",
         choices=["text", "markdown", "json"],

@@ -95,12 +95,6 @@ def settings_from_config(
         raise UsageError(
             f"tars:frameworkConfig must be stack or existing, got {framework_config!r}"
         )
-    if framework_config == "existing" and mode != Mode.CRD:
-        raise UsageError(
-            "tars:frameworkConfig existing needs tars:mode crd (expand mode builds pods and "
-            "needs the node image: give it in a TFrameworkConfig document of the stack, which "
-            "expand mode never applies)"
-        )
     crd_api_version = text("crdApiVersion", V1BETA3) or V1BETA3
     if crd_api_version not in API_VERSIONS:
         raise UsageError(

@@ -126,7 +126,16 @@ def check_option_values(values: Mapping[str, Any], config: bool) -> None:
 
 
 def check_options(options: Options, config: bool = False) -> None:
-    """:func:`check_option_values` on every field of ``options``."""
+    """:func:`check_option_values` on every field of ``options``, then the combinations: an
+    existing framework config is a crd-mode notion (expand mode builds pods and needs the node
+    image from a TFrameworkConfig document of the stack, which it never applies)."""
     values = {f.name: getattr(options, f.name) for f in fields(options)}
     values["mode"] = Mode(options.mode).value
     check_option_values(values, config)
+    if options.existing_framework_config and options.mode != Mode.CRD:
+        raise UsageError(
+            "tars:frameworkConfig existing needs tars:mode crd (expand mode needs the node "
+            "image from a TFrameworkConfig document of the stack)"
+            if config
+            else "--existing-framework-config needs crd mode (--mode crd)"
+        )

@@ -68,7 +68,7 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
     """What the target version's CRD requires but the conversion cannot supply (crd mode):
     a v1beta2 TFrameworkConfig has no ``imageBuild.executor`` (unless its conversion
     annotation carries one with an image), which v1beta3 requires."""
-    found: list[Violation] = _crd_image_violations(stack)
+    found: list[Violation] = _crd_pattern_violations(stack)
     key = (TFrameworkConfig.KIND, options.crd_api_version)
     required = VERSION_REQUIRED_FIELDS.get(key, ())
     if options.crd_api_version == V1BETA3:
@@ -146,7 +146,7 @@ def refused_statefulset_violations(stack: Stack) -> list[Violation]:
     return found
 
 
-def _crd_image_violations(stack: Stack) -> list[Violation]:
+def _crd_pattern_violations(stack: Stack) -> list[Violation]:
     """TS021 for what the TServer CRD's own patterns refuse although Kubernetes admits it:
     release images with ``@``, uppercase or ``_`` (a digest-pinned image is fine in expand
     mode), and env key references with ``.`` or ``_`` (``db.password``)."""
