@@ -24,6 +24,7 @@ from test_components import unknown
 
 from tars_components.components import TFramework, TServer
 from tars_components.components.testing import (
+    DYNAMIC_PREFIX,
     Recording,
     ValidationFailed,
     contains_secret,
@@ -33,6 +34,7 @@ from tars_components.components.testing import (
 )
 from tars_components.loader import parse_document
 from tars_components.options import Mode, Options
+from tars_components.provider.wire import EMPTY_FACTS
 
 CONFIG = parse_document(FRAMEWORK, NAMESPACE)
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
@@ -97,11 +99,18 @@ def server_program(
 
 
 def view(recording: Recording) -> list[tuple[str, str, Any, tuple[str, ...]]]:
-    """What was registered, secret markers left out."""
+    """What was registered, secret markers left out; a validation fact that is not sent
+    stands for its empty value (an Output fact is sent even when it resolves empty)."""
     return [
-        (r.type, r.urn, strip_secrets(r.inputs), r.dependencies)
+        (r.type, r.urn, strip_secrets(_with_empty_facts(r.type, r.inputs)), r.dependencies)
         for r in sorted(recording.registrations, key=lambda r: r.urn)
     ]
+
+
+def _with_empty_facts(type_: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    if not type_.startswith(DYNAMIC_PREFIX):
+        return inputs
+    return {**EMPTY_FACTS, **inputs}
 
 
 def one(recording: Recording, type_: str) -> Any:

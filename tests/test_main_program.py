@@ -4,6 +4,7 @@ before declaring anything when a rule fails, and builds prod (crd mode)."""
 
 from __future__ import annotations
 
+import gc
 import runpy
 import shutil
 from dataclasses import replace
@@ -16,7 +17,7 @@ import yaml
 from helpers import plain, tars_server
 
 from tars_components.cli import main as cli
-from tars_components.components.testing import Recording, record
+from tars_components.components.testing import Recording, RecordingMocks, record
 from tars_components.config import read_stack_config
 from tars_components.expansion import crd_documents, expand
 from tars_components.loader import load_stack
@@ -249,3 +250,19 @@ def test_crd_mode_refuses_what_the_target_version_cannot_take(tmp_path: Path) ->
     assert recording.registrations == []
     errors = [message for level, message in recording.log if level == "ERROR"]
     assert any(" TF001 error TFrameworkConfig " in e and " imageBuild: " in e for e in errors)
+
+
+def test_the_program_freezes_its_declared_heap_and_record_gives_it_back() -> None:
+    frozen_at_registration: list[int] = []
+
+    class Watching(RecordingMocks):
+        def new_resource(self, args: Any) -> tuple[str | None, dict[str, Any]]:
+            frozen_at_registration.append(gc.get_freeze_count())
+            return super().new_resource(args)
+
+    record(lambda: runpy.run_path(PROGRAM), config=stack_config("dev"), mock=Watching())
+    # The registrations run once the body has declared everything: by then the objects
+    # declared so far are out of the collector's way (__main__.py, gc.freeze) ...
+    assert max(frozen_at_registration) > 0
+    # ... and once the run is over the test process gets them back.
+    assert gc.get_freeze_count() == 0

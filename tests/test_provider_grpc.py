@@ -43,6 +43,7 @@ from tars_components.provider import (
     DOCUMENT,
     FRAMEWORK_NODE_IMAGE,
     MUTATED,
+    SECRET_FIELDS,
     SERVER_NAMES,
     TEMPLATES,
     VIOLATIONS,
@@ -57,6 +58,7 @@ from tars_components.provider import (
     evaluate,
     inputs_for_document,
 )
+from tars_components.provider.wire import NAMESPACE as WIRE_NAMESPACE
 from tars_components.rules import validate
 from tars_components.stack import Stack
 
@@ -590,6 +592,20 @@ def test_changed_inputs_names_the_properties() -> None:
     assert changed_inputs({**olds, "templateUsers": {"servers": ["a-b"]}}, olds) == []
     unknown = {**olds, SERVER_NAMES: Unknown()}
     assert changed_inputs(olds, unknown) == [SERVER_NAMES]
+
+
+def test_an_empty_fact_is_not_sent_and_absent_means_empty() -> None:
+    root = inputs_for(template("tars.default", "tars.default"), templates={}).to_props()
+    assert TEMPLATES not in root and changed_inputs({**root, TEMPLATES: {}}, root) == []
+    props = inputs_for(tars_server()).to_props()
+    assert set(props) == {DOCUMENT, WIRE_NAMESPACE, TEMPLATES, FRAMEWORK_NODE_IMAGE}
+    # A state written when empty facts were sent ([] and {}) shows no change after upgrade.
+    older = {**props, SERVER_NAMES: [], SECRET_FIELDS: []}
+    assert changed_inputs(older, props) == [] and changed_inputs(props, older) == []
+    assert changed_inputs(older, {**props, SERVER_NAMES: ["Test-DemoTest"]}) == [SERVER_NAMES]
+    # The provider reads the absent facts as empty: same verdict either way.
+    provider = TarsValidationProvider()
+    assert provider.check({}, props).failures == provider.check({}, older).failures == []
 
 
 def test_inputs_for_a_document_of_a_stack_are_its_facts_only() -> None:

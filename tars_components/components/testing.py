@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gc
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -388,6 +389,9 @@ def record(
         # (every registration's state), so that one run's heap does not weigh on the next.
         monitor.resources.clear()
         monitor.recording = Recording()
+        # A program may have frozen its heap once everything was declared (the project's
+        # ``__main__.py`` does): the run is over, so those objects go back to the collector.
+        gc.unfreeze()
     return recording
 
 

@@ -21,6 +21,7 @@ from .context import DOCUMENT_FILE, Subject, is_target, under
 from .wire import (
     CONTEXT_RULES,
     DOCUMENT,
+    EMPTY_FACTS,
     INPUTS,
     MUTATED,
     NAMESPACE,
@@ -169,8 +170,10 @@ def changed_inputs(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[str
     changed = []
     for key in INPUTS:
         unknown: list[Path] = []
-        new = plain(news.get(key), (), unknown)
-        if unknown or plain(olds.get(key), (), []) != new:
+        # An empty fact may be absent (not sent) or, in older states, present.
+        empty = EMPTY_FACTS.get(key)
+        new = plain(news.get(key, empty), (), unknown)
+        if unknown or plain(olds.get(key, empty), (), []) != new:
             changed.append(key)
     return changed
 

@@ -68,6 +68,9 @@ WARNINGS = "warnings"
 OUTPUTS = (MUTATED, VIOLATIONS, WARNINGS)
 """Properties the provider computes (secret when the document carries a secret)."""
 
+EMPTY_FACTS: dict[str, Any] = {TEMPLATES: {}, SERVER_NAMES: [], SECRET_FIELDS: []}
+"""The facts that are not sent when empty, with the value their absence stands for."""
+
 CONTEXT_RULES: dict[str, frozenset[str]] = {
     TEMPLATES: frozenset({"TS010", "TT002", "TT004"}),
     FRAMEWORK_NODE_IMAGE: frozenset({"TS020"}),
@@ -129,24 +132,22 @@ class ValidationInputs:
 
     def to_props(self) -> dict[str, Any]:
         """The Pulumi input properties (camelCase names of :data:`INPUTS`); the document is
-        passed as it is (``pulumi.Input`` leaves included), nothing is copied deeply."""
-        props: dict[str, Any] = {
-            DOCUMENT: self.document,
-            NAMESPACE: self.namespace,
-            TEMPLATES: (
-                dict(self.templates) if isinstance(self.templates, Mapping) else self.templates
-            ),
-            SERVER_NAMES: (
-                list(self.server_names)
-                if isinstance(self.server_names, (list, tuple))
-                else self.server_names
-            ),
-            SECRET_FIELDS: (
-                list(self.secret_fields)
-                if isinstance(self.secret_fields, (list, tuple))
-                else self.secret_fields
-            ),
-        }
+        passed as it is (``pulumi.Input`` leaves included), nothing is copied deeply. A fact
+        that is empty (most servers: no colliding name, no secret) is not sent at all: the
+        provider reads an absent fact as empty (:data:`EMPTY_FACTS`), and every property costs
+        the SDK an Output of its own on each of thousands of resources."""
+        props: dict[str, Any] = {DOCUMENT: self.document, NAMESPACE: self.namespace}
+        for key, value in (
+            (TEMPLATES, self.templates),
+            (SERVER_NAMES, self.server_names),
+            (SECRET_FIELDS, self.secret_fields),
+        ):
+            if isinstance(value, Mapping):
+                value = dict(value)
+            elif isinstance(value, (list, tuple)):
+                value = list(value)
+            if value != EMPTY_FACTS[key]:
+                props[key] = value
         if self.framework_node_image is not None:
             props[FRAMEWORK_NODE_IMAGE] = dict(self.framework_node_image)
         if self.config_master is not None:
@@ -229,6 +230,7 @@ __all__ = [
     "CONFIG_MASTER",
     "CONTEXT_RULES",
     "DOCUMENT",
+    "EMPTY_FACTS",
     "FIELD_RULES",
     "FRAMEWORK_NODE_IMAGE",
     "INPUTS",
