@@ -16,26 +16,24 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .config import StackSettings, limit_value, read_stack_config
-from .diff import GITHUB_COMMENT_LIMIT, diff_stacks, to_json, to_markdown, to_text
 from .errors import LoadError, LoadProblem, UsageError, Violation, has_errors, sorted_violations
-from .importer import PULUMI_IMPORT_FILE, import_export
-from .loader import load_stack
 from .options import (
     DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
     Mode,
     check_option_values,
     check_options,
 )
-from .pipeline import check
-from .platform.job import render_controller, render_framework
-from .render import render_stack, suspended_gc
-from .rules import RULES, validate_change, without_create_only
-from .schema import write_schemas
-from .stack import Stack
+from .rules import RULES
 from .yamlio import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, format_size
+
+if TYPE_CHECKING:
+    from .config import StackSettings
+    from .stack import Stack
+
+# Each command imports the modules it runs inside its function: a command pays for its own
+# imports only (``framework`` start-up is measured against ``helm template``, issue #12).
 
 EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug, kept apart from diff --exit-code's 3
@@ -210,12 +208,16 @@ def _add_schema_parser(commands: argparse._SubParsersAction) -> None:  # type: i
 
 
 def _schema(args: argparse.Namespace, out: TextIO) -> int:
+    from .schema import write_schemas
+
     for name in write_schemas(args.out):
         print(Path(args.out) / name, file=out)
     return EXIT_OK
 
 
 def _add_import_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from .importer import PULUMI_IMPORT_FILE
+
     cmd = commands.add_parser(
         "import",
         help="turn a live namespace export into a stack directory",
@@ -235,6 +237,9 @@ def _add_import_parser(commands: argparse._SubParsersAction) -> None:  # type: i
 
 
 def _import(args: argparse.Namespace, out: TextIO) -> int:
+    from .importer import import_export
+    from .render import suspended_gc
+
     with suspended_gc():
         result = import_export(args.export, args.out, args.namespace, args.pulumi)
     _print_violations(result.violations, out)
@@ -256,6 +261,8 @@ def _import(args: argparse.Namespace, out: TextIO) -> int:
 
 def _settings(args: argparse.Namespace) -> StackSettings:
     """Settings from ``--stack`` (Pulumi.ENV.yaml) or the stack directory, flags on top."""
+    from .config import StackSettings, limit_value, read_stack_config
+
     if args.stack:
         settings = read_stack_config(args.stack, args.project_dir)
     else:
@@ -290,6 +297,8 @@ def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
 
 
 def _render(args: argparse.Namespace, out: TextIO) -> int:
+    from .render import render_stack
+
     settings = _settings(args)
     options = settings.options
     result = render_stack(settings.stack_dir, args.out, options, settings.limits)
@@ -314,6 +323,11 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
+    from .loader import load_stack
+    from .pipeline import check
+    from .render import suspended_gc
+    from .rules import validate_change, without_create_only
+
     settings = _settings(args)
     namespace = settings.options.namespace
     with suspended_gc():  # large exports: see render.suspended_gc
@@ -384,6 +398,8 @@ def _print_files(out_dir: str, files: Sequence[str], out: TextIO) -> None:
 
 
 def _controller(args: argparse.Namespace, out: TextIO) -> int:
+    from .platform.job import render_controller
+
     result = render_controller(args.values, args.out, args.ca_cert, args.ca_key)
     _print_files(args.out, result.files, out)
     secret = next(Path(args.out) / f for f in result.files if "-secret-" in f)
@@ -398,6 +414,8 @@ def _controller(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _framework(args: argparse.Namespace, out: TextIO) -> int:
+    from .platform.job import render_framework
+
     if not _DNS_LABEL.match(args.namespace):
         raise UsageError(f"--namespace {args.namespace!r}: not a valid namespace name")
     result = render_framework(args.values, args.namespace, args.out)
@@ -421,6 +439,8 @@ EXIT_CHANGES = 3
 
 
 def _diff_parser(commands: Any) -> None:
+    from .diff import GITHUB_COMMENT_LIMIT
+
     cmd = commands.add_parser(
         "diff",
         help="show what changes between two versions of a stack (offline)",
@@ -475,6 +495,8 @@ def _diff_parser(commands: Any) -> None:
 
 def _load_both(old_dir: str, new_dir: str, namespace: str, limits: Limits) -> tuple[Stack, Stack]:
     """Both stacks, or one LoadError with the problems of both."""
+    from .loader import load_stack
+
     stacks: list[Stack] = []
     problems: list[LoadProblem] = []
     for directory in (old_dir, new_dir):
@@ -488,6 +510,9 @@ def _load_both(old_dir: str, new_dir: str, namespace: str, limits: Limits) -> tu
 
 
 def _diff(args: argparse.Namespace, out: TextIO) -> int:
+    from .diff import diff_stacks, to_json, to_markdown, to_text
+    from .render import suspended_gc
+
     if args.new_stack is None and not args.stack:
         raise UsageError("diff needs NEW_STACK, or --stack ENV to take it from Pulumi.ENV.yaml")
     if args.max_chars < 1000:

@@ -7,8 +7,6 @@ against the CRD pattern, or a deferred value (anything with an ``apply`` method,
 dynamic provider once it is known.
 """
 
-from __future__ import annotations
-
 import inspect
 import re
 from typing import Annotated, Any
@@ -29,6 +27,7 @@ class TarsModel(BaseModel):
         validate_default=False,
         arbitrary_types_allowed=True,
         use_enum_values=True,
+        defer_build=True,
     )
 
     def to_dict(self) -> dict[str, Any]:

@@ -5,8 +5,6 @@ v1beta3 (storage) calls the upload registry ``imageUpload`` and requires
 the loader rejects the one the document's apiVersion does not have.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar
 
 from pydantic import Field

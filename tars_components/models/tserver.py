@@ -5,8 +5,6 @@ Version-specific fields (``spec.k8s.readinessGate`` in v1beta2; ``readinessGates
 the document's apiVersion does not have.
 """
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import Annotated, Any, ClassVar
 
@@ -216,7 +214,7 @@ class TServerSpec(TarsModel):
     release: Release | None = None
 
     @model_validator(mode="after")
-    def _one_section(self) -> TServerSpec:
+    def _one_section(self) -> "TServerSpec":
         if (self.tars is None) == (self.normal is None):
             raise ValueError("exactly one of tars, normal must be set")
         return self
