@@ -11,11 +11,14 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+GITHUB_COMMENT_LIMIT = 65_536
+"""GitHub's limit on a comment body, in characters (the default of ``diff --max-chars``)."""
+
 if TYPE_CHECKING:
     from .fields import field_changes
     from .model import ACTIONS, Action, Change, Diff, FieldChange
     from .objects import api_group, diff_objects, identity, replace_reason
-    from .printers import GITHUB_COMMENT_LIMIT, NO_CHANGES, to_json, to_markdown, to_text
+    from .printers import NO_CHANGES, to_json, to_markdown, to_text
     from .stacks import StackDiff, diff_stacks
 else:
     # Imported on first use: the CLI builds every command's parser (``--max-chars`` shows
@@ -31,7 +34,6 @@ else:
         "diff_objects": ".objects",
         "identity": ".objects",
         "replace_reason": ".objects",
-        "GITHUB_COMMENT_LIMIT": ".printers",
         "NO_CHANGES": ".printers",
         "to_json": ".printers",
         "to_markdown": ".printers",

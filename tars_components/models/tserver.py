@@ -23,6 +23,7 @@ from .base import (
     PlacedImageOrEmpty,
     PlacedReleaseId,
     TarsModel,
+    new_list,
     pattern,
 )
 from .document import Document
@@ -121,14 +122,14 @@ class TarsSpec(TarsModel):
     template: Annotated[str, pattern(P_DNS1123SUB, 253)]
     profile: str | None = None
     async_thread: Annotated[int, Field(ge=0, le=50)] = 3
-    servants: list[Servant] = Field(default_factory=list)
+    servants: list[Servant] = Field(default_factory=new_list)
     ports: list[ServerPort] | None = None
 
 
 class NormalSpec(TarsModel):
     """``spec.normal``: the ports of a server that does not run under tarsnode."""
 
-    ports: list[ServerPort] = Field(default_factory=list)
+    ports: list[ServerPort] = Field(default_factory=new_list)
 
 
 class HostPort(TarsModel):
@@ -163,7 +164,7 @@ class K8sSpec(TarsModel):
     host_ports: list[HostPort] | None = None
     mounts: list[Mount] | None = None
     daemon_set: bool = False
-    node_selector: list[NodeSelectorRequirement] = Field(default_factory=list)
+    node_selector: list[NodeSelectorRequirement] = Field(default_factory=new_list)
     ability_affinity: Annotated[AbilityAffinity, Lax] = _enum_default(
         AbilityAffinity.APP_OR_SERVER_PREFERRED
     )
