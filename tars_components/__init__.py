@@ -4,22 +4,37 @@ Typed TarsK8S documents, the mutating webhook and admission rules as pure functi
 TServer → Kubernetes expansion, and Pulumi components built on them.
 """
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .errors import LoadError, LoadProblem, Severity, Violation
-from .expansion import crd_documents, expand, expand_server
-from .loader import load_stack, load_texts, parse_document
-from .models import TFrameworkConfig as TFrameworkConfigDocument
-from .models import TServer as TServerDocument
-from .models import TTemplate as TTemplateDocument
-from .mutation import mutate
-from .options import Mode, Options
-from .pipeline import Build, build
-from .rules import RULES, validate, validate_change
-from .stack import Stack
-
-load = load_stack
-
+# Every public name is imported on first use (module ``__getattr__`` below), so that
+# ``tars-components framework`` does not pay for what only other commands and the Pulumi
+# components need; type checkers see the real objects through the imports under TYPE_CHECKING.
+_LAZY: dict[str, tuple[str, str]] = {
+    "LoadError": (".errors", "LoadError"),
+    "LoadProblem": (".errors", "LoadProblem"),
+    "Severity": (".errors", "Severity"),
+    "Violation": (".errors", "Violation"),
+    "crd_documents": (".expansion", "crd_documents"),
+    "expand": (".expansion", "expand"),
+    "expand_server": (".expansion", "expand_server"),
+    "load_stack": (".loader", "load_stack"),
+    "load": (".loader", "load_stack"),
+    "load_texts": (".loader", "load_texts"),
+    "parse_document": (".loader", "parse_document"),
+    "TFrameworkConfigDocument": (".models", "TFrameworkConfig"),
+    "TServerDocument": (".models", "TServer"),
+    "TTemplateDocument": (".models", "TTemplate"),
+    "mutate": (".mutation", "mutate"),
+    "Mode": (".options", "Mode"),
+    "Options": (".options", "Options"),
+    "Build": (".pipeline", "Build"),
+    "build": (".pipeline", "build"),
+    "RULES": (".rules", "RULES"),
+    "validate": (".rules", "validate"),
+    "validate_change": (".rules", "validate_change"),
+    "Stack": (".stack", "Stack"),
+}
 _COMPONENTS = (
     "TAccount",
     "TAccountArgs",
@@ -36,7 +51,6 @@ _COMPONENTS = (
     "TTree",
     "TTreeArgs",
 )
-
 
 if TYPE_CHECKING:
     # Type checkers see the real classes (so ``mypy --strict`` checks users' programs); at run
@@ -57,16 +71,33 @@ if TYPE_CHECKING:
         TTree,
         TTreeArgs,
     )
+    from .errors import LoadError, LoadProblem, Severity, Violation
+    from .expansion import crd_documents, expand, expand_server
+    from .loader import load_stack, load_texts, parse_document
+    from .loader import load_stack as load
+    from .models import TFrameworkConfig as TFrameworkConfigDocument
+    from .models import TServer as TServerDocument
+    from .models import TTemplate as TTemplateDocument
+    from .mutation import mutate
+    from .options import Mode, Options
+    from .pipeline import Build, build
+    from .rules import RULES, validate, validate_change
+    from .stack import Stack
 else:
 
     def __getattr__(name: str) -> Any:
-        """The Pulumi components, imported on first use: the CLI never needs
-        pulumi_kubernetes, which takes about half a second to import."""
+        """The public names, imported on first use: the CLI never needs pulumi_kubernetes
+        (the Pulumi components), which takes about half a second to import, and each command
+        imports only what it uses."""
         if name in _COMPONENTS:
-            from . import components
-
-            return getattr(components, name)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            value = getattr(import_module(".components", __name__), name)
+        elif name in _LAZY:
+            module, attribute = _LAZY[name]
+            value = getattr(import_module(module, __name__), attribute)
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value
+        return value
 
 
 __all__ = [

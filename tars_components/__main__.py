@@ -1,7 +1,5 @@
 """``python -m tars_components``: the same as the ``tars-components`` command."""
 
-import sys
+from .cli import console
 
-from .cli import main
-
-sys.exit(main())
+console()

@@ -17,9 +17,11 @@ grant access, and no secret is ever written.
 from __future__ import annotations
 
 import base64
-import hashlib
 
 import bcrypt
+
+# hashlib is imported by the functions that hash: loading OpenSSL costs every CLI run a few
+# milliseconds (issue #12 measures start-up), and only TAccounts need it.
 
 BCRYPT_COST = 6
 BCRYPT_PREFIX = b"$2a$06$"
@@ -30,6 +32,8 @@ _BCRYPT = b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 def sha1_hex(password: str) -> str:
     """What the webhook hashes: the lowercase hex SHA-1 of the password."""
+    import hashlib
+
     return hashlib.sha1(password.encode("utf-8")).hexdigest()
 
 
@@ -38,6 +42,8 @@ def deterministic_salt(namespace: str, name: str, password: str) -> bytes:
 
     A different account or password gives a different salt; the same ones the same salt.
     """
+    import hashlib
+
     seed = hashlib.sha256(f"tars-components\0{namespace}\0{name}\0{sha1_hex(password)}".encode())
     raw = base64.b64encode(seed.digest()[:16]).translate(bytes.maketrans(_STD, _BCRYPT))
     # bcrypt uses only 4 bits of the 22nd character: keep it canonical (one of . O e u)
@@ -64,6 +70,8 @@ def placeholder(key: str) -> str:
     """The 60-character stand-in for an unresolved ``bcryptPassword`` (see the module doc)."""
     marker = f"{PLACEHOLDER_PREFIX}tars:{key}!"
     if len(marker) > 60:
+        import hashlib
+
         marker = f"{PLACEHOLDER_PREFIX}{hashlib.sha256(key.encode()).hexdigest()}"[:59] + "!"
     return marker.ljust(60, "!")
 

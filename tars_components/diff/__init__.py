@@ -8,11 +8,48 @@ JSON) sit at the edge.
 
 from __future__ import annotations
 
-from .fields import field_changes
-from .model import ACTIONS, Action, Change, Diff, FieldChange
-from .objects import api_group, diff_objects, identity, replace_reason
-from .printers import GITHUB_COMMENT_LIMIT, NO_CHANGES, to_json, to_markdown, to_text
-from .stacks import StackDiff, diff_stacks
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+GITHUB_COMMENT_LIMIT = 65_536
+"""GitHub's limit on a comment body, in characters (the default of ``diff --max-chars``)."""
+
+if TYPE_CHECKING:
+    from .fields import field_changes
+    from .model import ACTIONS, Action, Change, Diff, FieldChange
+    from .objects import api_group, diff_objects, identity, replace_reason
+    from .printers import NO_CHANGES, to_json, to_markdown, to_text
+    from .stacks import StackDiff, diff_stacks
+else:
+    # Imported on first use: the CLI builds every command's parser (``--max-chars`` shows
+    # GITHUB_COMMENT_LIMIT) without paying for the diff itself.
+    _LAZY = {
+        "field_changes": ".fields",
+        "ACTIONS": ".model",
+        "Action": ".model",
+        "Change": ".model",
+        "Diff": ".model",
+        "FieldChange": ".model",
+        "api_group": ".objects",
+        "diff_objects": ".objects",
+        "identity": ".objects",
+        "replace_reason": ".objects",
+        "NO_CHANGES": ".printers",
+        "to_json": ".printers",
+        "to_markdown": ".printers",
+        "to_text": ".printers",
+        "StackDiff": ".stacks",
+        "diff_stacks": ".stacks",
+    }
+
+    def __getattr__(name: str) -> Any:
+        """The public names, imported from their modules on first use."""
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+
 
 __all__ = [
     "ACTIONS",

@@ -12,11 +12,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..yamlio import dump
+from . import GITHUB_COMMENT_LIMIT
 from .model import ACTIONS, Action, Change, Diff, FieldChange
 
 NO_CHANGES = "No changes."
-GITHUB_COMMENT_LIMIT = 65_536
-"""GitHub's limit on a comment body, in characters."""
 
 _SIGN = {Action.CREATE: "+", Action.UPDATE: "~", Action.REPLACE: "!", Action.DELETE: "-"}
 _RESET, _BOLD, _RED, _GREEN, _YELLOW, _CYAN = (

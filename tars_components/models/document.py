@@ -1,7 +1,5 @@
 """Object metadata and the base class of every TarsK8S document."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -28,10 +26,10 @@ class Source:
 
     file: str
     index: int
-    file_index: FileIndex | None = field(default=None, compare=False, repr=False)
-    prefix: tuple[Segment, ...] = ()
+    file_index: "FileIndex | None" = field(default=None, compare=False, repr=False)
+    prefix: "tuple[Segment, ...]" = ()
 
-    def line(self, path: str | tuple[Segment, ...] = ()) -> int | None:
+    def line(self, path: "str | tuple[Segment, ...]" = ()) -> int | None:
         """1-based line of a field path in this document (None when the text is not known)."""
         if self.file_index is None:
             return None
@@ -87,7 +85,7 @@ class Document(TarsModel):
         """The file and document index this object was loaded from, if any."""
         return self._source
 
-    def with_source(self, source: Source | None) -> Document:
+    def with_source(self, source: Source | None) -> "Document":
         """Attach a source location (used by the loader and by copies)."""
         self._source = source
         return self

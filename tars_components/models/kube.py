@@ -5,8 +5,6 @@ pruned by the API server, so it is rejected here as an unknown field) and with t
 defaults, which differ from Kubernetes' own in places (``optional: true``, ``defaultMode: 420``).
 """
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import Annotated
 
@@ -42,7 +40,7 @@ class ExactlyOneOf(TarsModel):
     """A union written as an object with exactly one of its fields set (a CRD ``oneOf``)."""
 
     @model_validator(mode="after")
-    def _exactly_one(self) -> ExactlyOneOf:
+    def _exactly_one(self) -> "ExactlyOneOf":
         present = [name for name in type(self).model_fields if getattr(self, name) is not None]
         if len(present) != 1:
             choices = ", ".join(f.alias or n for n, f in type(self).model_fields.items())
@@ -97,7 +95,7 @@ class EnvVar(TarsModel):
     value_from: EnvVarSource | None = None
 
     @model_validator(mode="after")
-    def _value_or_value_from(self) -> EnvVar:
+    def _value_or_value_from(self) -> "EnvVar":
         if (self.value is None) == (self.value_from is None):
             raise ValueError("exactly one of value, valueFrom must be set")
         return self
@@ -118,7 +116,7 @@ class EnvFromSource(TarsModel):
     secret_ref: EnvFromRef | None = None
 
     @model_validator(mode="after")
-    def _one_ref(self) -> EnvFromSource:
+    def _one_ref(self) -> "EnvFromSource":
         if (self.config_map_ref is None) == (self.secret_ref is None):
             raise ValueError("exactly one of configMapRef, secretRef must be set")
         return self

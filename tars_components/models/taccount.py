@@ -8,8 +8,6 @@ The mutating webhook replaces a password by its bcrypt hash (M-TA1); see
 :mod:`tars_components.secrets` for what the offline render writes instead.
 """
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import Annotated, Any, ClassVar
 
@@ -88,7 +86,7 @@ class Authentication(TarsModel):
     tokens: list[Token] | None = None
 
     @model_validator(mode="after")
-    def _one_credential(self) -> Authentication:
+    def _one_credential(self) -> "Authentication":
         """The CRD's oneOf: exactly one of password and bcryptPassword; a literal bcrypt hash
         has exactly 60 characters. Messages never quote the value."""
         if (self.password is None) == (self.bcrypt_password is None):

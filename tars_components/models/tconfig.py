@@ -5,8 +5,6 @@ webhook on create (M-TC6, M-TC7) and are immutable afterwards (TC001), so an exp
 keeps them and a new one leaves them out.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar
 
 from pydantic import Field

@@ -5,13 +5,11 @@ v1beta3 (storage) calls the upload registry ``imageUpload`` and requires
 the loader rejects the one the document's apiVersion does not have.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .base import P_IMAGE, P_IMAGE_OR_EMPTY, P_SECRET, TarsModel, pattern
+from .base import P_IMAGE, P_IMAGE_OR_EMPTY, P_SECRET, TarsModel, new_dict, pattern
 from .document import Document
 
 FRAMEWORK_CONFIG_NAME = "tars-framework"
@@ -82,9 +80,9 @@ class TFrameworkConfig(Document):
     record_limit: RecordLimit = Field(default_factory=RecordLimit)
     node_image: ImageRef
     up_chain: dict[str, Annotated[list[UpChainEndpoint], Field(min_length=1)]] = Field(
-        default_factory=dict
+        default_factory=new_dict
     )
-    expand: dict[str, str] = Field(default_factory=dict)
+    expand: dict[str, str] = Field(default_factory=new_dict)
 
     @property
     def registry(self) -> RegistryRef | None:

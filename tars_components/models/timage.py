@@ -5,8 +5,6 @@ A TImage belongs to a TServer only through its labels ``tars.io/ServerApp`` and
 ``tars.io/ServerName``; releases are appended by tarsimage/TarsWeb as well as by users.
 """
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import Annotated, ClassVar
 

@@ -5,8 +5,6 @@ Version-specific fields (``spec.k8s.readinessGate`` in v1beta2; ``readinessGates
 the document's apiVersion does not have.
 """
 
-from __future__ import annotations
-
 from enum import Enum
 from typing import Annotated, Any, ClassVar
 
@@ -25,6 +23,7 @@ from .base import (
     PlacedImageOrEmpty,
     PlacedReleaseId,
     TarsModel,
+    new_list,
     pattern,
 )
 from .document import Document
@@ -123,14 +122,14 @@ class TarsSpec(TarsModel):
     template: Annotated[str, pattern(P_DNS1123SUB, 253)]
     profile: str | None = None
     async_thread: Annotated[int, Field(ge=0, le=50)] = 3
-    servants: list[Servant] = Field(default_factory=list)
+    servants: list[Servant] = Field(default_factory=new_list)
     ports: list[ServerPort] | None = None
 
 
 class NormalSpec(TarsModel):
     """``spec.normal``: the ports of a server that does not run under tarsnode."""
 
-    ports: list[ServerPort] = Field(default_factory=list)
+    ports: list[ServerPort] = Field(default_factory=new_list)
 
 
 class HostPort(TarsModel):
@@ -165,7 +164,7 @@ class K8sSpec(TarsModel):
     host_ports: list[HostPort] | None = None
     mounts: list[Mount] | None = None
     daemon_set: bool = False
-    node_selector: list[NodeSelectorRequirement] = Field(default_factory=list)
+    node_selector: list[NodeSelectorRequirement] = Field(default_factory=new_list)
     ability_affinity: Annotated[AbilityAffinity, Lax] = _enum_default(
         AbilityAffinity.APP_OR_SERVER_PREFERRED
     )
@@ -216,7 +215,7 @@ class TServerSpec(TarsModel):
     release: Release | None = None
 
     @model_validator(mode="after")
-    def _one_section(self) -> TServerSpec:
+    def _one_section(self) -> "TServerSpec":
         if (self.tars is None) == (self.normal is None):
             raise ValueError("exactly one of tars, normal must be set")
         return self

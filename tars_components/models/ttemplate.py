@@ -1,7 +1,5 @@
 """The TTemplate custom resource (reference §2.3): a Tars config template and its parent."""
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar
 
 from pydantic import Field

@@ -4,8 +4,6 @@ Fields sit at the top level. Only the object named ``tars-tree`` exists in a nam
 controller appends every TServer's app that is missing (reference §7.4).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar
 
 from pydantic import Field

@@ -6,10 +6,40 @@ path as a user's stack. Certificates and node labels are edge concerns (CLI, Pul
 
 from __future__ import annotations
 
-from .ca import CertificateAuthority
-from .controller import build_controller, build_controller_with_ca, ca_secret
-from .framework import FrameworkBuild, build_framework
-from .values import ControllerValues, FrameworkValues, parse_values, values_from_mapping
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .ca import CertificateAuthority
+    from .controller import build_controller, build_controller_with_ca, ca_secret
+    from .framework import FrameworkBuild, build_framework
+    from .values import ControllerValues, FrameworkValues, parse_values, values_from_mapping
+
+# Imported on first use: ``tars-components framework`` does not load the controller's CRDs.
+_LAZY = {
+    "CertificateAuthority": ".ca",
+    "build_controller": ".controller",
+    "build_controller_with_ca": ".controller",
+    "ca_secret": ".controller",
+    "FrameworkBuild": ".framework",
+    "build_framework": ".framework",
+    "ControllerValues": ".values",
+    "FrameworkValues": ".values",
+    "parse_values": ".values",
+    "values_from_mapping": ".values",
+}
+
+
+if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
+
+    def __getattr__(name: str) -> Any:
+        """The public names, imported from their modules on first use."""
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+
 
 __all__ = [
     "CertificateAuthority",

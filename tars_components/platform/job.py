@@ -6,14 +6,15 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, Violation
 from ..render import check_out_dir, render_files, suspended_gc, write_tree
-from .ca import CertificateAuthority
-from .controller import build_controller_with_ca
 from .framework import FrameworkBuild, build_framework
 from .values import ControllerValues, FrameworkValues, Model, parse_values
+
+if TYPE_CHECKING:
+    from .ca import CertificateAuthority
 
 
 def read_values(path: str | Path, model: type[Model]) -> Model:
@@ -79,6 +80,8 @@ def render_controller(
     ca_key: str | None = None,
 ) -> PlatformRender:
     """``tars-components controller``: the CA comes from the flags or is generated here."""
+    from .controller import build_controller_with_ca
+
     check_out_dir(out_dir)
     values = read_values(values_path, ControllerValues)
     ca = read_ca(ca_cert, ca_key)

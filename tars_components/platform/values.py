@@ -48,7 +48,7 @@ def _no_placeholder(value: str) -> str:
 
 
 class _Values(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
 
 def _null_is_empty(value: Any) -> Any:

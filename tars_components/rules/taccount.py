@@ -10,7 +10,6 @@ Pulumi config secret.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterator
 
@@ -25,6 +24,8 @@ _PASSWORD = re.compile(P_PASSWORD)
 
 def account_name(username: str) -> str:
     """The name TarsK8S requires for a username: its lowercase hex MD5."""
+    import hashlib  # here: loading OpenSSL costs every CLI start-up (see ..secrets)
+
     return hashlib.md5(username.encode("utf-8")).hexdigest()
 
 
