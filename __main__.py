@@ -29,6 +29,7 @@ from tars_components.config import StackSettings, settings_from_config
 from tars_components.errors import LoadError, UsageError, Violation, has_errors
 from tars_components.loader import load_stack
 from tars_components.pipeline import check as check_stack
+from tars_components.render import suspended_gc
 from tars_components.rules import validate_change, without_create_only
 from tars_components.stack import Stack
 from tars_components.yamlio import Limits
@@ -135,9 +136,11 @@ def keep_out_of_the_collectors_way() -> None:
     Python's full collections would scan that whole heap again and again (about a second per
     pass at 1,000 servers, half of the program's time) and find nothing to free, so it is
     frozen (``gc.freeze``): later collections only look at what the registrations allocate
-    from here on. A program that imports the components can do the same after declaring its
-    resources; ``benchmarks/program_scale.py`` prints the gain."""
+    from here on. Declaring runs with the collector paused for the same reason (see
+    :func:`tars_components.render.suspended_gc`). A program that imports the components can do
+    the same around its own declarations; ``benchmarks/program_scale.py`` prints the gain."""
     gc.freeze()
 
 
-main()
+with suspended_gc():
+    main()

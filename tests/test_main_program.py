@@ -252,17 +252,26 @@ def test_crd_mode_refuses_what_the_target_version_cannot_take(tmp_path: Path) ->
     assert any(" TF001 error TFrameworkConfig " in e and " imageBuild: " in e for e in errors)
 
 
-def test_the_program_freezes_its_declared_heap_and_record_gives_it_back() -> None:
+def test_the_program_declares_with_the_collector_paused_then_freezes_its_heap() -> None:
+    collecting_while_declared: list[bool] = []
     frozen_at_registration: list[int] = []
+
+    def watch(args: pulumi.ResourceTransformationArgs) -> None:
+        collecting_while_declared.append(gc.isenabled())  # runs in each constructor
 
     class Watching(RecordingMocks):
         def new_resource(self, args: Any) -> tuple[str | None, dict[str, Any]]:
             frozen_at_registration.append(gc.get_freeze_count())
             return super().new_resource(args)
 
-    record(lambda: runpy.run_path(PROGRAM), config=stack_config("dev"), mock=Watching())
+    def program() -> None:
+        pulumi.runtime.register_stack_transformation(watch)
+        runpy.run_path(PROGRAM)
+
+    record(program, config=stack_config("dev"), mock=Watching())
+    assert collecting_while_declared and not any(collecting_while_declared)
     # The registrations run once the body has declared everything: by then the objects
-    # declared so far are out of the collector's way (__main__.py, gc.freeze) ...
+    # declared are out of the collector's way (__main__.py, gc.freeze) ...
     assert max(frozen_at_registration) > 0
-    # ... and once the run is over the test process gets them back.
-    assert gc.get_freeze_count() == 0
+    # ... and once the run is over the test process gets them back, collector on.
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
