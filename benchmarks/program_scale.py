@@ -25,7 +25,7 @@ The exit code is 1 when a target is missed.
 Usage::
 
     python benchmarks/program_scale.py
-    python benchmarks/program_scale.py --sizes 250 1000 --repeat 3
+    python benchmarks/program_scale.py --sizes 250 1000 --repeat 5
     python benchmarks/program_scale.py --profile 1000    # cProfile of one program run
 """
 
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     """Print the table; exit 1 when a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES))
-    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", type=int, metavar="SERVERS")
     parser.add_argument("--sort", default="cumulative", help="cProfile sort key")
     args = parser.parse_args(argv)
