@@ -60,8 +60,11 @@ def generate() -> str:
         lines = [f"class {model.__name__}ArgsDict(TypedDict, total=False):"]
         lines.append(f'    """:class:`~tars_components.models.{model.__name__}` as a mapping."""')
         lines.append("")
+        # The alias generator's key: models build lazily (``defer_build``), and before a
+        # build some pydantic versions (2.6) have not applied the generator to the fields yet.
+        generator = model.model_config.get("alias_generator")
         for name, info in model.model_fields.items():
-            key = info.alias or name
+            key = info.alias or (generator(name) if callable(generator) else name)
             lines.append(f"    {key}: {_type(info.annotation, todo)}")
         blocks.append("\n".join(lines))
     names = [f"{m.__name__}ArgsDict" for m in todo]
