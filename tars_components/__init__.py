@@ -4,8 +4,9 @@ Typed TarsK8S documents, the mutating webhook and admission rules as pure functi
 TServer → Kubernetes expansion, and Pulumi components built on them.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy import lazy_attributes
 
 # Every public name is imported on first use (module ``__getattr__`` below), so that
 # ``tars-components framework`` does not pay for what only other commands and the Pulumi
@@ -84,20 +85,9 @@ if TYPE_CHECKING:
     from .rules import RULES, validate, validate_change
     from .stack import Stack
 else:
-
-    def __getattr__(name: str) -> Any:
-        """The public names, imported on first use: the CLI never needs pulumi_kubernetes
-        (the Pulumi components), which takes about half a second to import, and each command
-        imports only what it uses."""
-        if name in _COMPONENTS:
-            value = getattr(import_module(".components", __name__), name)
-        elif name in _LAZY:
-            module, attribute = _LAZY[name]
-            value = getattr(import_module(module, __name__), attribute)
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        globals()[name] = value
-        return value
+    __getattr__ = lazy_attributes(
+        __name__, {**_LAZY, **{name: ".components" for name in _COMPONENTS}}, globals()
+    )
 
 
 __all__ = [

@@ -8,8 +8,9 @@ JSON) sit at the edge.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_attributes
 
 GITHUB_COMMENT_LIMIT = 65_536
 """GitHub's limit on a comment body, in characters (the default of ``diff --max-chars``)."""
@@ -42,13 +43,7 @@ else:
         "diff_stacks": ".stacks",
     }
 
-    def __getattr__(name: str) -> Any:
-        """The public names, imported from their modules on first use."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
+    __getattr__ = lazy_attributes(__name__, _LAZY, globals())
 
 
 __all__ = [

@@ -6,8 +6,9 @@ path as a user's stack. Certificates and node labels are edge concerns (CLI, Pul
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from .ca import CertificateAuthority
@@ -31,14 +32,7 @@ _LAZY = {
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
-
-    def __getattr__(name: str) -> Any:
-        """The public names, imported from their modules on first use."""
-        if name not in _LAZY:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
+    __getattr__ = lazy_attributes(__name__, _LAZY, globals())
 
 
 __all__ = [
