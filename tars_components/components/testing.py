@@ -345,6 +345,7 @@ def record(
     pass a ``recording`` to see what was registered before one.
     """
     recording = recording if recording is not None else Recording()
+    collecting = gc.isenabled()
     # Not registered with ``logging.getLogger``: the logging module would keep it (and the
     # recording its handler holds) for the rest of the process.
     logger = logging.Logger(f"tars_components.testing.{id(recording)}")
@@ -389,9 +390,11 @@ def record(
         # (every registration's state), so that one run's heap does not weigh on the next.
         monitor.resources.clear()
         monitor.recording = Recording()
-        # A program may have frozen its heap once everything was declared (the project's
-        # ``__main__.py`` does): the run is over, so those objects go back to the collector.
+        # A program may have turned the collector off or frozen its heap (the project's
+        # ``__main__.py`` does both): the run is over, so the test process gets it back.
         gc.unfreeze()
+        if collecting:
+            gc.enable()
     return recording
 
 
