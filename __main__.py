@@ -137,7 +137,7 @@ def run_as_a_batch_job() -> None:
     would find next to nothing to free; they were half of the program's time, and more of it
     the larger the stack. Reference counting still frees everything acyclic; the few cycles the
     SDK leaves behind (about 40 MB at 1,000 servers) go with the process, as they do for the
-    CLI's commands (:func:`tars_components.render.suspended_gc`). Once everything is declared,
+    CLI's commands (:func:`tars_components.batch.suspended_gc`). Once everything is declared,
     the heap is also frozen (``gc.freeze``), so that the interpreter's last collection at exit
     skips it. A program that imports the components and declares thousands of resources can do
     the same; ``benchmarks/program_scale.py`` prints the gain."""

@@ -19,6 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
+from .batch import suspended_gc
 from .errors import LoadError, LoadProblem, UsageError, Violation, has_errors, sorted_violations
 
 if TYPE_CHECKING:
@@ -239,10 +240,8 @@ def _add_import_parser(commands: argparse._SubParsersAction) -> None:  # type: i
 
 def _import(args: argparse.Namespace, out: TextIO) -> int:
     from .importer import import_export
-    from .render import suspended_gc
 
-    with suspended_gc():
-        result = import_export(args.export, args.out, args.namespace, args.pulumi)
+    result = import_export(args.export, args.out, args.namespace, args.pulumi)
     _print_violations(result.violations, out)
     for relative in result.files:
         print(Path(args.out) / relative, file=out)
@@ -328,18 +327,16 @@ def _render(args: argparse.Namespace, out: TextIO) -> int:
 def _validate(args: argparse.Namespace, out: TextIO) -> int:
     from .loader import load_stack
     from .pipeline import check
-    from .render import suspended_gc
     from .rules import validate_change, without_create_only
 
     settings = _settings(args)
     namespace = settings.options.namespace
-    with suspended_gc():  # large exports: see render.suspended_gc
-        stack = load_stack(settings.stack_dir, namespace, settings.limits)
-        violations = list(check(stack, settings.options))
-        if args.previous:
-            previous = load_stack(args.previous, namespace, settings.limits)
-            violations.extend(validate_change(previous, stack))
-            violations = without_create_only(violations, previous)
+    stack = load_stack(settings.stack_dir, namespace, settings.limits)
+    violations = list(check(stack, settings.options))
+    if args.previous:
+        previous = load_stack(args.previous, namespace, settings.limits)
+        violations.extend(validate_change(previous, stack))
+        violations = without_create_only(violations, previous)
     _print_violations(violations, out)
     for note in stack.notes:
         print(f"note: {note}", file=sys.stderr)
@@ -514,7 +511,6 @@ def _load_both(old_dir: str, new_dir: str, namespace: str, limits: Limits) -> tu
 
 def _diff(args: argparse.Namespace, out: TextIO) -> int:
     from .diff import diff_stacks, to_json, to_markdown, to_text
-    from .render import suspended_gc
 
     if args.new_stack is None and not args.stack:
         raise UsageError("diff needs NEW_STACK, or --stack ENV to take it from Pulumi.ENV.yaml")
@@ -523,11 +519,10 @@ def _diff(args: argparse.Namespace, out: TextIO) -> int:
     args.stack_dir = args.new_stack
     settings = _settings(args)
     new_dir = args.new_stack or settings.stack_dir
-    with suspended_gc():
-        previous, current = _load_both(
-            args.old_stack, new_dir, settings.options.namespace, settings.limits
-        )
-        result = diff_stacks(previous, current, settings.options, settings.external_replicas)
+    previous, current = _load_both(
+        args.old_stack, new_dir, settings.options.namespace, settings.limits
+    )
+    result = diff_stacks(previous, current, settings.options, settings.external_replicas)
     if result.diff is None:
         errors = sum(1 for v in result.violations if v.is_error)
         if args.format == "json":
@@ -597,16 +592,11 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tars-components`` console script."""
-    collecting = gc.isenabled()
-    # A command is a short batch job: its imports and pydantic's model building allocate many
-    # objects that the cyclic collector would traverse again and again, freeing nothing (see
-    # render.suspended_gc, which the commands use for the build itself).
-    gc.disable()
-    try:
+    # A command is a short batch job: its imports, pydantic's model building and the build
+    # itself allocate many objects that the cyclic collector would traverse again and again,
+    # freeing nothing.
+    with suspended_gc():
         return _run(argv)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def console() -> NoReturn:

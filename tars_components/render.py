@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import gc
 import os
 import platform
 import re
@@ -28,6 +27,7 @@ try:
 except ImportError:  # pragma: no cover - not a POSIX system: no locking
     fcntl = None  # type: ignore[assignment]
 
+from .batch import suspended_gc
 from .errors import UsageError
 from .expansion.layout import CRD_DIR, MANIFEST_DIR, output_path
 from .loader import load_stack
@@ -245,23 +245,6 @@ class RenderResult:
     stack: Stack
     build: Build
     files: list[str] = field(default_factory=list)
-
-
-@contextmanager
-def suspended_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a batch job.
-
-    A render builds hundreds of thousands of small acyclic objects; with the collector on, its
-    full collections make the cost grow faster than the stack (2.4x slower at 5,000 servers)
-    while freeing nothing.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def render_stack(
