@@ -412,6 +412,23 @@ def test_tc003_tc009_removing_an_activated_master() -> None:
     assert violations == []
 
 
+def test_tc003_tc009_a_config_rollout_replaces_the_activated_version() -> None:
+    """TarsDocs' rollout: a new master version activated and the old one removed, node-level
+    configs kept. v1.4.1 labels the old version deactivating when the new one is created, so
+    its later deletion neither is refused nor cascades."""
+    node = config("node", pod_seq="0")
+    _, violations = change([config(), node], [config("server-conf-v2"), node])
+    assert violations == []
+    # the node-level config rolls out the same way, its podSeq kept
+    _, violations = change([config(), node], [config(), config("node-v2", pod_seq="0")])
+    assert violations == []
+    # a successor that is not activated, or of another podSeq, replaces nothing
+    _, violations = change([config(), node], [config("server-conf-v2", activated=False), node])
+    assert [v.code for v in violations] == ["TC003", "TC009"]
+    _, violations = change([config(), node], [config(), config("node-v2", pod_seq="1")])
+    assert [v.code for v in violations] == ["TC009"]
+
+
 def test_tr006_tr007_tree_changes() -> None:
     _, violations = change([tars_server(), tree()], [tars_server(), tree(apps=[])])
     assert [(v.code, v.field) for v in violations] == [("TR006", "apps")]

@@ -283,7 +283,8 @@ _RULES = (
         "TC003",
         ERROR,
         "TConfig",
-        "an activated master is not deleted while node-level configs of the file remain",
+        "an activated master is not deleted while node-level configs of the file remain, "
+        "unless a new master version is activated in the same change",
         "seed",
         change=True,
     ),
@@ -332,7 +333,7 @@ _RULES = (
         WARNING,
         "TConfig",
         "deleting the activated version deletes every version of the file (and is refused "
-        "during 48 s after its creation)",
+        "during 48 s after its creation); not when a new version replaces it in the same change",
         "controller",
         change=True,
     ),

@@ -85,11 +85,7 @@ def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Viola
             "configContent",
             "configContent is immutable: create a new TConfig (a new version) and activate it",
         )
-    replaced = any(
-        c.activated and c.activation_key == new.activation_key and c.name != new.name
-        for c in current.configs
-    )
-    if old.activated and not new.activated and not replaced:
+    if old.activated and not new.activated and not _replaced(new, current):
         yield report(
             new,
             "TC007",
@@ -99,9 +95,23 @@ def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Viola
         )
 
 
+def _replaced(config: TConfig, current: Stack) -> bool:
+    """Whether another version of ``config``'s file and podSeq is activated in ``current``."""
+    return any(
+        c.activated and c.activation_key == config.activation_key and c.name != config.name
+        for c in current.configs
+    )
+
+
 def _config_deletion(config: TConfig, current: Stack) -> Iterator[Violation]:
-    """TC003 and TC009 for a removed TConfig."""
-    if not config.activated:
+    """TC003 and TC009 for a removed TConfig.
+
+    A removed version whose successor (same file and podSeq) is activated in the same change
+    is a rollout, not a cascade: activating the successor labels this version
+    ``tars.io/Deactivate`` (v1.4.1 ``prepareActiveTConfig``), Pulumi deletes removed resources
+    after creating and updating the others, and the delete webhook admits a deactivating
+    version without marking the file's other versions for deletion."""
+    if not config.activated or _replaced(config, current):
         return
     if config.pod_seq == MASTER:
         nodes = [
