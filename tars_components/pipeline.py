@@ -23,6 +23,7 @@ from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfig
 from .options import Mode, Options
 from .rules import validate
 from .rules.common import report
+from .rules.objects import controller_only_objects
 from .rules.taccount import unresolved_credentials
 from .stack import Stack
 
@@ -53,12 +54,14 @@ class Build:
 def check(stack: Stack, options: Options = Options()) -> list[Violation]:
     """Every violation of a loaded stack for this output: the rules, output file names that
     collide (TS026, TT008, TF004), and in crd mode what the target apiVersion requires that
-    the documents' own version does not (TF001) and what the controller would turn into a
-    StatefulSet the API server refuses (TS025)."""
+    the documents' own version does not (TF001), what the controller would turn into a
+    StatefulSet the API server refuses (TS025) and the plain workloads the TarsK8S webhook
+    admits from the controller only (TX005)."""
     found = [*validate(with_existing_framework(stack, options)), *layout_violations(stack, options)]
     if options.mode == Mode.CRD:
         found.extend(conversion_violations(stack, options))
         found.extend(refused_statefulset_violations(stack))
+        found.extend(controller_only_objects(stack))
     found.extend(kind_violations(stack, options))
     return sorted_violations(found)
 

@@ -216,6 +216,34 @@ def test_a_plain_object_that_the_expansion_also_creates_is_refused() -> None:
     assert build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD)).ok  # no Service in crd mode
 
 
+@pytest.mark.parametrize(
+    ("api_version", "kind"),
+    [("v1", "Service"), ("apps/v1", "StatefulSet"), ("apps/v1", "DaemonSet")],
+)
+def test_crd_mode_refuses_plain_workloads_the_webhook_keeps_for_the_controller(
+    api_version: str, kind: str
+) -> None:
+    """v1.4.1's validating.k8s.tars.io-0 refuses the CREATE of a Service, StatefulSet or
+    DaemonSet labelled with both server labels from anyone but the controller."""
+    labels = {"tars.io/ServerApp": "Old", "tars.io/ServerName": "Server"}
+    obj = {"apiVersion": api_version, "kind": kind, "metadata": {"name": "old-server"}}
+    stack = load_texts(
+        {"old.yaml": dump({**obj, "metadata": {**obj["metadata"], "labels": labels}})}, NAMESPACE
+    )
+    result = build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD))
+    assert [(v.code, v.field, v.is_error) for v in result.violations] == [
+        ("TX005", "metadata.labels", True)
+    ]
+    assert "only use authorized account can create " + kind.lower() in result.violations[0].message
+    assert result.objects == []
+    assert build(stack, Options(namespace=NAMESPACE)).ok  # expand mode: a plain object
+    one_label = {"tars.io/ServerApp": "Old"}
+    stack = load_texts(
+        {"old.yaml": dump({**obj, "metadata": {**obj["metadata"], "labels": one_label}})}, NAMESPACE
+    )
+    assert build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD)).ok
+
+
 def test_two_plain_objects_with_one_name_are_refused() -> None:
     sa = {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "x"}}
     stack = load_texts({"a.yaml": dump(sa), "b.yaml": dump(sa)}, NAMESPACE)

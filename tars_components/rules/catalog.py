@@ -525,6 +525,15 @@ _RULES = (
         "objects; e.g. b-c in namespace a and c in namespace a-b)",
         "tars-components",
     ),
+    Rule(
+        "TX005",
+        ERROR,
+        "any",
+        "crd mode: no plain v1 Service, apps/v1 StatefulSet or DaemonSet labelled both "
+        "tars.io/ServerApp and tars.io/ServerName (the webhook admits them from the "
+        "controller only)",
+        "controller",
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
