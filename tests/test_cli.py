@@ -128,17 +128,14 @@ def test_render_crd_mode_writes_the_mutated_custom_resources(project: Path) -> N
     )
     assert server["metadata"]["labels"]["tars.io/Template"] == "shop.cpp"
     assert server["spec"]["k8s"]["readinessGates"] == ["tars.io/active"]
+    as_v1beta2 = ("--mode", "crd", "--crd-api-version", "k8s.tars.io/v1beta2", "--out", "out2")
+    refused = run("render", "--stack", "dev", *as_v1beta2, cwd=project)
+    assert refused.returncode == 1 and "00-framework.yaml" in refused.stdout + refused.stderr
+    assert "TF005 error TFrameworkConfig tars-dev/tars-framework apiVersion" in refused.stdout
+    assert not (project / "out2").exists()
+    (project / "stacks/dev/00-framework.yaml").unlink()  # the cluster keeps its own
     v1beta2 = run(
-        "render",
-        "--stack",
-        "dev",
-        "--mode",
-        "crd",
-        "--crd-api-version",
-        "k8s.tars.io/v1beta2",
-        "--out",
-        "out2",
-        cwd=project,
+        "render", "--stack", "dev", *as_v1beta2, "--existing-framework-config", cwd=project
     )
     assert v1beta2.returncode == 0, v1beta2.stderr
     server2 = _manifest(
@@ -236,8 +233,8 @@ def test_validate_takes_the_render_options() -> None:
     result = run(
         "validate", "stacks/dev", "--mode", "crd", "--crd-api-version", "k8s.tars.io/v1beta2"
     )
-    assert result.returncode == 0, result.stderr
-    assert "0 error(s)" in result.stderr
+    assert result.returncode == 1, result.stderr
+    assert "1 error(s)" in result.stderr and " TF005 error " in result.stdout
 
 
 def test_console_script_and_module_are_the_same_program() -> None:

@@ -92,9 +92,40 @@ def test_v1beta2_framework_config_without_executor_cannot_be_written_as_v1beta3(
         "imageBuild",
     )
     assert "requires imageBuild" in violation.message
-    # the same documents are fine in expand mode and in crd mode for v1beta2
+    # the same documents are fine in expand mode; crd mode cannot write them as v1beta2 either
     assert build(stack, Options(namespace=NAMESPACE)).ok
-    assert build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD, crd_api_version=V1BETA2)).ok
+    as_v1beta2 = build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD, crd_api_version=V1BETA2))
+    assert [(v.code, v.field) for v in as_v1beta2.violations if v.is_error] == [
+        ("TF005", "apiVersion")
+    ]
+
+
+def test_crd_mode_refuses_to_write_a_v1beta2_framework_config() -> None:
+    """v1.4.1's v1beta2 -> v1beta3 conversion stamps apiVersion k8s.tars.io/v1beta1 on its
+    result, so the API server cannot store a TFrameworkConfig sent as v1beta2."""
+    from helpers import stack_text, template
+
+    from tars_components.loader import load_texts
+
+    stack = load_texts(
+        {"s.yaml": stack_text(FRAMEWORK, template("tars.cpp"), tars_server())}, NAMESPACE
+    )
+    result = build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD, crd_api_version=V1BETA2))
+    assert not result.ok and result.objects == []
+    [violation] = [v for v in result.violations if v.is_error]
+    assert (violation.code, violation.kind, violation.file) == (
+        "TF005",
+        "TFrameworkConfig",
+        "s.yaml",
+    )
+    assert "stamps apiVersion k8s.tars.io/v1beta1" in violation.message
+    assert build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD)).ok
+    # without a TFrameworkConfig of its own, the stack keeps the cluster's: v1beta2 is fine
+    servers = load_texts({"s.yaml": stack_text(template("tars.cpp"), tars_server())}, NAMESPACE)
+    existing = Options(
+        namespace=NAMESPACE, mode=Mode.CRD, crd_api_version=V1BETA2, existing_framework_config=True
+    )
+    assert build(servers, existing).ok
 
 
 # --- the tars.io/Conversion.1b21b3 annotation, as Go's json.Marshal writes it (issue #9) ----

@@ -67,8 +67,24 @@ def crd_document(
 def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
     """What the target version's CRD requires but the conversion cannot supply (crd mode):
     a v1beta2 TFrameworkConfig has no ``imageBuild.executor`` (unless its conversion
-    annotation carries one with an image), which v1beta3 requires."""
+    annotation carries one with an image), which v1beta3 requires (TF001); and a
+    TFrameworkConfig written as v1beta2, which v1.4.1 cannot store (TF005)."""
     found: list[Violation] = _crd_pattern_violations(stack)
+    if options.crd_api_version == V1BETA2:
+        found.extend(
+            report(
+                config,
+                "TF005",
+                "apiVersion",
+                "TarsK8S v1.4.1 cannot store a k8s.tars.io/v1beta2 TFrameworkConfig: its "
+                "conversion webhook turns it into the storage version v1beta3 but stamps "
+                "apiVersion k8s.tars.io/v1beta1 on the result, which the API server refuses "
+                "as an invalid conversion response; render with --crd-api-version "
+                "k8s.tars.io/v1beta3, or leave the TFrameworkConfig to the cluster "
+                "(--existing-framework-config)",
+            )
+            for config in stack.frameworks
+        )
     key = (TFrameworkConfig.KIND, options.crd_api_version)
     required = VERSION_REQUIRED_FIELDS.get(key, ())
     if options.crd_api_version == V1BETA3:

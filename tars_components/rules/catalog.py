@@ -260,6 +260,14 @@ _RULES = (
         "crd mode: no two TFrameworkConfigs share an output file name",
         "tars-components",
     ),
+    Rule(
+        "TF005",
+        ERROR,
+        "TFrameworkConfig",
+        "crd mode: not written as k8s.tars.io/v1beta2 (v1.4.1's conversion to the storage "
+        "version stamps v1beta1, so the API server cannot store it)",
+        "controller",
+    ),
     # --- wave 2: TConfig, TImage, TTree, TAccount, live exports (issue 11) ---
     Rule(
         "TC001",
