@@ -500,11 +500,18 @@ def _rejected(raw: Mapping[str, Any], namespace: str, source: Source | None) -> 
     meta = raw.get("metadata")
     meta = meta if isinstance(meta, dict) else {}
     name, ns = meta.get("name"), meta.get("namespace")
+    spec = raw.get("spec") if raw.get("kind") == "TServer" else raw
+    fields = spec if isinstance(spec, dict) else {}
     return Rejected(
         kind=str(raw["kind"]),
         namespace=ns if isinstance(ns, str) and ns else namespace,
         name=name if isinstance(name, str) else "",
         source=source,
+        identity={
+            key: fields[key]
+            for key in ("app", "server", "configName", "podSeq")
+            if isinstance(fields.get(key), str)
+        },
     )
 
 

@@ -32,6 +32,10 @@ class Rejected:
     namespace: str
     name: str
     source: Source | None = None
+    identity: Mapping[str, str] = field(default_factory=dict)
+    """The identity fields of a TConfig or TServer that are strings as written (``app``,
+    ``server``, ``configName``, ``podSeq``; a TServer's from ``spec``), so that rules about
+    other documents do not report a follow-on of the schema error."""
 
 
 @dataclass(frozen=True)

@@ -429,6 +429,23 @@ def test_tc003_tc009_a_config_rollout_replaces_the_activated_version() -> None:
     assert [v.code for v in violations] == ["TC009"]
 
 
+def test_a_document_that_fails_its_schema_is_reported_once_never_as_removed() -> None:
+    """v1.4.1's webhook sees the document as written: a schema error is one violation at its
+    field, not also a deletion (TR007, TC003, TC009) nor a missing server (TC012)."""
+    node = config("node", pod_seq="0")
+    text, violations = change([tree()], [tree(businesses="not a list")])
+    assert violations == []
+    assert [(v.code, v.field) for v in validate(load(text))] == [("TR008", "businesses")]
+    docs = [tars_server(), config(configContent=["a list"]), node]
+    text, violations = change([tars_server(), config(), node], docs)
+    assert violations == []
+    assert [(v.code, v.field) for v in validate(load(text))] == [("TC011", "configContent")]
+    server = tars_server()
+    server["spec"]["tars"]["servants"][0]["port"] = "not a port"
+    found = validate(load(render(*base_docs(), server, config())))
+    assert [(v.code, v.field) for v in found] == [("TS021", "spec.tars.servants[0].port")]
+
+
 def test_tr006_tr007_tree_changes() -> None:
     _, violations = change([tars_server(), tree()], [tars_server(), tree(apps=[])])
     assert [(v.code, v.field) for v in violations] == [("TR006", "apps")]

@@ -39,7 +39,9 @@ def kind_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
     before: dict[Key, Document] = {}
     for doc in previous.documents:
         before.setdefault(_key(doc), doc)
+    # a document that failed its schema is still there: reported at its field, not removed
     now = {_key(doc) for doc in current.documents}
+    now.update((r.kind, r.namespace, r.name) for r in current.rejected)
     for config in current.configs:
         old = before.get(_key(config))
         if isinstance(old, TConfig):

@@ -48,7 +48,7 @@ def controller_only_objects(stack: Stack) -> Iterator[Violation]:
                 "TX005",
                 "metadata.labels",
                 f"the TarsK8S webhook refuses to create a {obj.kind} labelled "
-                f"{LABEL_APP} and {LABEL_SERVER} (\"only use authorized account "
-                f"can create {obj.kind.lower()}\"): only the controller builds it from a "
+                f'{LABEL_APP} and {LABEL_SERVER} ("only use authorized account '
+                f'can create {obj.kind.lower()}"): only the controller builds it from a '
                 "TServer; declare the TServer, or drop one of the labels",
             )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..errors import Violation
-from ..models import MASTER, TConfig
+from ..models import MASTER, TConfig, TServer
 from ..mutation_kinds import LABEL_DEACTIVATE, LABEL_DELETING
 from ..stack import Stack
 from .common import repeats, report, same_names
@@ -30,7 +30,16 @@ def check_configs(stack: Stack) -> Iterator[Violation]:
     for config in stack.configs:
         yield from _create_labels(config)
         yield from _app_level_master(config)
-        yield from _master_exists(config, masters)
+        if not _rejected(
+            TConfig.KIND,
+            stack,
+            config.namespace,
+            app=config.app,
+            server=config.server,
+            configName=config.config_name,
+            podSeq=MASTER,
+        ):
+            yield from _master_exists(config, masters)
         yield from _server_exists(config, stack)
     yield from _one_activated(stack.configs)
     yield from same_names(stack.configs, "TC013")
@@ -81,7 +90,7 @@ def _master_exists(config: TConfig, masters: set[tuple[str, str, str, str]]) -> 
 def _server_exists(config: TConfig, stack: Stack) -> Iterator[Violation]:
     """TC012: a server's config belongs to a TServer of the stack (app-level configs to an
     app, which needs no object)."""
-    if config.is_app_level:
+    if config.is_app_level or _rejected_server(config, stack):
         return
     if (config.namespace, config.app, config.server) not in stack.server_keys:
         yield report(
@@ -91,6 +100,21 @@ def _server_exists(config: TConfig, stack: Stack) -> Iterator[Violation]:
             f"no TServer with app {config.app} and server {config.server} in namespace "
             f'{config.namespace}: add it, or make this an app-level config (server: "")',
         )
+
+
+def _rejected(kind: str, stack: Stack, namespace: str, **identity: str) -> bool:
+    """Whether a document of ``kind`` with this identity is in the stack but failed its
+    schema: it is reported there, at its field, and not again as missing here."""
+    return any(
+        r.kind == kind
+        and r.namespace == namespace
+        and all(r.identity.get(key) == value for key, value in identity.items())
+        for r in stack.rejected
+    )
+
+
+def _rejected_server(config: TConfig, stack: Stack) -> bool:
+    return _rejected(TServer.KIND, stack, config.namespace, app=config.app, server=config.server)
 
 
 def _one_activated(configs: list[TConfig]) -> Iterator[Violation]:
