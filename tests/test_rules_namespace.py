@@ -293,7 +293,6 @@ def test_ta002_a_password_outside_the_pattern_is_refused_without_showing_it() ->
 @pytest.mark.parametrize(
     ("authentication", "field"),
     [
-        ({"password": "Secret-1", "bcryptPassword": BCRYPT}, "spec.authentication"),
         ({}, "spec.authentication"),
         ({"bcryptPassword": "$2a$06$tooShort"}, "spec.authentication"),
         ({"bcryptPassword": 12345678}, "spec.authentication.bcryptPassword"),
@@ -307,6 +306,19 @@ def test_ta003_the_crd_schema_without_showing_credentials(authentication: Doc, f
     assert [(v.code, v.field) for v in violations if v.is_error] == [("TA003", field)]
     text = "".join(v.format() for v in violations)
     assert "Secret-1" not in text and "tooShort" not in text and "12345678" not in text
+
+
+def test_a_password_with_a_hash_is_admitted_and_the_password_wins() -> None:
+    """v1.4.1 mutates before the schema: the webhook hashes ``password`` into
+    ``bcryptPassword`` (replacing the one given) and drops the password."""
+    doc = account()
+    doc["spec"]["authentication"] = {"password": "Secret-1", "bcryptPassword": BCRYPT}
+    text, violations = check(doc)
+    assert [v for v in violations if v.is_error] == []
+    assert "Secret-1" not in "".join(v.format() for v in violations)
+    (loaded,) = load(text).accounts
+    assert loaded.spec.authentication.bcrypt_password is None  # hashed from the password
+    assert loaded.spec.authentication.password is not None
 
 
 def test_ta003_role_and_username() -> None:

@@ -78,12 +78,24 @@ class Token(TarsModel):
 
 
 class Authentication(TarsModel):
-    """``spec.authentication``: exactly one of ``password`` and ``bcryptPassword``."""
+    """``spec.authentication``: ``password`` or ``bcryptPassword`` (the password wins)."""
 
     password: Credential | None = None
     bcrypt_password: Credential | None = None
     activated: bool = False
     tokens: list[Token] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _password_wins(cls, data: Any) -> Any:
+        """v1.4.1's mutating webhook runs before the schema: given a ``password`` it writes
+        ``bcryptPassword`` from it (replacing any there) and drops the password, on create
+        and on update, so both together are admitted and the password wins."""
+        if isinstance(data, dict) and data.get("password") is not None:
+            for key in ("bcryptPassword", "bcrypt_password"):
+                if data.get(key) is not None:
+                    data = {k: v for k, v in data.items() if k != key}
+        return data
 
     @model_validator(mode="after")
     def _one_credential(self) -> "Authentication":

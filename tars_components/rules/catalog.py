@@ -476,8 +476,9 @@ _RULES = (
         "TA003",
         ERROR,
         "TAccount",
-        "the CRD schema (exactly one of password and bcryptPassword, a 60-character "
-        "bcryptPassword, username 2..16, role enum, unknown fields)",
+        "the CRD schema (password or bcryptPassword, the password winning when both are "
+        "given as the webhook hashes it first; a 60-character bcryptPassword, username "
+        "2..16, role enum, unknown fields)",
         "controller",
     ),
     Rule(
