@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from helpers import (
     DROP,
     FRAMEWORK,
@@ -17,6 +18,7 @@ from helpers import (
 )
 
 from tars_components.expansion import expand
+from tars_components.expansion.quantity import canonical_quantity
 from tars_components.loader import load_texts
 from tars_components.options import Options
 from tars_components.yamlio import dump
@@ -493,6 +495,30 @@ def test_claim_templates_in_mount_order_then_delay_bind() -> None:
     assert claims[2]["metadata"]["labels"] == {**LABELS, "tars.io/LocalVolume": "delay-bind"}
 
 
+def test_a_claim_template_as_a_go_client_writes_it_is_admitted_and_its_extras_ignored() -> None:
+    """kind, apiVersion, an empty status and a null creationTimestamp (a Go
+    PersistentVolumeClaim value, as TarsK8S's e2e suite sends it) are pruned by the API
+    server and admitted by v1.4.1; other unknown fields stay schema errors (typos)."""
+    go_written = {
+        "kind": "PersistentVolumeClaim",
+        "apiVersion": "v1",
+        "metadata": {"creationTimestamp": None, "labels": {"a": "b"}},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+        "status": {},
+    }
+    mount = {"name": "cache", "mountPath": "/cache"}
+    doc = tars_server(mounts=[{**mount, "source": {"persistentVolumeClaimTemplate": go_written}}])
+    (claim,) = objects(doc)["StatefulSet/test-demotest"]["spec"]["volumeClaimTemplates"]
+    assert claim["metadata"] == {"name": "cache", "labels": {"a": "b"}} and "status" not in claim
+    for typo in ({"status": {"phase": "Bound"}}, {"kind": 3}, {"spec2": {}}):
+        template = {**go_written, **typo}
+        doc = tars_server(mounts=[{**mount, "source": {"persistentVolumeClaimTemplate": template}}])
+        assert [v.code for v in load(doc).violations] == ["TS021"], typo
+    meta = {**go_written, "metadata": {"creationTimestamp": "2024-01-01T00:00:00Z"}}
+    doc = tars_server(mounts=[{**mount, "source": {"persistentVolumeClaimTemplate": meta}}])
+    assert [v.code for v in load(doc).violations] == ["TS021"]
+
+
 def test_delay_bind_for_each_host_binding_and_not_without() -> None:
     for k8s in (
         {"hostIPC": True},
@@ -590,3 +616,53 @@ def test_skip_await_option_annotates_workloads_only() -> None:
     }
     assert "annotations" not in objs["Service/test-demotest"]["metadata"]
     assert "annotations" not in objects(tars_server())["StatefulSet/test-demotest"]["metadata"]
+
+
+# --- quantities in the API server's canonical form --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "stored"),
+    [
+        ("0.5", "500m"),
+        ("1.5", "1500m"),
+        ("1000m", "1"),
+        ("1000", "1k"),
+        ("1500", "1500"),
+        ("1.5Gi", "1536Mi"),
+        ("2048Mi", "2Gi"),
+        ("1023Ki", "1023Ki"),
+        ("512", "512"),
+        ("0.1Gi", "107374182400m"),
+        ("1e3", "1e3"),
+        ("1E3", "1e3"),
+        ("12e6", "12e6"),
+        ("1000k", "1M"),
+        ("0.0000000001", "1n"),
+        ("0", "0"),
+    ],
+)
+def test_quantities_are_written_as_the_api_server_stores_them(written: str, stored: str) -> None:
+    """apimachinery's Quantity.String: what the controller's StatefulSet holds in the
+    cluster, so a later comparison with the live object shows no false change."""
+    assert canonical_quantity(written) == stored
+    claim = {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": written}}}
+    template = {"spec": claim}
+    mounts = [
+        {
+            "name": "c",
+            "mountPath": "/c",
+            "source": {"persistentVolumeClaimTemplate": {"spec": claim}},
+        },
+        {"name": "s", "mountPath": "/s", "source": {"emptyDir": {"sizeLimit": written}}},
+    ]
+    resources = {"requests": {"cpu": written}, "limits": {"memory": written}}
+    sts = objects(tars_server(mounts=mounts, resources=resources))["StatefulSet/test-demotest"]
+    assert main_container(sts)["resources"] == {
+        "requests": {"cpu": stored},
+        "limits": {"memory": stored},
+    }
+    (template,) = sts["spec"]["volumeClaimTemplates"]
+    assert template["spec"]["resources"] == {"requests": {"storage": stored}}
+    (scratch,) = [v for v in pod_spec(sts)["volumes"] if v["name"] == "s"]
+    assert scratch["emptyDir"] == {"sizeLimit": stored}

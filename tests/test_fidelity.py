@@ -66,13 +66,13 @@ def test_negative_partition_on_a_daemonset_gives_max_unavailable_one() -> None:
     assert ds["spec"]["updateStrategy"]["rollingUpdate"] == {"maxUnavailable": 1}
 
 
-def test_integer_empty_dir_size_limit_is_admitted_and_kept() -> None:
+def test_integer_empty_dir_size_limit_is_admitted_and_stored_as_a_quantity() -> None:
     source = {"emptyDir": {"sizeLimit": 1024}}
     mount = {"name": "scratch", "mountPath": "/scratch", "source": source}
     doc = tars_server(mounts=[mount])
     assert check(load(doc), EXPAND) == []
     volumes = {v["name"]: v for v in pod_spec(objects(doc)["StatefulSet/test-demotest"])["volumes"]}
-    assert volumes["scratch"]["emptyDir"] == {"sizeLimit": 1024}
+    assert volumes["scratch"]["emptyDir"] == {"sizeLimit": "1024"}  # as the API server stores it
 
 
 @pytest.mark.parametrize("secret", ["my-", "my-.b", "", "reg-secret"])

@@ -15,6 +15,7 @@ from .labels import (
     selector_labels,
 )
 from .ports import build_container_ports
+from .quantity import canonical_resources
 from .volumes import build_volume_mounts, build_volumes
 
 DNS_CONFIG = {"options": [{"name": "ndots", "value": "2"}]}
@@ -165,6 +166,6 @@ def build_main_container(server: TServer, daemon: bool) -> dict[str, object]:
     ports = build_container_ports(server)
     if ports:
         container["ports"] = ports
-    container["resources"] = k8s.resources.to_dict()
+    container["resources"] = canonical_resources(k8s.resources.to_dict())
     container["volumeMounts"] = build_volume_mounts(server, daemon)
     return container

@@ -19,6 +19,7 @@ from .labels import (
     TARSNODE_WORK_DIR_PATH,
     selector_labels,
 )
+from .quantity import canonical_quantity, canonical_resources
 
 LOCAL_VOLUME_SIZE = "1G"
 
@@ -34,7 +35,10 @@ def build_volumes(server: TServer) -> list[dict[str, object]]:
     for mount in _mounts(server):
         if mount.source.is_claim_template:
             continue
-        volumes.append({"name": mount.name, **mount.source.to_dict()})
+        source = mount.source.to_dict()
+        if "sizeLimit" in source.get("emptyDir", {}):
+            source["emptyDir"]["sizeLimit"] = canonical_quantity(source["emptyDir"]["sizeLimit"])
+        volumes.append({"name": mount.name, **source})
     volumes.append({"name": HOST_TIMEZONE, "hostPath": {"path": HOST_TIMEZONE_PATH}})
     if server.is_tars:
         volumes.append({"name": TARSNODE_WORK_DIR, "emptyDir": {}})
@@ -90,11 +94,13 @@ def _claim_from_template(mount: Mount) -> dict[str, object]:
             metadata["labels"] = dict(template.metadata.labels)
         if template.metadata.annotations:
             metadata["annotations"] = dict(template.metadata.annotations)
+    spec = template.spec.to_dict()
+    spec["resources"] = canonical_resources(spec["resources"])
     return {
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
         "metadata": metadata,
-        "spec": template.spec.to_dict(),
+        "spec": spec,
     }
 
 

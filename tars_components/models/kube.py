@@ -6,7 +6,7 @@ defaults, which differ from Kubernetes' own in places (``optional: true``, ``def
 """
 
 from enum import Enum
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import Field, model_validator
 
@@ -301,6 +301,18 @@ class ClaimTemplateMeta(TarsModel):
     labels: dict[str, LabelValue] | None = None
     annotations: dict[str, LabelValue] | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_null_creation_timestamp(cls, data: Any) -> Any:
+        """``creationTimestamp: null``, what a Go client serializes for an unset time."""
+        if (
+            isinstance(data, dict)
+            and "creationTimestamp" in data
+            and data["creationTimestamp"] is None
+        ):
+            return {k: v for k, v in data.items() if k != "creationTimestamp"}
+        return data
+
 
 class ClaimSpec(TarsModel):
     """Spec of a persistentVolumeClaimTemplate (the fields the CRD declares)."""
@@ -314,10 +326,26 @@ class ClaimSpec(TarsModel):
 
 
 class ClaimTemplate(TarsModel):
-    """``persistentVolumeClaimTemplate``: becomes a StatefulSet volumeClaimTemplate."""
+    """``persistentVolumeClaimTemplate``: becomes a StatefulSet volumeClaimTemplate.
+
+    ``kind``, ``apiVersion`` and an empty ``status``, which a Go client writes for a
+    PersistentVolumeClaim value, are accepted and ignored: the CRD does not declare them, so
+    the API server prunes them and v1.4.1 admits the server."""
 
     metadata: ClaimTemplateMeta | None = None
     spec: ClaimSpec
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_go_client_fields(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        pruned = {
+            key
+            for key in ("kind", "apiVersion", "status")
+            if key in data and (isinstance(data[key], str) if key != "status" else data[key] == {})
+        }
+        return {k: v for k, v in data.items() if k not in pruned} if pruned else data
 
 
 class TLocalVolumeSource(TarsModel):
