@@ -122,6 +122,25 @@ def test_an_added_server_is_a_create_of_each_of_its_objects() -> None:
     assert service.reason is None
 
 
+def test_a_cluster_scoped_object_is_named_without_a_namespace() -> None:
+    role = {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRole",
+        "metadata": {"name": "tars-reader"},
+        "rules": [],
+    }
+    (change,) = changes([tars_server()], [tars_server(), role])
+    assert (change.action, change.namespace, change.title) == (
+        Action.CREATE,
+        "",
+        "ClusterRole tars-reader",
+    )
+    diff = Diff(changes=(change,))
+    assert "create rbac.authorization.k8s.io/v1 ClusterRole tars-reader\n" in to_text(diff)
+    assert "`tars-reader`" in to_markdown(diff) and "default/" not in to_markdown(diff)
+    assert json.loads(to_json(diff))["changes"][0]["namespace"] is None
+
+
 def test_a_removed_server_is_a_delete_with_the_old_values() -> None:
     found = changes([tars_server(), normal_server()], [tars_server()])
     assert actions(found) == [

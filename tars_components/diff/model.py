@@ -60,9 +60,14 @@ class Change:
     effects: tuple[Change, ...] | None = None
 
     @property
+    def qualified_name(self) -> str:
+        """``namespace/name``, or ``name`` for a cluster-scoped object."""
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+    @property
     def title(self) -> str:
-        """``Kind namespace/name``."""
-        return f"{self.kind} {self.namespace}/{self.name}"
+        """``Kind namespace/name`` (``Kind name`` for a cluster-scoped object)."""
+        return f"{self.kind} {self.qualified_name}"
 
     def to_json(self) -> dict[str, Any]:
         """The issue's shape; ``effects`` only when set (crd mode)."""
@@ -70,7 +75,7 @@ class Change:
             "action": self.action.value,
             "apiVersion": self.api_version,
             "kind": self.kind,
-            "namespace": self.namespace,
+            "namespace": self.namespace or None,
             "name": self.name,
             "fields": [f.to_json() for f in self.fields],
             "reason": self.reason,

@@ -63,10 +63,10 @@ def api_group(api_version: str) -> str:
 
 
 def identity(obj: Mapping[str, Any]) -> Identity:
-    """The object's identity, in sort order."""
+    """The object's identity, in sort order (namespace ``""``: a cluster-scoped object)."""
     meta = obj.get("metadata") or {}
     return (
-        str(meta.get("namespace") or "default"),
+        str(meta.get("namespace") or ""),
         str(meta.get("name") or ""),
         str(obj.get("kind") or ""),
         api_group(str(obj.get("apiVersion") or "")),

@@ -124,7 +124,7 @@ def _paint(text: str, code: str, colour: bool) -> str:
 def _text_change(change: Change, indent: str, colour: bool) -> list[str]:
     header = (
         f"{_SIGN[change.action]} {change.action.value} {change.api_version} {change.kind} "
-        f"{change.namespace}/{change.name}"
+        f"{change.qualified_name}"
     )
     out = [indent + _paint(header, _ACTION_COLOUR[change.action] + _BOLD, colour)]
     if change.reason:
@@ -201,7 +201,7 @@ def _table_row(change: Change) -> str:
     if replaced:  # crd mode: the danger is in what the controller does
         action = f"{action} (controller **replaces** {', '.join(replaced)})"
     count = "" if change.action in (Action.CREATE, Action.DELETE) else str(len(change.fields))
-    return f"| {action} | {change.kind} | `{change.namespace}/{change.name}` | {count} |\n"
+    return f"| {action} | {change.kind} | `{change.qualified_name}` | {count} |\n"
 
 
 def _fence(lines: Iterable[str]) -> str:
@@ -235,7 +235,7 @@ def _diff_block(lines: list[str], room: int | None) -> str:
 def _details(change: Change, room: int | None = None) -> str:
     summary = (
         f"<details><summary><b>{change.action.value}</b> {change.kind} "
-        f"<code>{change.namespace}/{change.name}</code> ({change.api_version})</summary>\n\n"
+        f"<code>{change.qualified_name}</code> ({change.api_version})</summary>\n\n"
     )
     body = ""
     if change.reason:
@@ -246,7 +246,7 @@ def _details(change: Change, room: int | None = None) -> str:
     for effect in change.effects or ():
         effects.append(
             f"@@ {effect.action.value} {effect.api_version} {effect.kind} "
-            f"{effect.namespace}/{effect.name} @@"
+            f"{effect.qualified_name} @@"
         )
         if effect.reason:
             effects.append(f"# replace: {effect.reason}")
