@@ -667,6 +667,9 @@ def test_ts023_released_daemon_set_and_unreleased_stateful_set_pass() -> None:
         ({"key": "ssd", "operator": "Exists", "values": ["x"]}, "operator Exists takes no values"),
         ({"key": "cpu", "operator": "Gt", "values": ["x"]}, "needs exactly one integer value"),
         ({"key": "cpu", "operator": "Lt", "values": ["1", "2"]}, "needs exactly one integer"),
+        ({"key": "Version", "operator": "Lt", "values": ["v1"]}, "needs exactly one integer"),
+        ({"key": "cpu", "operator": "Gt", "values": ["1_000"]}, "needs exactly one integer"),
+        ({"key": "cpu", "operator": "Gt", "values": [str(2**63)]}, "needs exactly one integer"),
     ],
 )
 def test_ts016_node_selector_values_per_operator(requirement: dict, problem: str) -> None:
@@ -681,6 +684,7 @@ def test_ts016_valid_node_selectors_pass() -> None:
         {"key": "zone", "operator": "In", "values": ["a"]},
         {"key": "ssd", "operator": "DoesNotExist"},
         {"key": "cpu", "operator": "Gt", "values": ["4"]},
+        {"key": "cpu", "operator": "Lt", "values": ["9223372036854775807"]},
     ]
     assert check(tars_server(nodeSelector=selectors))[1] == []
 

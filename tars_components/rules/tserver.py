@@ -349,7 +349,12 @@ def _mount_options(server: TServer) -> Iterator[Violation]:
 
 
 def _node_selector(server: TServer) -> Iterator[Violation]:
-    """TS016: node selector requirements Kubernetes accepts (values per operator)."""
+    """TS016: node selector requirements the scheduler can use (values per operator).
+
+    Stricter than the API server for ``Gt``/``Lt``: it admits any single value, but the
+    scheduler parses it as a 64-bit integer (``strconv.ParseInt``) and never places a pod
+    whose value is not one (``Version Lt [v1]``, as TarsK8S's e2e suite writes, pends for
+    ever). v1.4.1 admits the TServer; refusing it here is a deliberate difference."""
     for i, requirement in enumerate(server.spec.k8s.node_selector):
         operator, values = requirement.operator, requirement.values or []
         if operator in (SelectorOperator.IN, SelectorOperator.NOT_IN) and not values:
@@ -370,12 +375,12 @@ def _node_selector(server: TServer) -> Iterator[Violation]:
         )
 
 
+_INT64 = re.compile(r"[+-]?[0-9]+")
+
+
 def _is_integer(value: str) -> bool:
-    try:
-        int(value)
-    except ValueError:
-        return False
-    return True
+    """What Go's ``strconv.ParseInt(value, 10, 64)`` accepts."""
+    return _INT64.fullmatch(value) is not None and -(2**63) <= int(value) < 2**63
 
 
 # --- names (TS016) ------------------------------------------------------------------------
