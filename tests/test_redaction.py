@@ -32,12 +32,17 @@ from typing import Any
 import grpc
 import pulumi
 import pytest
-from grpc_provider import DynamicProviderProcess, engine_strips_secrets, registered_inputs
+from grpc_provider import (
+    PROVIDER_KEY,
+    DynamicProviderProcess,
+    engine_strips_secrets,
+    registered_inputs,
+)
 from helpers import FRAMEWORK, NAMESPACE, stack_text, tars_server
 
 from tars_components.cli import main as cli_main
 from tars_components.components import TFramework, TFrameworkArgs, TServer, TServerArgs
-from tars_components.components.testing import Recording, ValidationFailed, record
+from tars_components.components.testing import Recording, ValidationFailed, record, strip_secrets
 from tars_components.diff import diff_stacks
 from tars_components.diff.printers import to_json, to_markdown, to_text
 from tars_components.loader import load_texts, parse_document
@@ -441,3 +446,45 @@ def test_diff_masks_misplaced_credentials_of_a_passed_through_taccount() -> None
     text = to_json(result.diff)
     assert "Old-Pass-1" not in text and "New-Pass-2" not in text
     assert "[secret: after]" in text
+
+
+def test_a_component_with_a_secret_app_gets_a_validation_id_without_it() -> None:
+    def program() -> None:
+        fw = TFramework(
+            "fw",
+            TFrameworkArgs(
+                namespace=NAMESPACE,
+                config=parse_document(FRAMEWORK, NAMESPACE),  # type: ignore[arg-type]
+                templates=TEMPLATES,
+            ),
+        )
+        TServer(
+            "srv",
+            TServerArgs(
+                fw,
+                app=pulumi.Output.secret("Hiddenapp"),
+                server="Order",
+                tars={"template": "tars.cpp", "servants": [{"name": "OrderObj", "port": 10000}]},
+                k8s={"replicas": 1},
+                release={"id": "v42", "image": "reg.example.com/x:v1"},
+            ),
+        )
+
+    recording = record(program)
+    [validation] = [r for r in recording.validations() if r.name == "srv-validation"]
+    props = strip_secrets({k: v for k, v in validation.inputs.items() if k != PROVIDER_KEY})
+    created = TarsValidationProvider().create(props)
+    assert "hiddenapp" not in created.id.lower()
+    assert created.id == f"TServer/{NAMESPACE}/{MASK}"
+    assert recording.plaintext("Hiddenapp") == []
+
+
+def test_a_short_secret_never_blurs_the_rule_code() -> None:
+    props = secret_props("Bad Image 1")
+    props["document"]["spec"]["k8s"]["env"] = [{"name": "N", "value": "1"}]
+    props["secretFields"] = ["spec.k8s.env[0].value"]
+    [(field, reason)] = check_failures({}, props)
+    assert field == "spec.release.image"
+    assert reason.startswith("TS021: 'Bad Image [secret]' is not valid")
+    outputs = evaluate(Subject.parse(props)).outputs(props)
+    assert outputs["violations"][0].startswith("TS021 error spec.release.image: ")
