@@ -140,7 +140,8 @@ def masked(
     """A copy of ``value`` (found at field path ``at``) whose secret parts are
     :data:`MASKED` or, inside a longer string, :data:`MASK` (see :func:`quote`)."""
     active = active_secrets()
-    return _Masker(tuple(subtrees), frozenset(keys), active).masked(value, tuple(at))
+    lowered = frozenset(key.lower() for key in keys)
+    return _Masker(tuple(subtrees), lowered, active).masked(value, tuple(at))
 
 
 @dataclass(frozen=True)

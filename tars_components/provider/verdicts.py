@@ -70,9 +70,9 @@ class Evaluation:
         """``<kind>/<namespace>/<name>``; ``[secret]`` in place of a namespace or name that
         holds a secret value (ids are plaintext in the state). Such an id is not unique, which
         nothing requires: the engine keys resources by URN, and this provider reads no id."""
-        parts = [self.kind, self.namespace, self.name]
-        parts[2] = REDACTED if self.secret_name else parts[2]
-        return "/".join(REDACTED if self._holds_secret(part) else part for part in parts)
+        namespace = REDACTED if self._holds_secret(self.namespace) else self.namespace
+        name = REDACTED if self.secret_name or self._holds_secret(self.name) else self.name
+        return f"{self.kind}/{namespace}/{name}"
 
     def _holds_secret(self, text: str) -> bool:
         return any(secret.lower() in text.lower() for secret in self.secrets)
