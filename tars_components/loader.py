@@ -14,7 +14,7 @@ Two kinds of bad input, two outcomes:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,7 @@ from .models.base import P_DNS1123SUB, PATTERN_HINTS
 from .models.names import is_dns_label
 from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .paths import FileIndex, Segment
+from .redaction import quote, secret_keys, secret_subtrees
 from .rules.tserver import section_mismatch
 from .stack import KubeObject, Rejected, Stack, violation
 from .yamlio import LIMIT_NAMES, Limits, YamlLimitError, format_size, load_documents
@@ -316,14 +317,16 @@ def _identify(raw: Any) -> str | None:
         or (tars_group and api_version not in API_VERSIONS)
     ):
         return (
-            f"unknown apiVersion {api_version!r}: expected one of {', '.join(API_VERSIONS)} "
+            f"unknown apiVersion {quote(api_version)}: expected one of {', '.join(API_VERSIONS)} "
             "or a Kubernetes apiVersion"
         )
     if not isinstance(kind, str) or not kind:
-        return f"unknown kind {kind!r} for {api_version}: a document needs a kind"
+        return f"unknown kind {quote(kind)} for {api_version}: a document needs a kind"
     if tars_group:
         if kind not in KINDS and kind not in CONTROLLER_KINDS and kind not in UNTYPED_TARS_KINDS:
-            return f"unknown kind {kind!r} for {api_version}: expected one of {', '.join(KINDS)}"
+            return (
+                f"unknown kind {quote(kind)} for {api_version}: expected one of {', '.join(KINDS)}"
+            )
         return None
     meta = raw.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
@@ -526,37 +529,19 @@ def _build(
     try:
         doc = cls.model_validate(raw)
     except ValidationError as exc:
-        errors.extend(_pydantic_errors(exc))
+        errors.extend(_pydantic_errors(exc, api_version, kind))
     if errors:
         doc = None  # the API server rejects the whole object
     elif doc is not None:
         doc.with_source(source)
     if kind == TServer.KIND:
         errors = [_section_error(raw, error) for error in errors]
-    if kind == TAccount.KIND:
-        errors = [_redacted(error) for error in errors]
     identity = _rejected(raw, namespace, source)
     violations = [
         _schema_violation(identity, kind, path, error_type, message)
         for path, error_type, message in errors
     ]
     return doc, violations
-
-
-SECRET_FIELDS = frozenset({"password", "bcryptPassword", "content"})
-"""TAccount fields whose values never appear in a message (credentials and login tokens)."""
-
-
-def _redacted(
-    error: tuple[tuple[Segment, ...], str, str],
-) -> tuple[tuple[Segment, ...], str, str]:
-    """A TAccount schema error about a credential, told without quoting the value."""
-    path, error_type, _ = error
-    if not SECRET_FIELDS.intersection(seg for seg in path if isinstance(seg, str)):
-        return error
-    if error_type in ("missing", "extra_forbidden", "string_too_long", "string_too_short"):
-        return error
-    return path, error_type, "is not valid (the value is a credential and is not shown)"
 
 
 def _metadata_errors(kind: str, meta: Any) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
@@ -569,13 +554,14 @@ def _metadata_errors(kind: str, meta: Any) -> Iterator[tuple[tuple[Segment, ...]
     if not name:
         yield ("metadata", "name"), "missing", "metadata.name is required"
     elif kind != TServer.KIND and isinstance(name, str) and not _DNS_SUBDOMAIN.fullmatch(name):
-        yield ("metadata", "name"), "name", f"{name!r} is not valid: expected {_SUBDOMAIN_HINT}"
+        message = f"{quote(name, ('metadata', 'name'))} is not valid: expected {_SUBDOMAIN_HINT}"
+        yield ("metadata", "name"), "name", message
     if isinstance(namespace, str) and not is_dns_label(namespace):
         yield (
             ("metadata", "namespace"),
             "namespace",
-            f"{namespace!r} is not a valid namespace: expected a DNS-1123 label (at most 63 "
-            "lowercase letters, digits and '-')",
+            f"{quote(namespace, ('metadata', 'namespace'))} is not a valid namespace: expected "
+            "a DNS-1123 label (at most 63 lowercase letters, digits and '-')",
         )
 
 
@@ -640,7 +626,9 @@ def _lookup(raw: Any, path: tuple[str, ...]) -> Any:
     return node
 
 
-def _pydantic_errors(exc: ValidationError) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
+def _pydantic_errors(
+    exc: ValidationError, api_version: str, kind_name: str
+) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
     for error in exc.errors(include_url=False):
         path = tuple(seg for seg in error["loc"] if isinstance(seg, (str, int)))
         # pydantic appends the validator of a constrained type to the location
@@ -648,11 +636,25 @@ def _pydantic_errors(exc: ValidationError) -> Iterator[tuple[tuple[Segment, ...]
         kind = error["type"]
         if kind == "string_pattern_mismatch" and error.get("input") == "":
             kind = "empty"
-        yield path, kind, _describe(error)
+        yield path, kind, _describe(error, _Quoter(api_version, kind_name, path))
 
 
-def _describe(error: Mapping[str, Any]) -> str:
-    """A short, user-facing sentence for one pydantic error."""
+class _Quoter:
+    """Quotes the value of one schema error, its secrets masked (:mod:`.redaction`): the
+    credentials of the document's kind wherever they sit in the value, and the Pulumi secrets
+    of the document being checked."""
+
+    def __init__(self, api_version: str, kind: str, path: tuple[Segment, ...]) -> None:
+        self.path = path
+        self.subtrees = secret_subtrees(api_version, kind)
+        self.keys = secret_keys(api_version, kind)
+
+    def __call__(self, value: Any) -> str:
+        return quote(value, self.path, self.subtrees, self.keys)
+
+
+def _describe(error: Mapping[str, Any], quoted: Callable[[Any], str] = quote) -> str:
+    """A short, user-facing sentence for one pydantic error (values quoted by ``quoted``)."""
     kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
     if kind == "extra_forbidden":
         return "unknown field"
@@ -662,18 +664,18 @@ def _describe(error: Mapping[str, Any]) -> str:
         if value == "":
             return "must not be empty"
         hint = PATTERN_HINTS.get(ctx.get("pattern", ""), f"pattern {ctx.get('pattern')}")
-        return f"{value!r} is not valid: expected {hint}"
+        return f"{quoted(value)} is not valid: expected {hint}"
     if kind in ("greater_than_equal", "greater_than"):
-        return f"{value!r} is below the minimum {ctx.get('ge', ctx.get('gt'))}"
+        return f"{quoted(value)} is below the minimum {ctx.get('ge', ctx.get('gt'))}"
     if kind in ("less_than_equal", "less_than"):
-        return f"{value!r} is above the maximum {ctx.get('le', ctx.get('lt'))}"
+        return f"{quoted(value)} is above the maximum {ctx.get('le', ctx.get('lt'))}"
     if kind in ("string_too_long", "too_long"):
         limit = ctx.get("max_length")
         return f"is longer than {limit} {'characters' if kind == 'string_too_long' else 'items'}"
     if kind == "too_short":
         return f"needs at least {ctx.get('min_length')} item(s)"
     if kind == "enum":
-        return f"{value!r} is not one of {ctx.get('expected')}"
+        return f"{quoted(value)} is not one of {ctx.get('expected')}"
     if kind == "value_error":
         return str(ctx.get("error", error["msg"]))
     if kind == "credential_type":
@@ -688,7 +690,7 @@ def _describe(error: Mapping[str, Any]) -> str:
         "model_attributes_type": "a mapping",
     }.get(kind)
     if expected:
-        return f"must be {expected}, got {_yaml_type(value)} {value!r}"
+        return f"must be {expected}, got {_yaml_type(value)} {quoted(value)}"
     return str(error["msg"])
 
 

@@ -2,25 +2,25 @@
 masked before objects are compared, as ``kubectl diff`` masks Secret data. A masked value that
 changed reads ``[secret: before]`` / ``[secret: after]``, one that did not ``[secret]``, so a
 reviewer sees that a credential changes without seeing it (a bcrypt hash of a weak password is
-as good as the password)."""
+as good as the password).
+
+An object is matched by its API group and kind in any casing, whatever its version (a TAccount
+of ``k8s.tars.io/v1beta2``, ``v1beta3``, or a plain object spelled ``K8S.tars.io/…``), and its
+secrets are found both where the kind keeps them
+(:data:`~tars_components.redaction.SECRET_SUBTREES`, field names in any casing) and under a
+credential's own key wherever it sits (:data:`~tars_components.redaction.SECRET_KEYS`)."""
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
+from collections.abc import Collection
 from typing import Any
 
+from ..redaction import SECRET_KEYS, SECRET_SUBTREES, Path, api_key
 from .objects import identity
 
 SECRET = "[secret]"
 BEFORE = "[secret: before]"
 AFTER = "[secret: after]"
-
-# (API group, kind) → the subtrees whose every value is secret.
-SECRET_SUBTREES: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
-    ("", "Secret"): (("data",), ("stringData",)),
-    ("k8s.tars.io", "TAccount"): (("spec", "authentication"),),
-}
 
 _ABSENT: Any = object()
 
@@ -35,23 +35,85 @@ def redact_pair(
     masked_old: dict[int, dict[str, Any]] = {}
     masked_new: dict[int, dict[str, Any]] = {}
     for key in dict.fromkeys([*old_by_id, *new_by_id]):
-        subtrees = SECRET_SUBTREES.get((key[3], key[2]))
+        old, new = old_by_id.get(key), new_by_id.get(key)
+        sample = new if new is not None else old
+        kind_key = api_key((sample or {}).get("apiVersion"), (sample or {}).get("kind"))
+        subtrees = SECRET_SUBTREES.get(kind_key, ())
         if not subtrees:
             continue
-        old, new = old_by_id.get(key), new_by_id.get(key)
-        old_copy = copy.deepcopy(old) if old is not None else None
-        new_copy = copy.deepcopy(new) if new is not None else None
-        for path in subtrees:
-            a, b = _masked(_at(old_copy, path), _at(new_copy, path))
-            _put(old_copy, path, a)
-            _put(new_copy, path, b)
-        if old is not None and old_copy is not None:
-            masked_old[id(old)] = old_copy
-        if new is not None and new_copy is not None:
-            masked_new[id(new)] = new_copy
+        a, b = _walk(
+            old if old is not None else _ABSENT,
+            new if new is not None else _ABSENT,
+            (),
+            subtrees,
+            SECRET_KEYS.get(kind_key, frozenset()),
+        )
+        if old is not None:
+            masked_old[id(old)] = a
+        if new is not None:
+            masked_new[id(new)] = b
     return (
         [masked_old.get(id(obj), obj) for obj in previous],
         [masked_new.get(id(obj), obj) for obj in current],
+    )
+
+
+def _walk(
+    old: Any, new: Any, at: Path, subtrees: Collection[Path], keys: Collection[str]
+) -> tuple[Any, Any]:
+    """Copies of the old and new value at ``at`` (``_ABSENT`` where there is none), their
+    secret parts masked as a pair."""
+    if any(_is(at, tree) for tree in subtrees) or (
+        at and isinstance(at[-1], str) and at[-1].lower() in keys
+    ):
+        return _masked(old, new)
+    both_maps = isinstance(old, dict) and isinstance(new, dict)
+    both_lists = isinstance(old, list) and isinstance(new, list)
+    if not (both_maps or both_lists) and _container(old) and _container(new):
+        # the shape changed: each side on its own
+        return _walk(old, _ABSENT, at, subtrees, keys)[0], _walk(_ABSENT, new, at, subtrees, keys)[
+            1
+        ]
+    if isinstance(old, dict) or isinstance(new, dict):
+        old_map = old if isinstance(old, dict) else {}
+        new_map = new if isinstance(new, dict) else {}
+        pairs = {
+            k: _walk(old_map.get(k, _ABSENT), new_map.get(k, _ABSENT), (*at, k), subtrees, keys)
+            for k in {**old_map, **new_map}
+        }
+        a = {k: v for k, (v, _) in pairs.items() if k in old_map}
+        b = {k: v for k, (_, v) in pairs.items() if k in new_map}
+        return (a if isinstance(old, dict) else old), (b if isinstance(new, dict) else new)
+    if isinstance(old, list) or isinstance(new, list):
+        old_list = old if isinstance(old, list) else []
+        new_list = new if isinstance(new, list) else []
+        pairs_list = [
+            _walk(
+                old_list[i] if i < len(old_list) else _ABSENT,
+                new_list[i] if i < len(new_list) else _ABSENT,
+                (*at, i),
+                subtrees,
+                keys,
+            )
+            for i in range(max(len(old_list), len(new_list)))
+        ]
+        a_list = [v for v, _ in pairs_list[: len(old_list)]]
+        b_list = [v for _, v in pairs_list[: len(new_list)]]
+        return (a_list if isinstance(old, list) else old), (
+            b_list if isinstance(new, list) else new
+        )
+    return old, new
+
+
+def _container(value: Any) -> bool:
+    return isinstance(value, (dict, list))
+
+
+def _is(path: Path, tree: Path) -> bool:
+    """True when ``path`` is the subtree ``tree`` (field names in any casing)."""
+    return len(path) == len(tree) and all(
+        (a.lower() == b.lower()) if isinstance(a, str) and isinstance(b, str) else a == b
+        for a, b in zip(path, tree, strict=True)
     )
 
 
@@ -83,21 +145,3 @@ def _all(value: Any, mask: str) -> Any:
     if isinstance(value, list):
         return [_all(v, mask) for v in value]
     return mask
-
-
-def _at(obj: Mapping[str, Any] | None, path: tuple[str, ...]) -> Any:
-    node: Any = obj
-    for key in path:
-        if not isinstance(node, Mapping) or key not in node:
-            return _ABSENT
-        node = node[key]
-    return node
-
-
-def _put(obj: dict[str, Any] | None, path: tuple[str, ...], value: Any) -> None:
-    if obj is None or value is _ABSENT:
-        return
-    node: Any = obj
-    for key in path[:-1]:
-        node = node[key]
-    node[path[-1]] = value

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import pulumi
@@ -43,6 +44,7 @@ from .verdicts import (
     changed_inputs,
     check_failures,
     evaluate,
+    old_secrets,
 )
 from .wire import (
     CONTEXT_RULES,
@@ -114,6 +116,7 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
     ) -> pulumi.dynamic.UpdateResult:
         """As :meth:`create`, with the change rules against the old document."""
         result = evaluate(Subject.parse(decoded(news)))
+        result = replace(result, secrets=(*result.secrets, *old_secrets(decoded(olds))))
         result.raise_errors(change_violations(decoded(olds), decoded(news)))
         return pulumi.dynamic.UpdateResult(result.outputs(news))
 

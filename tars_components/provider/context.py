@@ -254,7 +254,8 @@ class Subject:
         return build_documents(raws)
 
     def secret_values(self) -> list[str]:
-        """The texts of the secret values of the document (longest first), for redaction."""
+        """The texts of the secret values of the document (every leaf at or below a secret
+        field; longest first), for redaction."""
         values: set[str] = set()
         for path in self.secret_fields:
             node: Any = self.document
@@ -264,9 +265,27 @@ class Subject:
                 except (KeyError, IndexError, TypeError):
                     node = None
                     break
-            if node is not None and not isinstance(node, (dict, list)) and str(node):
-                values.add(str(node))
+            values.update(text for text in leaf_texts(node) if text)
         return sorted(values, key=lambda text: (-len(text), text))
+
+    def secret_paths(self) -> list[Path]:
+        """The field paths of the secret values of the document."""
+        return [tuple(parse_path(path)) for path in self.secret_fields]
+
+
+def leaf_texts(value: Any) -> Iterator[str]:
+    """``str`` of every scalar leaf of ``value`` but flags (nothing for None or an unknown
+    value)."""
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from leaf_texts(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from leaf_texts(item)
+    elif value is not None and value is not PENDING and not isinstance(value, bool):
+        # a secret flag leaks nothing by its text (and "True" is in too many messages); its
+        # path is masked all the same
+        yield str(value)
 
 
 # --- stand-ins for the rest of the namespace -----------------------------------------------
@@ -420,6 +439,7 @@ __all__ = [
     "Subject",
     "build_documents",
     "is_target",
+    "leaf_texts",
     "put",
     "remove",
     "strings",

@@ -2,20 +2,24 @@
 document (``check``), whether its inputs changed (``diff``), the mutated document and the
 outputs (``create``/``update``), and the error of a refused create or update.
 
-Secret values (the paths of :data:`~.wire.SECRET_FIELDS`) never appear in a message: they are
-printed as :data:`~.wire.REDACTED`.
+Secret values (the paths of :data:`~.wire.SECRET_FIELDS`) never appear in a message, nor in
+the resource id: every verdict is computed under :func:`~tars_components.redaction.masking`,
+so the messages are built with each secret value already replaced by :data:`~.wire.REDACTED`
+(whatever characters it holds, however the message quotes it); the finished texts are searched
+once more only as a second belt.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import LoadError, Violation
 from ..models import Document
 from ..mutation import mutate
 from ..paths import parse_path
+from ..redaction import masking, redact_text
 from ..rules import validate, validate_change
 from .context import DOCUMENT_FILE, Subject, is_target, under
 from .wire import (
@@ -58,21 +62,30 @@ class Evaluation:
     """Why the document cannot be read as a TarsK8S document at all (no rule applies)."""
     secrets: tuple[str, ...] = ()
     """Texts of the document's secret values, which messages must not show."""
+    secret_name: bool = False
+    """True when the document's name is (or derives from) a secret value."""
 
     @property
     def resource_id(self) -> str:
-        """``<kind>/<namespace>/<name>``."""
-        return f"{self.kind}/{self.namespace}/{self.name}"
+        """``<kind>/<namespace>/<name>``; ``[secret]`` in place of a namespace or name that
+        holds a secret value (ids are plaintext in the state). Such an id is not unique, which
+        nothing requires: the engine keys resources by URN, and this provider reads no id."""
+        namespace = REDACTED if self._holds_secret(self.namespace) else self.namespace
+        name = REDACTED if self.secret_name or self._holds_secret(self.name) else self.name
+        return f"{self.kind}/{namespace}/{name}"
+
+    def _holds_secret(self, text: str) -> bool:
+        return any(secret.lower() in text.lower() for secret in self.secrets)
 
     def redact(self, text: str) -> str:
-        """``text`` with every secret value replaced by ``[secret]``."""
-        for secret in self.secrets:
-            text = text.replace(secret, REDACTED)
-        return text
+        """The second belt: ``text`` with every secret text in it replaced by ``[secret]``
+        (the messages are built with their secrets masked already)."""
+        return redact_text(text, self.secrets)
 
     def reason(self, v: Violation) -> str:
-        """``CODE: message`` (the reason of a CheckFailure)."""
-        return self.redact(f"{v.code}: {v.message}")
+        """``CODE: message`` (the reason of a CheckFailure). The belt searches the message
+        only: a secret as short as a digit must not blur the rule code."""
+        return f"{v.code}: {self.redact(v.message)}"
 
     def outputs(self, props: Mapping[str, Any]) -> dict[str, Any]:
         """The resource's outputs: its inputs, the mutated document, the violations and the
@@ -80,10 +93,10 @@ class Evaluation:
         outs = {key: props[key] for key in INPUTS if key in props}
         outs[MUTATED] = self.mutated
         outs[VIOLATIONS] = [
-            self.redact(f"{v.code} {v.severity} {v.field}: {v.message}") for v in self.violations
+            f"{v.code} {v.severity} {v.field}: {self.redact(v.message)}" for v in self.violations
         ]
         outs[WARNINGS] = [
-            self.redact(f"{v.code} {v.field}: {v.message}")
+            f"{v.code} {v.field}: {self.redact(v.message)}"
             for v in self.violations
             if not v.is_error
         ]
@@ -101,30 +114,43 @@ class Evaluation:
             raise AdmissionError(errors, lines)
 
 
+_NAME_SOURCES = (("metadata", "name"), ("spec", "app"), ("spec", "server"))
+"""The fields a document's name is or derives from (a TServer is lower(app)-lower(server))."""
+
+
 def evaluate(subject: Subject) -> Evaluation:
     """Violations about the document (unknown fields and unknown-context rules left out) and
-    the mutated document."""
+    the mutated document, computed with the document's secrets masked in every message."""
     secrets = tuple(subject.secret_values())
-    try:
-        stack, target = subject.load()
-    except LoadError as exc:
-        return Evaluation(
-            kind=str(subject.document.get("kind", "")),
-            namespace=subject.namespace,
-            name=str(mapping(subject.document.get("metadata")).get("name", "")),
-            violations=[],
-            mutated=None,
-            problems=[problem.message for problem in exc.problems],
-            secrets=secrets,
-        )
-    violations = relevant(subject, validate(stack))
-    mutated = None
-    if isinstance(target, Document):
-        for doc in mutate(stack).documents:
-            if is_target(doc):
-                mutated = doc.to_dict()
+    secret_name = any(path in _NAME_SOURCES for path in subject.secret_paths())
+    with masking(secrets, subject.secret_paths()):
+        try:
+            stack, target = subject.load()
+        except LoadError as exc:
+            return Evaluation(
+                kind=str(subject.document.get("kind", "")),
+                namespace=subject.namespace,
+                name=str(mapping(subject.document.get("metadata")).get("name", "")),
+                violations=[],
+                mutated=None,
+                problems=[problem.message for problem in exc.problems],
+                secrets=secrets,
+                secret_name=secret_name,
+            )
+        violations = relevant(subject, validate(stack))
+        mutated = None
+        if isinstance(target, Document):
+            for doc in mutate(stack).documents:
+                if is_target(doc):
+                    mutated = doc.to_dict()
     return Evaluation(
-        target.kind, target.namespace, target.name, violations, mutated, secrets=secrets
+        target.kind,
+        target.namespace,
+        target.name,
+        violations,
+        mutated,
+        secrets=secrets,
+        secret_name=secret_name,
     )
 
 
@@ -161,6 +187,7 @@ def check_failures(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[tup
             ("", f"not a TarsK8S document: {result.redact(problem)}") for problem in result.problems
         ]
     found = [*result.violations, *change_violations(olds, news)]
+    result = replace(result, secrets=(*result.secrets, *old_secrets(olds)))
     return [(v.field, result.reason(v)) for v in found if v.is_error]
 
 
@@ -186,11 +213,30 @@ def change_violations(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[
         return []
     current = Subject.parse(news)
     try:
-        current_stack, _ = current.load()
-        previous_stack, _ = Subject.parse(olds).load()
-    except (LoadError, ValueError):
+        previous = Subject.parse(olds)
+    except ValueError:
         return []
-    return relevant(current, validate_change(previous_stack, current_stack))
+    # A change rule quotes the old value too (TS001: app changed from X to Y).
+    with masking(
+        [*current.secret_values(), *previous.secret_values()],
+        [*current.secret_paths(), *previous.secret_paths()],
+    ):
+        try:
+            current_stack, _ = current.load()
+            previous_stack, _ = previous.load()
+        except LoadError:
+            return []
+        return relevant(current, validate_change(previous_stack, current_stack))
+
+
+def old_secrets(olds: Mapping[str, Any]) -> tuple[str, ...]:
+    """The secret texts of the old document (a change rule may quote an old value)."""
+    if not olds or not isinstance(olds.get(DOCUMENT), Mapping):
+        return ()
+    try:
+        return tuple(Subject.parse(olds).secret_values())
+    except ValueError:
+        return ()
 
 
 __all__ = [
@@ -200,5 +246,6 @@ __all__ = [
     "changed_inputs",
     "check_failures",
     "evaluate",
+    "old_secrets",
     "relevant",
 ]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from ..errors import Violation
 from ..models import SecretRef, TAccount
 from ..models.taccount import P_PASSWORD
+from ..redaction import quote
 from ..stack import Stack
 from .common import report, same_names
 
@@ -45,7 +46,8 @@ def _name(account: TAccount) -> Iterator[Violation]:
             account,
             "TA001",
             "metadata.name",
-            f"must be the MD5 of spec.username {account.spec.username!r}: {expected}",
+            f"must be the MD5 of spec.username "
+            f"{quote(account.spec.username, ('spec', 'username'))}: {expected}",
         )
 
 

@@ -42,6 +42,7 @@ from ..models.names import (
 )
 from ..mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS, replica_count
 from ..paths import Segment
+from ..redaction import quote
 from ..stack import Stack
 from .common import repeats, report
 
@@ -596,7 +597,8 @@ def _replica_annotations(server: TServer) -> Iterator[Violation]:
                 server,
                 "TS019",
                 ("metadata", "annotations", key),
-                f"{value!r} is not a replica count from 0 to 99",
+                f"{quote(value, ('metadata', 'annotations', key))} is not a replica count "
+                "from 0 to 99",
             )
     low, high = bounds.get(ANNOTATION_MIN_REPLICAS), bounds.get(ANNOTATION_MAX_REPLICAS)
     if low is not None and high is not None and low > high:
@@ -626,7 +628,7 @@ def _conversion_annotation(server: TServer) -> Iterator[Violation]:
                 server,
                 "TS021",
                 ("metadata", "annotations", CONVERSION_ANNOTATION),
-                f"restores readiness gate {gate!r}, which is not valid: expected "
+                f"restores readiness gate {quote(gate)}, which is not valid: expected "
                 f"{PATTERN_HINTS[P_QUALNAME]}, at most {MAX_LABEL_NAME} characters",
             )
 
