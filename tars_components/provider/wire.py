@@ -212,7 +212,8 @@ def _json_document(text: str) -> Any:
     except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
         message = " ".join(str(exc).split())
         if "integer string conversion" in message:
-            message = f"a number has more than {sys.get_int_max_str_digits():,} digits"
+            limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+            message = f"a number has more than {limit:,} digits"
         raise MalformedInput(DOCUMENT, f"is not valid JSON text: {message}") from None
 
 
