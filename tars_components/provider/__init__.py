@@ -86,8 +86,9 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         reason: ``CODE: message``), plus the change rules against the old inputs if any.
 
         The inputs are returned unchanged (unknown values stay unknown). Inputs that cannot be
-        read at all (not JSON, nested too deep, ...) are one failure naming the property:
-        check answers any request with failures, never with an exception.
+        read at all (not JSON, nested too deep, ...) are one failure whose reason names the input
+        (no property, so the engine does not print the value): check answers any request with
+        failures, never with an exception.
         """
         try:
             new_props = decoded(news)
