@@ -14,12 +14,13 @@ import yaml
 from .errors import UsageError
 from .models import API_VERSIONS, V1BETA3
 from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode, Options, check_options
+from .reading import UnreadableFile, read_text
 from .yamlio import (
     LIMIT_NAMES,
     MAX_DEPTH_CEILING,
     Limits,
     YamlLimitError,
-    format_size,
+    describe_yaml_error,
     load_documents,
     parse_size,
 )
@@ -162,19 +163,15 @@ def read_stack_config(env: str, project_dir: str | Path = ".") -> StackSettings:
     path = base / f"Pulumi.{env}.yaml"
     limits = Limits()  # the config file itself is read within the default limits
     try:
-        if path.stat().st_size > limits.max_file_bytes:
-            raise UsageError(
-                f"{path}: stack config is larger than {format_size(limits.max_file_bytes)}"
-            )
-        documents = load_documents(path.read_text(encoding="utf-8"), limits)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read stack config: {exc.strerror}") from None
+        text = read_text(path, limits.max_file_bytes)
+        documents = load_documents(text, limits)
+    except UnreadableFile as exc:
+        raise UsageError(f"{exc.path}:0: cannot read stack config: {exc.message}") from None
     except yaml.YAMLError as exc:
-        raise UsageError(f"{path}: invalid YAML: {exc}") from None
+        line, message = describe_yaml_error(exc)
+        raise UsageError(f"{path}:{line}: invalid YAML: {message}") from None
     except YamlLimitError as exc:
         raise UsageError(f"{path}:{exc.line or 1}: {exc.message}") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: cannot read stack config: {exc}") from None
     data = (documents[0] if documents else None) or {}
     config = data.get("config") or {} if isinstance(data, dict) else {}
     if not isinstance(config, dict):

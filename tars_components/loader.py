@@ -44,10 +44,18 @@ from .models.base import P_DNS1123SUB, PATTERN_HINTS
 from .models.names import is_dns_label
 from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .paths import FileIndex, Segment
+from .reading import UnreadableFile, file_size, read_text
 from .redaction import quote, secret_keys, secret_subtrees
 from .rules.tserver import section_mismatch
 from .stack import KubeObject, Rejected, Stack, violation
-from .yamlio import LIMIT_NAMES, Limits, YamlLimitError, format_size, load_documents
+from .yamlio import (
+    LIMIT_NAMES,
+    Limits,
+    YamlLimitError,
+    describe_yaml_error,
+    format_size,
+    load_documents,
+)
 
 SCHEMA_CODES = {
     TServer.KIND: "TS021",
@@ -122,11 +130,20 @@ def read_texts(
     what: str = "stack directory",
 ) -> dict[str, str]:
     """``{file name: text}`` of a directory's files with these suffixes (or of one file),
-    sorted by path, within ``limits`` (sizes are checked before anything is read)."""
+    sorted by path, within ``limits`` (sizes are checked before anything is read).
+
+    Every entry with one of the suffixes must be a readable regular file (or a link to one):
+    a dangling link, a FIFO, a device or a directory named ``x.yaml`` is a problem naming it,
+    never skipped (skipping a file would read as deleting its objects).
+    """
     root = Path(path)
     if root.is_dir():
-        files = sorted(p for p in root.iterdir() if p.is_file() and p.suffix in suffixes)
-    elif root.is_file():
+        try:
+            files = sorted(p for p in root.iterdir() if p.suffix in suffixes)
+        except OSError as exc:
+            problem = LoadProblem(str(root), 0, f"cannot read {what}: {exc.strerror}")
+            raise LoadError([problem]) from None
+    elif root.exists() or root.is_symlink():
         files = [root]
     else:
         raise LoadError([LoadProblem(str(root), 0, f"no such {what} or file")])
@@ -137,34 +154,27 @@ def read_texts(
     problems = _size_problems(root, files, limits)
     if problems:
         raise LoadError(problems)
+    flag, key = LIMIT_NAMES["max_file_bytes"]
     for file in files:
         try:
-            with file.open("rb") as stream:
-                data = stream.read(limits.max_file_bytes + 1)
-            if len(data) > limits.max_file_bytes:  # grew since it was measured
-                problems.append(_file_too_large(file, len(data), limits))
-                continue
-            text = data.decode("utf-8")
-            if "\r" in text:  # universal newlines, as reading in text mode does
-                text = text.replace("\r\n", "\n").replace("\r", "\n")
-            texts[str(file)] = text
-        except (OSError, UnicodeDecodeError) as exc:
-            problems.append(LoadProblem(str(file), 0, f"cannot read file: {exc}"))
+            texts[str(file)] = read_text(file, limits.max_file_bytes, f"{flag}, {key}")
+        except UnreadableFile as exc:
+            problems.append(LoadProblem(exc.path, 0, exc.message))
     if problems:
         raise LoadError(problems)
     return texts
 
 
 def _size_problems(root: Path, files: list[Path], limits: Limits) -> list[LoadProblem]:
-    """Files larger than ``limits.max_file_bytes``, and the stack when its files add up to
-    more than ``limits.max_stack_bytes``."""
+    """Files that are not regular files or are larger than ``limits.max_file_bytes``, and the
+    stack when its files add up to more than ``limits.max_stack_bytes``."""
     problems: list[LoadProblem] = []
     total = 0
     for file in files:
         try:
-            size = file.stat().st_size
-        except OSError as exc:
-            problems.append(LoadProblem(str(file), 0, f"cannot read file: {exc}"))
+            size = file_size(file)
+        except UnreadableFile as exc:
+            problems.append(LoadProblem(exc.path, 0, exc.message))
             continue
         total += size
         if size > limits.max_file_bytes:
@@ -276,14 +286,7 @@ def load_texts(
 
 def _yaml_problem(file: str, exc: yaml.YAMLError) -> LoadProblem:
     """One line for a YAML syntax error: where it was noticed, and what was being parsed."""
-    problem_mark = getattr(exc, "problem_mark", None)
-    context_mark = getattr(exc, "context_mark", None)
-    mark = problem_mark or context_mark
-    line = mark.line + 1 if mark is not None else 1
-    message = getattr(exc, "problem", None) or str(exc)
-    context = getattr(exc, "context", None)
-    if context and context_mark is not None and context_mark is not mark:
-        message = f"{message} ({context} at line {context_mark.line + 1})"
+    line, message = describe_yaml_error(exc)
     return LoadProblem(file, line, f"invalid YAML: {message}")
 
 

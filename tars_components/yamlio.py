@@ -205,17 +205,58 @@ def check_nesting(text: str, max_depth: int) -> None:
     syntax error met on the way is raised as ``yaml.YAMLError``."""
     if _nesting_bound_within(text, max_depth):
         return
+    try:
+        _walk_nesting(text, max_depth, YamlLoader)
+    except yaml.YAMLError as exc:
+        if not is_parser_nesting_error(exc):
+            raise
+        # libyaml's own nesting limit (PyYAML >= 6.0.4: 1,000 levels), met while its scanner
+        # looks ahead of the events: the pure-Python parser has none, and finds where the
+        # nesting crosses ours.
+        _walk_nesting(text, max_depth, yaml.SafeLoader)
+        raise _too_deep(max_depth, exc) from None
+
+
+def _walk_nesting(text: str, max_depth: int, loader: Any) -> None:
     depth = 0
-    for event in yaml.parse(text, Loader=YamlLoader):
+    for event in yaml.parse(text, Loader=loader):
         if isinstance(event, CollectionStartEvent):
             depth += 1
             if depth > max_depth:
-                raise YamlLimitError(
-                    f"nesting deeper than {max_depth} levels (limit: --max-depth, tars:maxDepth)",
-                    line=event.start_mark.line + 1,
-                )
+                raise YamlLimitError(_too_deep_message(max_depth), line=event.start_mark.line + 1)
         elif isinstance(event, CollectionEndEvent):
             depth -= 1
+
+
+def _too_deep_message(max_depth: int) -> str:
+    flag, key = LIMIT_NAMES["max_depth"]
+    return f"nesting deeper than {max_depth} levels (limit: {flag}, {key})"
+
+
+def _too_deep(max_depth: int, exc: yaml.YAMLError) -> YamlLimitError:
+    line, _ = describe_yaml_error(exc)
+    return YamlLimitError(_too_deep_message(max_depth), line=line)
+
+
+def is_parser_nesting_error(exc: yaml.YAMLError) -> bool:
+    """True for the YAML parser's own nesting limit (libyaml's ``exceeded maximum nesting
+    depth``, PyYAML >= 6.0.4), which the product reports as its own ``--max-depth``."""
+    return "nesting depth" in str(getattr(exc, "problem", None) or "")
+
+
+def describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
+    """``(line, message)`` of a YAML syntax error, on one line: where it was noticed (1-based;
+    1 when unknown) and what was being parsed (``mapping values are not allowed here (while
+    scanning a simple key at line 3)``), without the parser's ``<unicode string>`` marks."""
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    mark = problem_mark or context_mark
+    line = mark.line + 1 if mark is not None else 1
+    message = getattr(exc, "problem", None) or " ".join(str(exc).split())
+    context = getattr(exc, "context", None)
+    if context and context_mark is not None and context_mark is not mark:
+        message = f"{message} ({context} at line {context_mark.line + 1})"
+    return line, message
 
 
 def may_have_aliases(text: str) -> bool:
@@ -309,7 +350,12 @@ def load_documents(text: str, limits: Limits | None = None) -> list[Any]:
     """
     limits = limits or Limits()
     check_nesting(text, limits.max_depth)
-    documents = list(yaml.load_all(text, Loader=YamlLoader))
+    try:
+        documents = list(yaml.load_all(text, Loader=YamlLoader))
+    except yaml.YAMLError as exc:
+        if is_parser_nesting_error(exc):  # the parser's limit is above ours: never expected
+            raise _too_deep(limits.max_depth, exc) from None
+        raise
     if may_have_aliases(text):
         check_aliases(documents, text, limits)
     return documents

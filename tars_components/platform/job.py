@@ -9,20 +9,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError, Violation
+from ..reading import UnreadableFile, read_text
 from ..render import check_out_dir, render_files, suspended_gc, write_tree
+from ..yamlio import Limits
 from .framework import FrameworkBuild, build_framework
 from .values import ControllerValues, FrameworkValues, Model, parse_values
 
 if TYPE_CHECKING:
     from .ca import CertificateAuthority
 
+PEM_MAX_BYTES = 1024 * 1024
+"""The largest CA certificate or key file read (PEM text; a real one is a few KiB)."""
+
 
 def read_values(path: str | Path, model: type[Model]) -> Model:
-    """A values file, parsed and checked. Raises :class:`UsageError`."""
+    """A values file, parsed and checked, read under the rules of a stack file (a regular
+    file within the default :class:`~tars_components.yamlio.Limits`). Raises
+    :class:`UsageError`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: cannot read values file: {exc}") from None
+        text = read_text(path, Limits().max_file_bytes)
+    except UnreadableFile as exc:
+        raise UsageError(f"{exc.path}:0: cannot read values file: {exc.message}") from None
     return parse_values(text, model, str(path))
 
 
@@ -35,10 +42,10 @@ def read_ca(cert_path: str | None, key_path: str | None) -> CertificateAuthority
     from .certificates import load_ca  # cryptography: only when a CA is given
 
     try:
-        cert = Path(cert_path).read_text(encoding="utf-8")
-        key = Path(key_path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read the CA: {exc}") from None
+        cert = read_text(cert_path, PEM_MAX_BYTES)
+        key = read_text(key_path, PEM_MAX_BYTES)
+    except UnreadableFile as exc:
+        raise UsageError(f"cannot read the CA: {exc.path}: {exc.message}") from None
     return load_ca(cert, key, f"{cert_path}, {key_path}")
 
 

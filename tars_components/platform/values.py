@@ -21,7 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 
 from ..errors import UsageError
-from ..yamlio import YamlLoader
+from ..yamlio import Limits, YamlLimitError, YamlLoader, describe_yaml_error, load_documents
 
 # values.schema.json of both charts
 REGISTRY_PATTERN = r"^[\w.~%-]+(:\d{1,5})?(/[\w.~%-]+){0,5}$"
@@ -159,15 +159,19 @@ Model = TypeVar("Model", ControllerValues, FrameworkValues)
 
 
 def parse_values(text: str, model: type[Model], file: str = "<values>") -> Model:
-    """Values from the text of a values file (pure). Raises :class:`UsageError` listing every
-    problem as ``FILE:LINE: field: message``."""
+    """Values from the text of a values file (pure), read within the default input limits
+    (:class:`~tars_components.yamlio.Limits`: nesting, alias expansion). Raises
+    :class:`UsageError` listing every problem as ``FILE:LINE: field: message``."""
     try:
-        root = yaml.compose(text, Loader=YamlLoader)
-        data = yaml.load(text, Loader=YamlLoader)
+        documents = load_documents(text, Limits())
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else 0
-        raise UsageError(f"{file}:{line}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+        line, message = describe_yaml_error(exc)
+        raise UsageError(f"{file}:{line}: invalid YAML: {message}") from None
+    except YamlLimitError as exc:
+        raise UsageError(f"{file}:{exc.line or 1}: {exc.message}") from None
+    if len(documents) > 1:
+        raise UsageError(f"{file}:1: a values file is one YAML document, got {len(documents)}")
+    data = documents[0] if documents else None
     if data is None:
         data = {}
     if not isinstance(data, Mapping):
@@ -175,6 +179,7 @@ def parse_values(text: str, model: type[Model], file: str = "<values>") -> Model
     try:
         return model.model_validate(data)
     except ValidationError as exc:
+        root = yaml.compose(text, Loader=YamlLoader)  # within the limits: checked above
         problems = []
         for error in exc.errors():
             path = tuple(error["loc"])

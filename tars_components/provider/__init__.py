@@ -51,6 +51,7 @@ from .wire import (
     DOCUMENT,
     FRAMEWORK_NODE_IMAGE,
     INPUTS,
+    MAX_INPUT_DEPTH,
     MUTATED,
     NAMESPACE,
     OUTPUTS,
@@ -61,6 +62,7 @@ from .wire import (
     TEMPLATES,
     VIOLATIONS,
     WARNINGS,
+    MalformedInput,
     Pending,
     ValidationInputs,
     decoded,
@@ -85,12 +87,25 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         """Every rule error about the new document as a ``CheckFailure`` (property: field path;
         reason: ``CODE: message``), plus the change rules against the old inputs if any.
 
-        The inputs are returned unchanged (unknown values stay unknown).
+        The inputs are returned unchanged (unknown values stay unknown). Inputs that cannot be
+        read at all (not JSON, nested too deep, ...) are one failure whose reason names the input
+        (no property, so the engine does not print the value): check answers any request with
+        failures, never with an exception.
         """
-        failures = [
-            pulumi.dynamic.CheckFailure(field_path, reason)
-            for field_path, reason in check_failures(decoded(olds), decoded(news))
-        ]
+        try:
+            new_props = decoded(news)
+        except MalformedInput as exc:
+            # no property: the engine would print the (hostile) value next to its name
+            return pulumi.dynamic.CheckResult(news, [_failure("", str(exc))])
+        try:
+            old_props = decoded(olds)
+        except MalformedInput as exc:
+            return pulumi.dynamic.CheckResult(news, [_failure("", _previous(exc))])
+        try:
+            found = check_failures(old_props, new_props)
+        except Exception as exc:  # a bug: still one clean failure, not a traceback
+            found = [("", _unexpected("check", exc))]
+        failures = [_failure(field_path, reason) for field_path, reason in found]
         return pulumi.dynamic.CheckResult(news, failures)
 
     def diff(
@@ -98,16 +113,21 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
     ) -> pulumi.dynamic.DiffResult:
         """A change when the document or one of its facts differs or is still unknown; never a
         replacement (``pulumi.dynamic`` passes no per-property diff to the engine, which then
-        shows the input diff itself)."""
-        changes = bool(changed_inputs(decoded(olds), decoded(news)))
+        shows the input diff itself). Inputs that cannot be read count as a change (their
+        check or update says what is wrong)."""
+        try:
+            changes = bool(changed_inputs(decoded(olds), decoded(news)))
+        except Exception:  # MalformedInput, or a bug: a change is the safe answer
+            changes = True
         return pulumi.dynamic.DiffResult(changes=changes, replaces=[])
 
     def create(self, props: dict[str, Any]) -> pulumi.dynamic.CreateResult:
         """Validate once more (the engine checked already) and return the mutated document.
 
-        The id is ``<kind>/<namespace>/<name>``.
+        The id is ``<kind>/<namespace>/<name>``. Refused inputs raise an error of one line
+        per problem (:class:`AdmissionError`, or :class:`InvalidInputs`).
         """
-        result = evaluate(Subject.parse(decoded(props)))
+        result = _evaluated("create", props)
         result.raise_errors()
         return pulumi.dynamic.CreateResult(result.resource_id, result.outputs(props))
 
@@ -115,9 +135,16 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         self, _id: str, olds: dict[str, Any], news: dict[str, Any]
     ) -> pulumi.dynamic.UpdateResult:
         """As :meth:`create`, with the change rules against the old document."""
-        result = evaluate(Subject.parse(decoded(news)))
-        result = replace(result, secrets=(*result.secrets, *old_secrets(decoded(olds))))
-        result.raise_errors(change_violations(decoded(olds), decoded(news)))
+        result = _evaluated("update", news)
+        try:
+            old_props = decoded(olds)
+            result = replace(result, secrets=(*result.secrets, *old_secrets(old_props)))
+            changes = change_violations(old_props, decoded(news))
+        except MalformedInput as exc:
+            raise InvalidInputs(_previous(exc)) from None
+        except Exception as exc:
+            raise InvalidInputs(_unexpected("update", exc)) from None
+        result.raise_errors(changes)
         return pulumi.dynamic.UpdateResult(result.outputs(news))
 
     def delete(self, _id: str, props: dict[str, Any]) -> None:
@@ -168,6 +195,42 @@ class TarsValidation(pulumi.dynamic.Resource, module=RESOURCE_TYPE_MODULE, name=
         )
 
 
+class InvalidInputs(ValueError):
+    """Inputs that ``create`` or ``update`` cannot read at all (their ``check`` failed
+    already); the message is one line naming the property."""
+
+
+def _failure(field_path: str, reason: str) -> pulumi.dynamic.CheckFailure:
+    return pulumi.dynamic.CheckFailure(field_path, reason)
+
+
+def _previous(exc: MalformedInput) -> str:
+    """The failure of old inputs (from the state) that cannot be read."""
+    return f"the previous inputs (from the state): {exc}; the change rules cannot run"
+
+
+def _unexpected(method: str, exc: Exception) -> str:
+    """One line for an exception nothing planned for (a bug)."""
+    text = " ".join(str(exc).split())
+    return (
+        f"{method} failed: {type(exc).__name__}: {text[:300]} (a bug in tars-components: "
+        "please report it)"
+    )
+
+
+def _evaluated(method: str, props: dict[str, Any]) -> Evaluation:
+    """:func:`evaluate` of the inputs, or :class:`InvalidInputs` (one line) when they cannot be
+    read at all."""
+    try:
+        return evaluate(Subject.parse(decoded(props)))
+    except MalformedInput as exc:
+        raise InvalidInputs(str(exc)) from None
+    except ValueError as exc:  # Subject.parse: no document, an unknown namespace
+        raise InvalidInputs(" ".join(str(exc).split())) from None
+    except Exception as exc:
+        raise InvalidInputs(_unexpected(method, exc)) from None
+
+
 @functools.cache
 def _serialized_provider() -> str:
     """The SDK's own serialization of :class:`TarsValidationProvider` (not a secret: it
@@ -180,6 +243,7 @@ __all__ = [
     "DOCUMENT",
     "FRAMEWORK_NODE_IMAGE",
     "INPUTS",
+    "MAX_INPUT_DEPTH",
     "MUTATED",
     "NAMESPACE",
     "OUTPUTS",
@@ -192,6 +256,8 @@ __all__ = [
     "WARNINGS",
     "AdmissionError",
     "Evaluation",
+    "InvalidInputs",
+    "MalformedInput",
     "NamespaceFacts",
     "Pending",
     "Subject",

@@ -10,6 +10,7 @@ changing another document changes none of them unless the verdict depends on it.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -164,17 +165,94 @@ def document_text(document: Mapping[str, Any]) -> str | None:
         return None
 
 
+MAX_INPUT_DEPTH = 100
+"""The deepest nesting of mappings and lists an input may have (a stack file's default
+``--max-depth``); a real document nests about ten levels."""
+
+
+class MalformedInput(ValueError):
+    """An input property the provider cannot read at all: ``prop`` (its name), ``subject``
+    (``the document``, ``the templates input``) and a one-line ``message``; the text is both
+    (``the document is not valid JSON text: ...``)."""
+
+    def __init__(self, prop: str, message: str) -> None:
+        self.prop = prop
+        self.message = message
+        self.subject = "the document" if prop == DOCUMENT else f"the {prop} input"
+        super().__init__(f"{self.subject} {message}")
+
+
 def decoded(props: Mapping[str, Any]) -> Mapping[str, Any]:
     """``props`` with a document given as JSON text (:func:`document_text`) as its mapping;
-    anything else unchanged (a mapping, an unknown, a missing document)."""
-    text = props.get(DOCUMENT) if props else None
-    if not isinstance(text, str) or is_unknown(text):
+    anything else unchanged (a mapping, an unknown, a missing document).
+
+    Raises :class:`MalformedInput` for a document text that is not the JSON text of a
+    mapping, a document that is neither, and any input that nests deeper than
+    :data:`MAX_INPUT_DEPTH` or holds a string that is not valid Unicode: what the engine
+    sends is untrusted, and nothing below may fail on it in an unplanned way.
+    """
+    if not props:
         return props
+    text = props.get(DOCUMENT)
+    if isinstance(text, str) and not is_unknown(text):
+        props = {**props, DOCUMENT: _json_document(text)}
+    document = props.get(DOCUMENT)
+    if document is not None and not is_unknown(document) and not _is_mapping(document):
+        raise MalformedInput(DOCUMENT, f"must be a mapping, got {_type_name(document)}")
+    for key, value in props.items():
+        _check_value(str(key), value)
+    return props
+
+
+def _json_document(text: str) -> Any:
     try:
-        document = json.loads(text)
-    except ValueError:
-        return props
-    return {**props, DOCUMENT: document}
+        return json.loads(text)
+    except RecursionError:
+        raise MalformedInput(DOCUMENT, _too_deep()) from None
+    except ValueError as exc:  # JSONDecodeError, or an integer too long to convert
+        message = " ".join(str(exc).split())
+        if "integer string conversion" in message:
+            limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+            message = f"a number has more than {limit:,} digits"
+        raise MalformedInput(DOCUMENT, f"is not valid JSON text: {message}") from None
+
+
+def _is_mapping(value: Any) -> bool:
+    return isinstance(value, Mapping) or rpc.is_rpc_secret(value)
+
+
+def _type_name(value: Any) -> str:
+    names = {list: "a list", str: "a string", bool: "a boolean", int: "a number"}
+    return names.get(type(value), "a number" if isinstance(value, float) else type(value).__name__)
+
+
+def _too_deep() -> str:
+    return f"nests deeper than {MAX_INPUT_DEPTH} levels"
+
+
+def _check_value(prop: str, value: Any) -> None:
+    """Depth and strings of one property value, without recursion (any depth is safe)."""
+    work: list[tuple[Any, int]] = [(value, 0)]
+    while work:
+        node, depth = work.pop()
+        if isinstance(node, str):
+            if not node.isascii():
+                try:
+                    node.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise MalformedInput(
+                        prop, "holds a string that is not valid Unicode (a lone surrogate)"
+                    ) from None
+            continue
+        if isinstance(node, Mapping):
+            children: list[Any] = [*node.keys(), *node.values()]
+        elif isinstance(node, (list, tuple)):
+            children = list(node)
+        else:
+            continue
+        if depth >= MAX_INPUT_DEPTH:
+            raise MalformedInput(prop, _too_deep())
+        work.extend((child, depth + 1) for child in children)
 
 
 class Pending:
@@ -234,6 +312,7 @@ __all__ = [
     "FIELD_RULES",
     "FRAMEWORK_NODE_IMAGE",
     "INPUTS",
+    "MAX_INPUT_DEPTH",
     "MUTATED",
     "NAMESPACE",
     "OUTPUTS",
@@ -244,6 +323,7 @@ __all__ = [
     "TEMPLATES",
     "VIOLATIONS",
     "WARNINGS",
+    "MalformedInput",
     "Pending",
     "ValidationInputs",
     "decoded",
