@@ -25,7 +25,7 @@ def format_path(segments: Iterable[Segment]) -> str:
     for seg in segments:
         if isinstance(seg, int):
             out.append(f"[{seg}]")
-        elif _IDENT.match(seg):
+        elif _IDENT.fullmatch(seg):
             out.append(f".{seg}" if out else seg)
         else:
             escaped = seg.replace("\\", "\\\\").replace('"', '\\"')

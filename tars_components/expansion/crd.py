@@ -157,7 +157,7 @@ def _crd_pattern_violations(stack: Stack) -> list[Violation]:
         if release is None:
             continue
         for field, value in (("image", release.image), ("nodeImage", release.node_image)):
-            if isinstance(value, str) and not crd_pattern.match(value):
+            if isinstance(value, str) and crd_pattern.fullmatch(value) is None:
                 found.append(
                     violation(
                         server,
@@ -177,7 +177,7 @@ def _crd_pattern_violations(stack: Stack) -> list[Violation]:
                 ("configMapKeyRef", source.config_map_key_ref),
             )
             for field, ref in refs:
-                if ref is not None and not _CRD_KEY.match(ref.key):
+                if ref is not None and _CRD_KEY.fullmatch(ref.key) is None:
                     found.append(
                         violation(
                             server,
