@@ -6,7 +6,9 @@ lookup in a file composes its YAML node tree (with marks) and later lookups reus
 
 from __future__ import annotations
 
+import json
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 
@@ -19,8 +21,32 @@ _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SEGMENT = re.compile(r'\.?([^.\[\]"]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
 
 
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def printable(text: str) -> str:
+    """``text`` with every control, format or line/paragraph separator character but the tab
+    written as a JSON ``\\uXXXX`` escape (a surrogate pair beyond the BMP), so that no escape
+    sequence or line break of a stack's own text reaches a terminal."""
+    if text.isprintable():
+        return text
+    return "".join(_escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    if ch == "\t" or unicodedata.category(ch) not in _UNPRINTABLE:
+        return ch
+    code = ord(ch)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def format_path(segments: Iterable[Segment]) -> str:
-    """``("spec", "tars", "servants", 1, "port")`` → ``spec.tars.servants[1].port``."""
+    """``("spec", "tars", "servants", 1, "port")`` → ``spec.tars.servants[1].port``; a key
+    that is not an identifier is quoted as a JSON string (``labels["tars.io/ServerID"]``), with
+    control characters escaped (``["a\\u001b"]``)."""
     out: list[str] = []
     for seg in segments:
         if isinstance(seg, int):
@@ -28,8 +54,7 @@ def format_path(segments: Iterable[Segment]) -> str:
         elif _IDENT.fullmatch(seg):
             out.append(f".{seg}" if out else seg)
         else:
-            escaped = seg.replace("\\", "\\\\").replace('"', '\\"')
-            out.append(f'["{escaped}"]')
+            out.append(f"[{printable(json.dumps(seg, ensure_ascii=False))}]")
     return "".join(out)
 
 
@@ -40,10 +65,18 @@ def parse_path(path: str) -> list[Segment]:
         if index:
             segments.append(int(index))
         elif quoted:
-            segments.append(quoted.replace('\\"', '"').replace("\\\\", "\\"))
+            segments.append(_unquote(quoted))
         else:
             segments.append(name)
     return segments
+
+
+def _unquote(quoted: str) -> str:
+    try:
+        text = json.loads(f'"{quoted}"', strict=False)
+    except ValueError:
+        return quoted.replace('\\"', '"').replace("\\\\", "\\")
+    return text if isinstance(text, str) else quoted
 
 
 class FileIndex:

@@ -4,8 +4,8 @@ GitHub comment). Pure string functions; the CLI writes them.
 
 Control characters and other non-printables (ESC, C1 controls, bidirectional overrides, line
 separators) in paths, keys and values are written as ``\\uXXXX`` escapes in the text and
-markdown output (:func:`printable`), so no escape sequence of a stack reaches the terminal; the
-JSON output escapes them as JSON does."""
+markdown output (:func:`~tars_components.paths.printable`), so no escape sequence of a stack
+reaches the terminal; the JSON output escapes them as JSON does."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import difflib
 import itertools
 import json
 import re
-import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from ..paths import printable
 from ..yamlio import dump
 from . import GITHUB_COMMENT_LIMIT
 from .model import ACTIONS, Action, Change, Diff, FieldChange
@@ -38,24 +38,6 @@ _ACTION_COLOUR = {
     Action.REPLACE: _RED + _BOLD,
     Action.DELETE: _RED,
 }
-
-
-_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-
-
-def printable(text: str) -> str:
-    """``text`` with every control, format or separator character but the tab written as a
-    ``\\uXXXX`` (``\\UXXXXXXXX`` beyond the BMP) escape, the way JSON and YAML write them."""
-    if text.isprintable():
-        return text
-    return "".join(_escaped(ch) for ch in text)
-
-
-def _escaped(ch: str) -> str:
-    if ch == "\t" or unicodedata.category(ch) not in _UNPRINTABLE:
-        return ch
-    code = ord(ch)
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def to_json(diff: Diff) -> str:

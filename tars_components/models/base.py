@@ -54,9 +54,7 @@ _DOMAIN = rf"{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*(?::[0-9]+)?"
 _PATH_PART = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
 _TAG = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"
 _DIGEST = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}"
-P_IMAGE_REF = (
-    rf"^(?:{_DOMAIN}/)?{_PATH_PART}(?:/{_PATH_PART})*(?::{_TAG})?(?:@{_DIGEST})?$"
-)
+P_IMAGE_REF = rf"^(?:{_DOMAIN}/)?{_PATH_PART}(?:/{_PATH_PART})*(?::{_TAG})?(?:@{_DIGEST})?$"
 """A Kubernetes/OCI image reference (distribution/reference grammar): ``[domain[:port]/]path
 [:tag][@algorithm:hex]``, so digest-pinned images (``repo@sha256:<64 hex>``) included. Used for
 a TServer's release images; the TServer CRD's own pattern (:data:`P_IMAGE`, no ``@``) is
@@ -72,6 +70,12 @@ P_QUALNAME = (
     r"(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
     r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
 )
+P_LABEL_KEY = (
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]$"
+)
+"""A Kubernetes label or annotation key (a qualified name): an optional DNS-subdomain prefix and
+``/``, then at most 63 letters, digits, ``-``, ``_`` and ``.``, alphanumeric at both ends."""
 P_QTY = r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 P_ALNUM_DASH = r"^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$"
 P_SERVANT = r"^[A-Za-z][0-9A-Za-z]{0,62}$"
@@ -99,6 +103,7 @@ PATTERN_HINTS: dict[str, str] = {
         "an image reference [registry/]repository[:tag][@sha256:digest], lowercase path"
     ),
     P_REGISTRY: "a registry [host[:port]/]repository path, lowercase, without tag or digest",
+    P_LABEL_KEY: "a qualified name [prefix/]name, the name at most 63 characters",
     P_QTY: "a Kubernetes quantity such as 500m or 2Gi",
     P_ALNUM_DASH: "letters, digits and '-', not starting or ending with '-'",
     P_SERVANT: "a letter followed by up to 62 letters and digits",
