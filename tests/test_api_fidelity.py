@@ -289,6 +289,8 @@ def test_render_refuses_bad_plain_object_names_with_exit_1(tmp_path: Path, name:
         result = _cli(*command)
         assert result.returncode == 1, result.stderr
         assert "TX005" in result.stdout + result.stderr
+        # the name is shown escaped: no control character of the stack reaches the terminal
+        assert not any(c in result.stdout + result.stderr for c in "\x00\x1b")
     assert not (tmp_path / "o").exists()
 
 

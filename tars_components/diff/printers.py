@@ -4,7 +4,7 @@ GitHub comment). Pure string functions; the CLI writes them.
 
 Control characters and other non-printables (ESC, C1 controls, bidirectional overrides, line
 separators) in paths, keys and values are written as ``\\uXXXX`` escapes in the text and
-markdown output (:func:`~tars_components.paths.printable`), so no escape sequence of a stack
+markdown output (:func:`~tars_components.text.printable`), so no escape sequence of a stack
 reaches the terminal; the JSON output escapes them as JSON does."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..paths import printable
+from ..text import printable
 from ..yamlio import dump
 from . import GITHUB_COMMENT_LIMIT
 from .model import ACTIONS, Action, Change, Diff, FieldChange
