@@ -335,11 +335,12 @@ _scalars: dict[str, str] = {}
 # kubectl, helm and client-go use (go-yaml v2/v3 through sigs.k8s.io/yaml), which drop every
 # ``_`` and then try Go's own integer (base prefixes 0x, 0o, 0b, a leading 0) and float syntax
 # (exponent without a dot, hex floats, ``+inf``) on anything that starts with a digit, a
-# sign or a dot, and read ``y``/``n`` as booleans.
+# sign or a dot, and read ``y``/``n`` as booleans. (No two parts of a pattern can match the
+# same digits, so a long value costs linear time.)
 _GO_NUMBER = re.compile(
     r"[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+"
-    r"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
-    r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][-+]?[0-9]+)"
+    r"|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+    r"|0[xX](?:[0-9a-fA-F]+(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)[pP][-+]?[0-9]+)"
     r"|[-+](?i:inf|infinity)|\.(?:inf|Inf|INF|nan|NaN|NAN)"
 )
 _YAML12_NUMBER = re.compile(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -180,3 +181,13 @@ def test_yaml_12_reads_what_pyyaml_reads(obj: dict[str, str]) -> None:
     text = dump(obj)
     assert yaml.safe_load(text) == obj
     assert _yaml12().load(text) == obj
+
+
+@pytest.mark.parametrize(
+    "value", ["1" * 50_000 + "x", "1_" * 25_000 + "e", "0x" + "f" * 50_000 + "."]
+)
+def test_long_number_like_strings_are_decided_in_linear_time(value: str) -> None:
+    """A 50 KB env value made of digits must not stall a render (no backtracking blow-up)."""
+    started = time.perf_counter()
+    assert not looks_typed(value)
+    assert time.perf_counter() - started < 0.5
