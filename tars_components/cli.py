@@ -416,7 +416,7 @@ def _controller(args: argparse.Namespace, out: TextIO) -> int:
 def _framework(args: argparse.Namespace, out: TextIO) -> int:
     from .platform.job import render_framework
 
-    if not _DNS_LABEL.match(args.namespace):
+    if not _DNS_LABEL.fullmatch(args.namespace):
         raise UsageError(f"--namespace {args.namespace!r}: not a valid namespace name")
     result = render_framework(args.values, args.namespace, args.out)
     _print_violations(result.violations, out)

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from .text import printable
+
 
 class Severity(str, Enum):
     """How much a violation matters: errors block, warnings are only reported."""
@@ -52,8 +54,8 @@ class Violation:
             f"{self.field}: {self.message}"
         )
         if self.file is None:
-            return body
-        return f"{self.file}:{self.line or 0}: {body}"
+            return printable(body)  # a name or key of the stack may hold control characters
+        return printable(f"{self.file}:{self.line or 0}: {body}")
 
     def sort_key(self) -> tuple[str, int, str, str, str, str, str, str, str]:
         """Report order, total on every field: file, line, code, object, field, message."""
@@ -93,7 +95,7 @@ class LoadProblem:
 
     def format(self) -> str:
         """``FILE:LINE: message``."""
-        return f"{self.file}:{self.line}: {self.message}"
+        return printable(f"{self.file}:{self.line}: {self.message}")
 
     def __str__(self) -> str:
         return self.format()

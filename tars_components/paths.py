@@ -6,12 +6,14 @@ lookup in a file composes its YAML node tree (with marks) and later lookups reus
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 
 import yaml
 
+from .text import printable
 from .yamlio import YamlLoader
 
 Segment = str | int
@@ -20,16 +22,17 @@ _SEGMENT = re.compile(r'\.?([^.\[\]"]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
 
 
 def format_path(segments: Iterable[Segment]) -> str:
-    """``("spec", "tars", "servants", 1, "port")`` → ``spec.tars.servants[1].port``."""
+    """``("spec", "tars", "servants", 1, "port")`` → ``spec.tars.servants[1].port``; a key
+    that is not an identifier is quoted as a JSON string (``labels["tars.io/ServerID"]``), with
+    control characters escaped (``["a\\u001b"]``)."""
     out: list[str] = []
     for seg in segments:
         if isinstance(seg, int):
             out.append(f"[{seg}]")
-        elif _IDENT.match(seg):
+        elif _IDENT.fullmatch(seg):
             out.append(f".{seg}" if out else seg)
         else:
-            escaped = seg.replace("\\", "\\\\").replace('"', '\\"')
-            out.append(f'["{escaped}"]')
+            out.append(f"[{printable(json.dumps(seg, ensure_ascii=False))}]")
     return "".join(out)
 
 
@@ -40,10 +43,18 @@ def parse_path(path: str) -> list[Segment]:
         if index:
             segments.append(int(index))
         elif quoted:
-            segments.append(quoted.replace('\\"', '"').replace("\\\\", "\\"))
+            segments.append(_unquote(quoted))
         else:
             segments.append(name)
     return segments
+
+
+def _unquote(quoted: str) -> str:
+    try:
+        text = json.loads(f'"{quoted}"', strict=False)
+    except ValueError:
+        return quoted.replace('\\"', '"').replace("\\\\", "\\")
+    return text if isinstance(text, str) else quoted
 
 
 class FileIndex:

@@ -16,12 +16,17 @@ string keys, lists, strings, numbers, booleans, None). For such data it writes t
 faster: PyYAML represents and resolves every node in Python, while here each distinct string's
 quoting is decided once (by PyYAML itself for anything unusual) and cached. Multi-line strings
 are written double-quoted on one line.
+
+PyYAML quotes by YAML 1.1's rules only, and kubectl, helm and client-go read with go-yaml
+(YAML 1.2-ish, Go's number syntax): so a string that such a reader would take for a number,
+boolean or null (``1e6``, ``1.5e3``, ``0o22``, ``+inf``, ``y``; :func:`looks_typed`) is
+single-quoted too, and a string holding a line break YAML 1.1 knows but 1.2 does not (NEL,
+LS, PS) is double-quoted with it escaped. Every reader then gets the same strings back.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -371,6 +376,77 @@ _RESERVED_WORDS = frozenset(
 )
 _scalars: dict[str, str] = {}
 
+# What a reader other than PyYAML (YAML 1.1) may take for another type when written plain:
+# YAML 1.2's core schema as ruamel.yaml reads it (underscores admitted), and the Go readers
+# kubectl, helm and client-go use (go-yaml v2/v3 through sigs.k8s.io/yaml), which drop every
+# ``_`` and then try Go's own integer (base prefixes 0x, 0o, 0b, a leading 0) and float syntax
+# (exponent without a dot, hex floats, ``+inf``) on anything that starts with a digit, a
+# sign or a dot, and read ``y``/``n`` as booleans. (No two parts of a pattern can match the
+# same digits, so a long value costs linear time.)
+_GO_NUMBER = re.compile(
+    r"[-+]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+"
+    r"|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+    r"|0[xX](?:[0-9a-fA-F]+(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)[pP][-+]?[0-9]+)"
+    r"|[-+](?i:inf|infinity)|\.(?:inf|Inf|INF|nan|NaN|NAN)"
+)
+_YAML12_NUMBER = re.compile(
+    r"[-+]?(?:0b[01_]+|0o?[0-7_]+|[0-9_]+|0x[0-9a-fA-F_]+)"
+    r"|[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?"
+)
+_OTHER_READERS_WORDS = frozenset(("y", "Y", "n", "N"))
+_BREAKS_BEYOND_LF = ("\x85", "\u2028", "\u2029")
+
+
+def looks_typed(value: str) -> bool:
+    """True when a YAML 1.2 or Go reader may resolve ``value``, written plain, to a number, a
+    boolean or null (``1e6``, ``0o22``, ``+inf``, ``y``), although PyYAML reads it as a
+    string: :func:`dump` quotes it."""
+    if value in _OTHER_READERS_WORDS:
+        return True
+    if not value or value[0] not in "-+.0123456789":
+        return False
+    return (
+        _YAML12_NUMBER.fullmatch(value) is not None
+        or _GO_NUMBER.fullmatch(value.replace("_", "")) is not None
+    )
+
+
+_DOUBLE_QUOTED_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\b": "\\b",
+    "\f": "\\f",
+}
+
+
+def _double_quoted(value: str) -> str:
+    """``value`` double-quoted on one line, as ``json.dumps`` writes it, and with every
+    character that is not printable in YAML or that a YAML 1.1 reader takes for a line break
+    (NEL, LS, PS) escaped too, so that every reader gets the same string back."""
+    out = []
+    for ch in value:
+        escape = _DOUBLE_QUOTED_ESCAPES.get(ch)
+        if escape is not None:
+            out.append(escape)
+        elif _yaml_printable(ch):
+            out.append(ch)
+        else:
+            code = ord(ch)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+    return '"' + "".join(out) + '"'
+
+
+def _yaml_printable(ch: str) -> bool:
+    return (
+        "\x20" <= ch <= "\x7e"
+        or "\xa0" <= ch <= "\ud7ff"
+        or ("\ue000" <= ch <= "\ufffd" and ch != "\ufeff")
+        or ch >= "\U00010000"
+    ) and ch not in _BREAKS_BEYOND_LF
+
 
 def _pyyaml_scalar(value: Any) -> str:
     text = yaml.dump(value, Dumper=_BaseDumper, allow_unicode=True, width=1_000_000)
@@ -387,8 +463,10 @@ def _string(value: str) -> str:
         text = value
     else:
         text = _pyyaml_scalar(value)
-        if "\n" in text:
-            text = json.dumps(value, ensure_ascii=False)
+        if text == value and looks_typed(value):
+            text = f"'{value}'"
+        elif "\n" in text or any(mark in text for mark in _BREAKS_BEYOND_LF):
+            text = _double_quoted(value)
     if len(_scalars) < 200_000:
         _scalars[value] = text
     return text

@@ -404,7 +404,12 @@ STRICTER: dict[tuple[str, str], str] = {
     (".spec.release.nodeImage", "pattern"): "release images also follow the OCI reference "
     "grammar (e.g. no lone '-')",
     (".nodeImage.image", "pattern"): "an empty nodeImage.image gives every Tars server's "
-    "tarsnode container no image",
+    "tarsnode container no image; it also follows the OCI reference grammar (issue #17: "
+    "no repo:v1.4.:0 in every tarsnode container)",
+    (".imageBuild.executor.image", "pattern"): "the OCI reference grammar (issue #17)",
+    (".imageUpload.registry", "pattern"): "a repository or registry host by the OCI reference "
+    "grammar, no tag (issue #17)",
+    (".imageRegistry.registry", "pattern"): "as imageUpload.registry (v1beta2's name)",
 }
 LOOSER: dict[tuple[str, str], str] = {
     (".spec.k8s.env[].valueFrom.secretKeyRef.key", "pattern"): "keys like db.password are "

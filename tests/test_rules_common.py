@@ -238,7 +238,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TT{n:03d}" for n in range(1, 9)} | {f"TF{n:03d}" for n in range(1, 6)}
     expected |= {f"TC{n:03d}" for n in range(1, 14)} | {f"TI{n:03d}" for n in range(1, 5)}
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
-    expected |= {"TX001", "TX002", "TX003", "TX004", "TX005"}
+    expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",

@@ -64,7 +64,7 @@ def list_key(field: str | None) -> Callable[[Any], Any] | None:
 
 def key_segment(path: str, key: str) -> str:
     """``path`` extended by a mapping key."""
-    if _IDENT.match(key):
+    if _IDENT.fullmatch(key):
         return f"{path}.{key}" if path else key
     escaped = key.replace("\\", "\\\\").replace('"', '\\"')
     return f'{path}["{escaped}"]'

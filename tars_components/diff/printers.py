@@ -1,6 +1,11 @@
 """The edge of ``diff``: a :class:`~.model.Diff` as JSON, text (``git diff`` style, coloured
 on request) or markdown (a summary table and one collapsible block per object, sized for a
-GitHub comment). Pure string functions; the CLI writes them."""
+GitHub comment). Pure string functions; the CLI writes them.
+
+Control characters and other non-printables (ESC, C1 controls, bidirectional overrides, line
+separators) in paths, keys and values are written as ``\\uXXXX`` escapes in the text and
+markdown output (:func:`~tars_components.text.printable`), so no escape sequence of a stack
+reaches the terminal; the JSON output escapes them as JSON does."""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..text import printable
 from ..yamlio import dump
 from . import GITHUB_COMMENT_LIMIT
 from .model import ACTIONS, Action, Change, Diff, FieldChange
@@ -58,15 +64,23 @@ def value_lines(value: Any) -> list[str]:
             return [json.dumps(value)]
         return dump(value).rstrip("\n").split("\n")
     if isinstance(value, str) and "\n" in value.rstrip("\n"):
-        return ["|", *(f"  {line}" for line in value.splitlines())]
+        return ["|", *(f"  {line}" for line in _lines(value))]
     return [json.dumps(value, ensure_ascii=False)]
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, split at ``\\n`` only (a CR, form feed or NEL stays in its line,
+    where :func:`printable` shows it)."""
+    if not text:
+        return []
+    return (text[:-1] if text.endswith("\n") else text).split("\n")
 
 
 def _text_lines(old: str, new: str) -> list[tuple[str, str]]:
     """Two multi-line strings (a template's content, a server profile) as a line diff with
     two lines of context; ``~`` lines stand for the unchanged lines left out."""
     out: list[tuple[str, str]] = []
-    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
+    lines = difflib.unified_diff(_lines(old), _lines(new), lineterm="", n=2)
     for line in itertools.islice(lines, 2, None):  # skip the ---/+++ header
         if line.startswith("@@"):
             start = re.match(r"@@ -(\d+)", line)
@@ -97,8 +111,13 @@ def change_lines(change: Change) -> list[tuple[str, str]]:
         whole = {
             f.path: (f.new if change.action is Action.CREATE else f.old) for f in change.fields
         }
-        return [(sign, line) for line in value_lines(whole)]
-    return [line for field in change.fields for line in field_lines(field)]
+        return [(sign, printable(line)) for line in value_lines(whole)]
+    return [(sign, printable(line)) for field in change.fields for sign, line in field_lines(field)]
+
+
+def _identity(change: Change) -> str:
+    """``apiVersion Kind namespace/name`` of a change, printable."""
+    return printable(f"{change.api_version} {change.kind} {change.qualified_name}")
 
 
 # --- text ------------------------------------------------------------------------------------
@@ -122,13 +141,10 @@ def _paint(text: str, code: str, colour: bool) -> str:
 
 
 def _text_change(change: Change, indent: str, colour: bool) -> list[str]:
-    header = (
-        f"{_SIGN[change.action]} {change.action.value} {change.api_version} {change.kind} "
-        f"{change.qualified_name}"
-    )
+    header = f"{_SIGN[change.action]} {change.action.value} {_identity(change)}"
     out = [indent + _paint(header, _ACTION_COLOUR[change.action] + _BOLD, colour)]
     if change.reason:
-        out.append(indent + "  " + _paint(f"reason: {change.reason}", _RED, colour))
+        out.append(indent + "  " + _paint(f"reason: {printable(change.reason)}", _RED, colour))
     for sign, line in change_lines(change):
         if sign == "@":
             out.append(indent + "  " + _paint(f"@@ {line}", _CYAN, colour))
@@ -201,7 +217,8 @@ def _table_row(change: Change) -> str:
     if replaced:  # crd mode: the danger is in what the controller does
         action = f"{action} (controller **replaces** {', '.join(replaced)})"
     count = "" if change.action in (Action.CREATE, Action.DELETE) else str(len(change.fields))
-    return f"| {action} | {change.kind} | `{change.qualified_name}` | {count} |\n"
+    kind, where = printable(change.kind), printable(change.qualified_name)
+    return f"| {action} | {kind} | `{where}` | {count} |\n"
 
 
 def _fence(lines: Iterable[str]) -> str:
@@ -233,23 +250,22 @@ def _diff_block(lines: list[str], room: int | None) -> str:
 
 
 def _details(change: Change, room: int | None = None) -> str:
+    kind, version = _escape(printable(change.kind)), _escape(printable(change.api_version))
+    where = _escape(printable(change.qualified_name))
     summary = (
-        f"<details><summary><b>{change.action.value}</b> {change.kind} "
-        f"<code>{change.qualified_name}</code> ({change.api_version})</summary>\n\n"
+        f"<details><summary><b>{change.action.value}</b> {kind} "
+        f"<code>{where}</code> ({version})</summary>\n\n"
     )
     body = ""
     if change.reason:
-        body += f"> **Replace:** {_escape(change.reason)}\n\n"
+        body += f"> **Replace:** {_escape(printable(change.reason))}\n\n"
     tail = "</details>\n\n"
     own = _diff_lines(change)
     effects: list[str] = []
     for effect in change.effects or ():
-        effects.append(
-            f"@@ {effect.action.value} {effect.api_version} {effect.kind} "
-            f"{effect.qualified_name} @@"
-        )
+        effects.append(f"@@ {effect.action.value} {_identity(effect)} @@")
         if effect.reason:
-            effects.append(f"# replace: {effect.reason}")
+            effects.append(f"# replace: {printable(effect.reason)}")
         effects.extend(_diff_lines(effect))
     if room is None:
         body += _diff_block(own, None)

@@ -52,16 +52,38 @@ def crd_document(
 
     A TServer is mutated as written (so v1beta3 gates survive in the conversion annotation),
     converted, then mutated again as the target version's webhook would (e.g. v1beta3 adds
-    ``tars.io/ServerID``); ``framework`` is its namespace's ``tars-framework`` config.
+    ``tars.io/ServerID``); ``framework`` is its namespace's ``tars-framework`` config. Its
+    claim templates keep only the metadata both CRD versions declare (labels, annotations):
+    the API server would prune a ``name`` or ``namespace`` (the seed's example has them).
     """
     version = options.crd_api_version
     if isinstance(document, TServer):
         converted = convert(mutate_server(document, framework).to_dict(), version)
         target = TServer.model_validate(converted)
-        return mutate_server(target, framework).to_dict()
+        return _without_pruned_claim_metadata(mutate_server(target, framework).to_dict())
     if isinstance(document, TTemplate):
         return convert(mutate_template(document).to_dict(), version)
     return convert(document.to_dict(), version)
+
+
+_CLAIM_TEMPLATE_METADATA = ("labels", "annotations")
+"""What the TServer CRD (v1beta2 and v1beta3) declares in a persistentVolumeClaimTemplate's
+metadata; anything else is pruned by the API server."""
+
+
+def _without_pruned_claim_metadata(server: dict[str, Any]) -> dict[str, Any]:
+    """``server`` with each claim template's metadata cut to labels and annotations (an
+    emptied metadata left out), in place."""
+    for mount in (server.get("spec") or {}).get("k8s", {}).get("mounts") or []:
+        template = (mount.get("source") or {}).get("persistentVolumeClaimTemplate")
+        if not isinstance(template, dict) or not isinstance(template.get("metadata"), dict):
+            continue
+        kept = {k: v for k, v in template["metadata"].items() if k in _CLAIM_TEMPLATE_METADATA}
+        if kept:
+            template["metadata"] = kept
+        else:
+            del template["metadata"]
+    return server
 
 
 def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
@@ -173,7 +195,7 @@ def _crd_pattern_violations(stack: Stack) -> list[Violation]:
         if release is None:
             continue
         for field, value in (("image", release.image), ("nodeImage", release.node_image)):
-            if isinstance(value, str) and not crd_pattern.match(value):
+            if isinstance(value, str) and crd_pattern.fullmatch(value) is None:
                 found.append(
                     violation(
                         server,
@@ -193,7 +215,7 @@ def _crd_pattern_violations(stack: Stack) -> list[Violation]:
                 ("configMapKeyRef", source.config_map_key_ref),
             )
             for field, ref in refs:
-                if ref is not None and not _CRD_KEY.match(ref.key):
+                if ref is not None and _CRD_KEY.fullmatch(ref.key) is None:
                     found.append(
                         violation(
                             server,

@@ -11,7 +11,15 @@ import inspect
 import re
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    WithJsonSchema,
+)
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
@@ -42,17 +50,19 @@ P_PORTNAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 P_IMAGE = r"^[\x2d-\x3a\x61-\x7a]+$"
 P_IMAGE_OR_EMPTY = r"^[\x2d-\x3a\x61-\x7a]*$"
 _DOMAIN_PART = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
+_DOMAIN = rf"{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*(?::[0-9]+)?"
 _PATH_PART = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
-P_IMAGE_REF = (
-    rf"^(?:{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*(?::[0-9]+)?/)?{_PATH_PART}(?:/{_PATH_PART})*"
-    r"(?::[\w][\w.-]{0,127})?"
-    r"(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?$"
-)
+_TAG = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"
+_DIGEST = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}"
+P_IMAGE_REF = rf"^(?:{_DOMAIN}/)?{_PATH_PART}(?:/{_PATH_PART})*(?::{_TAG})?(?:@{_DIGEST})?$"
 """A Kubernetes/OCI image reference (distribution/reference grammar): ``[domain[:port]/]path
 [:tag][@algorithm:hex]``, so digest-pinned images (``repo@sha256:<64 hex>``) included. Used for
 a TServer's release images; the TServer CRD's own pattern (:data:`P_IMAGE`, no ``@``) is
-checked in crd mode."""
+checked in crd mode. :func:`is_image_reference` adds what a regular expression cannot say."""
 P_IMAGE_REF_OR_EMPTY = rf"^(?:{P_IMAGE_REF[1:-1]})?$"
+P_REGISTRY = rf"^(?:(?:{_DOMAIN}/)?{_PATH_PART}(?:/{_PATH_PART})*|{_DOMAIN})?$"
+"""Where images are pushed (TFrameworkConfig ``imageUpload.registry``): a repository name
+without tag or digest, or a registry host alone; empty is admitted, as the CRD does."""
 # A qualified name whose prefix is a DNS subdomain (Kubernetes) of at least two characters
 # (the CRD's prefix pattern ``[0-9A-Za-z][-._0-9A-Za-z]*[0-9A-Za-z]/``): both must hold.
 P_QUALNAME = (
@@ -60,6 +70,12 @@ P_QUALNAME = (
     r"(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
     r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$"
 )
+P_LABEL_KEY = (
+    r"^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+    r"([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9]$"
+)
+"""A Kubernetes label or annotation key (a qualified name): an optional DNS-subdomain prefix and
+``/``, then at most 63 letters, digits, ``-``, ``_`` and ``.``, alphanumeric at both ends."""
 P_QTY = r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
 P_ALNUM_DASH = r"^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$"
 P_SERVANT = r"^[A-Za-z][0-9A-Za-z]{0,62}$"
@@ -86,6 +102,8 @@ PATTERN_HINTS: dict[str, str] = {
     P_IMAGE_REF_OR_EMPTY: (
         "an image reference [registry/]repository[:tag][@sha256:digest], lowercase path"
     ),
+    P_REGISTRY: "a registry [host[:port]/]repository path, lowercase, without tag or digest",
+    P_LABEL_KEY: "a qualified name [prefix/]name, the name at most 63 characters",
     P_QTY: "a Kubernetes quantity such as 500m or 2Gi",
     P_ALNUM_DASH: "letters, digits and '-', not starting or ending with '-'",
     P_SERVANT: "a letter followed by up to 62 letters and digits",
@@ -124,10 +142,73 @@ def is_deferred(value: object) -> bool:
     return callable(getattr(value, "apply", None)) or inspect.isawaitable(value)
 
 
+_IMAGE_REF = re.compile(P_IMAGE_REF)
+_REGISTRY = re.compile(P_REGISTRY)
+_NAME_MAX = 255  # distribution/reference: a repository name (domain and path) is at most this
+_DIGEST_LENGTHS = {"sha256": 64, "sha384": 96, "sha512": 128}
+
+
+def is_image_reference(value: str) -> bool:
+    """True for an image reference a container runtime can pull: the whole string matches
+    :data:`P_IMAGE_REF` (a trailing newline does not), the repository name is at most 255
+    characters, and a ``sha256``/``sha384``/``sha512`` digest has that algorithm's length in
+    lowercase hex."""
+    if _IMAGE_REF.fullmatch(value) is None:
+        return False
+    name, _, digest = value.partition("@")
+    slash = name.rfind("/")
+    colon = name.rfind(":")
+    if colon > slash:
+        name = name[:colon]
+    if len(name) > _NAME_MAX:
+        return False
+    if digest:
+        algorithm, _, encoded = digest.partition(":")
+        length = _DIGEST_LENGTHS.get(algorithm)
+        if length is not None and (len(encoded) != length or encoded != encoded.lower()):
+            return False
+    return True
+
+
+def is_registry(value: str) -> bool:
+    """True for a push target (:data:`P_REGISTRY`): a repository name without tag or digest,
+    or a registry host alone, at most 255 characters; or the empty string."""
+    return len(value) <= _NAME_MAX and _REGISTRY.fullmatch(value) is not None
+
+
+def _mismatch(regex: str) -> PydanticCustomError:
+    return PydanticCustomError(
+        "string_pattern_mismatch", "String should match pattern '{pattern}'", {"pattern": regex}
+    )
+
+
+def _image_after(value: str) -> str:
+    if value and not is_image_reference(value):
+        raise _mismatch(P_IMAGE_REF)
+    return value
+
+
+def _registry_after(value: str) -> str:
+    if not is_registry(value):
+        raise _mismatch(P_REGISTRY)
+    return value
+
+
+ImageReferenceCheck = AfterValidator(_image_after)
+"""Added to a string field already constrained by a CRD pattern: a non-empty value must also
+be an image reference (:func:`is_image_reference`), reported as a mismatch of
+:data:`P_IMAGE_REF`."""
+
+RegistryCheck = AfterValidator(_registry_after)
+"""Added to a registry field: the value must be :func:`is_registry`, reported as a mismatch
+of :data:`P_REGISTRY`."""
+
+
 def _placed_validator(
     regex: str | None, max_length: int | None, integers: bool = False
 ) -> PlainValidator:
     compiled = re.compile(regex) if regex else None
+    images = regex in (P_IMAGE_REF, P_IMAGE_REF_OR_EMPTY)
 
     def validate(value: Any) -> Any:
         if is_deferred(value):
@@ -142,12 +223,10 @@ def _placed_validator(
                 "String should have at most {max_length} characters",
                 {"max_length": max_length},
             )
-        if compiled is not None and not compiled.match(value):
-            raise PydanticCustomError(
-                "string_pattern_mismatch",
-                "String should match pattern '{pattern}'",
-                {"pattern": regex},
-            )
+        if compiled is not None and compiled.fullmatch(value) is None:
+            raise _mismatch(regex or "")
+        if images and value and not is_image_reference(value):
+            raise _mismatch(regex or "")
         return value
 
     return PlainValidator(validate)

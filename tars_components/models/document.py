@@ -1,11 +1,11 @@
 """Object metadata and the base class of every TarsK8S document."""
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 from pydantic import PrivateAttr
 
-from .base import TarsModel
+from .base import P_LABEL_KEY, P_LABEL_VALUE, TarsModel, pattern
 
 if TYPE_CHECKING:
     from ..paths import FileIndex, Segment
@@ -41,17 +41,23 @@ class Source:
         return self.file_index.line(self.index, path)
 
 
+LabelKey = Annotated[str, pattern(P_LABEL_KEY, 317)]
+"""A label or annotation key: ``[prefix/]name``, a DNS subdomain prefix and a name of at most 63
+characters (:data:`P_LABEL_KEY`)."""
+
+
 class ObjectMeta(TarsModel):
     """``metadata`` of a TarsK8S document.
 
     What a live cluster adds (uid, resourceVersion, managedFields, …) is removed by the loader
-    before validation, so exported objects load as they are.
+    before validation, so exported objects load as they are. Label and annotation keys are
+    qualified names and label values label values, as the API server requires of any object.
     """
 
     name: str | None = None
     namespace: str | None = None
-    labels: dict[str, str] | None = None
-    annotations: dict[str, str] | None = None
+    labels: dict[LabelKey, Annotated[str, pattern(P_LABEL_VALUE, 63)]] | None = None
+    annotations: dict[LabelKey, str] | None = None
     finalizers: list[str] | None = None
 
 

@@ -9,7 +9,16 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .base import P_IMAGE, P_IMAGE_OR_EMPTY, P_SECRET, TarsModel, new_dict, pattern
+from .base import (
+    P_IMAGE,
+    P_IMAGE_OR_EMPTY,
+    P_SECRET,
+    ImageReferenceCheck,
+    RegistryCheck,
+    TarsModel,
+    new_dict,
+    pattern,
+)
 from .document import Document
 
 FRAMEWORK_CONFIG_NAME = "tars-framework"
@@ -19,25 +28,28 @@ class ImageRef(TarsModel):
     """The tarsnode image and its pull secret. ``secret`` defaults to ``""``.
 
     The CRD admits an empty image; it is refused here, since every Tars server's tarsnode
-    container would get no image.
+    container would get no image. Besides the CRD's pattern the image must be an image
+    reference a runtime can pull (``repo:v1.4.:0`` is not).
     """
 
-    image: Annotated[str, pattern(P_IMAGE, 500)]
+    image: Annotated[str, pattern(P_IMAGE, 500), ImageReferenceCheck]
     secret: Annotated[str, pattern(P_SECRET, 253)] = ""
 
 
 class ExecutorRef(TarsModel):
     """``imageBuild.executor``: the image builder and its pull secret (both may be empty, as
-    the CRD admits)."""
+    the CRD admits); a non-empty image must be an image reference."""
 
-    image: Annotated[str, pattern(P_IMAGE_OR_EMPTY, 500)]
+    image: Annotated[str, pattern(P_IMAGE_OR_EMPTY, 500), ImageReferenceCheck]
     secret: Annotated[str, pattern(P_SECRET)] = ""
 
 
 class RegistryRef(TarsModel):
-    """A registry and its push secret. ``secret`` defaults to ``""``."""
+    """A registry and its push secret. ``secret`` defaults to ``""``. The registry is a
+    repository name without tag or digest, or a registry host alone (or empty, as the CRD
+    admits)."""
 
-    registry: Annotated[str, pattern(P_IMAGE_OR_EMPTY, 500)]
+    registry: Annotated[str, pattern(P_IMAGE_OR_EMPTY, 500), RegistryCheck]
     secret: Annotated[str, pattern(P_SECRET)] = ""
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import Field
 
-from .base import P_IMAGE_OR_EMPTY, P_RELEASE_ID, TarsModel, pattern
+from .base import P_IMAGE_OR_EMPTY, P_RELEASE_ID, ImageReferenceCheck, TarsModel, pattern
 from .document import Document
 from .kube import Lax
 
@@ -39,10 +39,12 @@ class ServerType(str, Enum):
 
 
 class ImageRelease(TarsModel):
-    """One release: an id (what ``TServer.spec.release.id`` names) and its image."""
+    """One release: an id (what ``TServer.spec.release.id`` names) and its image. The CRD
+    gives the image no pattern, but a TServer's release takes it as it is, so a non-empty one
+    must be an image reference a runtime can pull."""
 
     id: Annotated[str, pattern(P_RELEASE_ID, 63)]
-    image: Annotated[str, Field(max_length=500)]
+    image: Annotated[str, Field(max_length=500), ImageReferenceCheck]
     secret: Annotated[str, pattern(P_IMAGE_SECRET, 253)] | None = None
     create_person: Annotated[str, Field(max_length=100)] | None = None
     create_time: str | None = None

@@ -543,6 +543,16 @@ _RULES = (
         "controller only)",
         "controller",
     ),
+    Rule(
+        "TX006",
+        ERROR,
+        "any",
+        "a plain Kubernetes object's apiVersion, kind, name (per kind: DNS-1123 subdomain; "
+        "DNS-1035 label for a Service; DNS-1123 label for a Namespace; a path segment for "
+        "RBAC kinds), namespace, label and annotation keys and label values are what the API "
+        "server admits",
+        "tars-components",
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

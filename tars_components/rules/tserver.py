@@ -623,7 +623,7 @@ def _conversion_annotation(server: TServer) -> Iterator[Violation]:
     if restored is None:
         return
     for gate in restored.readiness_gates or []:
-        if len(gate) > MAX_LABEL_NAME or not _GATE.match(gate):
+        if len(gate) > MAX_LABEL_NAME or _GATE.fullmatch(gate) is None:
             yield report(
                 server,
                 "TS021",
