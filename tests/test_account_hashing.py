@@ -26,6 +26,7 @@ from tars_components.components.account_salt import RESOURCE_TYPE as SALT_TYPE
 from tars_components.components.account_salt import TAccountSalt
 from tars_components.components.testing import Recording, record, strip_secrets
 from tars_components.loader import parse_document
+from tars_components.models import TAccount
 from tars_components.mutation_kinds import mutate_account
 from tars_components.secrets import (
     BCRYPT_COST,
@@ -58,7 +59,9 @@ def checks(password: str, hashed: str) -> bool:
 def _hash(password: str, hashing: AccountHashing | None = None, username: str = "admin") -> str:
     doc = account(username, password=password)
     doc["metadata"]["namespace"] = NS
-    mutated = mutate_account(parse_document(doc, NS), hashing=hashing)
+    parsed = parse_document(doc, NS)
+    assert isinstance(parsed, TAccount)
+    mutated = mutate_account(parsed, hashing=hashing)
     hashed = mutated.spec.authentication.bcrypt_password
     assert isinstance(hashed, str)
     return hashed

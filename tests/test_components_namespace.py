@@ -393,6 +393,9 @@ def test_the_same_password_gives_the_same_hash_on_every_run() -> None:
         [component] = recording.of_type("tars:index:TAccount")
         mutated = recording.component_outputs[component.urn]["mutated"]
         assert rpc.is_rpc_secret(mutated)
+    # a preview with the state shows the same hash: nothing to change
+    preview = record(_admin(PASSWORD), preview=True, previous=second)
+    assert strip_secrets(_hash(preview, "admin")) == strip_secrets(_hash(first, "admin"))
     # a new password keeps the salt of the state, and verifies
     third = record(_admin("Another-pw-3"), previous=second)
     new = strip_secrets(_hash(third, "admin"))
