@@ -312,7 +312,7 @@ SALT_KEY_ENV = "TARS_ACCOUNT_SALT_KEY"
 def salt_key(path: str | None, environ: Mapping[str, str]) -> bytes | None:
     """The TAccount salt key: the content of ``path`` (one trailing newline dropped), else
     ``$TARS_ACCOUNT_SALT_KEY``, else None. Raises :class:`UsageError` for an unreadable file or
-    a key too short, never showing the key."""
+    an empty key, warns (stderr) about a short one; never shows the key."""
     from .secrets import check_key
 
     if path is not None:
@@ -328,9 +328,12 @@ def salt_key(path: str | None, environ: Mapping[str, str]) -> bytes | None:
     else:
         return None
     try:
-        return check_key(key, name)
+        warning = check_key(key, name)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if warning:
+        print(f"tars-components: warning: {warning}", file=sys.stderr)
+    return key
 
 
 def _render(args: argparse.Namespace, out: TextIO) -> int:

@@ -57,7 +57,8 @@ _STD = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _BCRYPT = b"./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _HASH = re.compile(r"\$2[aby]\$(\d\d)\$([./A-Za-z0-9]{22})[./A-Za-z0-9]{31}")
 MIN_KEY_BYTES = 16
-"""The shortest salt key accepted (a key is meant to be random: ``openssl rand -base64 32``)."""
+"""Below this, a salt key is accepted with a warning (a key is meant to be random:
+``openssl rand -base64 32``)."""
 
 
 def sha1_hex(password: str) -> str:
@@ -119,14 +120,18 @@ def reusable_salt(hashed: Any) -> str | None:
     return parsed[1] if parsed is not None and parsed[0] >= BCRYPT_COST else None
 
 
-def check_key(key: bytes, name: str) -> bytes:
-    """``key`` when it is long enough; ValueError naming where it came from (never its text)."""
+def check_key(key: bytes, name: str) -> str | None:
+    """Raise ValueError for an empty salt key; return a warning for a key shorter than
+    :data:`MIN_KEY_BYTES` (None otherwise). Messages name where the key came from, never its
+    text."""
+    if not key:
+        raise ValueError(f"{name}: the salt key is empty")
     if len(key) < MIN_KEY_BYTES:
-        raise ValueError(
-            f"{name}: the salt key must have at least {MIN_KEY_BYTES} bytes, got {len(key)} "
-            "(make one with: openssl rand -base64 32)"
+        return (
+            f"{name}: a salt key of {len(key)} bytes is easy to guess; use at least "
+            f"{MIN_KEY_BYTES} random bytes (openssl rand -base64 32)"
         )
-    return key
+    return None
 
 
 @dataclass(frozen=True)

@@ -336,7 +336,18 @@ class TTree(_NamespaceComponent):
 
 
 SALT_KEY_NAME = "the TAccount salt key (tars:accountSaltKey)"
-"""How a salt key that is too short is named in the error (never its text)."""
+"""How the salt key is named in an error or warning (never its text)."""
+
+
+def _keyed_salt(key: str, namespace: str, name: str) -> str:
+    """The salt of an account under the salt key (an error when the key is empty, a warning
+    when it is short)."""
+    raw = key.encode("utf-8")
+    warning = check_key(raw, SALT_KEY_NAME)
+    if warning:
+        pulumi.log.warn(warning)
+    return keyed_salt(raw, namespace, name)
+
 
 TOKENS_PATH = "spec.authentication.tokens"
 """TarsWeb's login tokens: written on login, reset by the webhook on create (M-TA2)."""
@@ -418,7 +429,7 @@ class TAccount(_NamespaceComponent):
         namespace, name = self.document.namespace, self.document.name
         if self._salt_key is not None:
             return pulumi.Output.secret(self._salt_key).apply(
-                lambda key: keyed_salt(check_key(key.encode(), SALT_KEY_NAME), namespace, name)
+                lambda key: _keyed_salt(key, namespace, name)
             )
         self.salt_resource = TAccountSalt(
             f"{self._resource_name}-salt", namespace, name, pulumi.ResourceOptions(parent=self)
