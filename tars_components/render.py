@@ -33,7 +33,7 @@ from .batch import suspended_gc
 from .errors import UsageError
 from .expansion.layout import CRD_DIR, MANIFEST_DIR, output_path
 from .loader import load_stack
-from .options import Options, check_options
+from .options import Mode, Options, check_options
 from .pipeline import Build, build
 from .stack import Stack
 from .yamlio import Limits, YamlLimitError, dump
@@ -317,7 +317,7 @@ def render_stack(
     with suspended_gc():
         stack = load_stack(stack_dir, options.namespace, limits)
         hashing = None
-        if stack.accounts:
+        if stack.accounts and options.mode == Mode.CRD:  # expand mode skips TAccounts
             from .secrets import AccountHashing
 
             hashing = AccountHashing(
