@@ -168,6 +168,8 @@ class AccountHashing:
 
 def hash_password(password: str, salt: str) -> str:
     """``bcrypt(cost BCRYPT_COST, sha1_hex(password))`` with the 22-character ``salt``."""
+    if not isinstance(salt, str) or len(salt) != 22:
+        raise ValueError("a TAccount password needs a 22-character bcrypt salt, got none")
     full = BCRYPT_PREFIX + salt.encode("ascii")
     return bcrypt.hashpw(sha1_hex(password).encode("ascii"), full).decode("ascii")
 
