@@ -13,7 +13,9 @@ and, read here only since they change no object: ``tars:previousStackDir`` (the 
 last deployed: change rules such as TS001, and a warning before a StatefulSet with volume
 claim templates is replaced),
 ``tars:protect`` and ``tars:retainOnDelete`` (resource options of every object); the Pulumi
-config secrets ``tars:<KEY>`` that TAccounts reference as ``{configSecret: KEY}``.
+config secrets ``tars:<KEY>`` that TAccounts reference as ``{configSecret: KEY}``, and
+``tars:accountSaltKey``, the secret key that salts TAccount password hashes (without it, each
+account's random salt is kept in the state).
 """
 
 from __future__ import annotations
@@ -113,6 +115,7 @@ def main() -> None:
         previous=previous,
         external_replicas=settings.external_replicas,
         secrets=config_secrets(stack, config),
+        salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
     )
 
     install_framework(config, settings, provider)  # tars:installFramework (issue 12)

@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -173,6 +173,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_stack_arguments(render)
     render.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    render.add_argument(
+        "--account-salt-key-file",
+        metavar="FILE",
+        help=f"file holding the secret key that salts TAccount password hashes (or set "
+        f"{SALT_KEY_ENV}); without one, the salt of the previous render in --out is kept, "
+        "or a random one is drawn",
+    )
     add_output_arguments(render)
 
     check = commands.add_parser(
@@ -298,12 +305,44 @@ def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
         print(v.format(), file=out)
 
 
+SALT_KEY_ENV = "TARS_ACCOUNT_SALT_KEY"
+"""Environment variable holding the TAccount salt key (``--account-salt-key-file`` wins)."""
+
+
+def salt_key(path: str | None, environ: Mapping[str, str]) -> bytes | None:
+    """The TAccount salt key: the content of ``path`` (one trailing newline dropped), else
+    ``$TARS_ACCOUNT_SALT_KEY``, else None. Raises :class:`UsageError` for an unreadable file or
+    an empty key, warns (stderr) about a short one; never shows the key."""
+    from .secrets import check_key
+
+    if path is not None:
+        name = f"--account-salt-key-file {path}"
+        try:
+            key = Path(path).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"{name}: cannot read the salt key: {exc.strerror}") from None
+        key = key[:-1] if key.endswith(b"\n") else key
+        key = key[:-1] if key.endswith(b"\r") else key
+    elif environ.get(SALT_KEY_ENV):
+        name, key = SALT_KEY_ENV, os.fsencode(environ[SALT_KEY_ENV])
+    else:
+        return None
+    try:
+        warning = check_key(key, name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if warning:
+        print(f"tars-components: warning: {warning}", file=sys.stderr)
+    return key
+
+
 def _render(args: argparse.Namespace, out: TextIO) -> int:
     from .render import render_stack
 
     settings = _settings(args)
     options = settings.options
-    result = render_stack(settings.stack_dir, args.out, options, settings.limits)
+    key = salt_key(args.account_salt_key_file, os.environ)
+    result = render_stack(settings.stack_dir, args.out, options, settings.limits, key)
     _print_violations(result.build.violations, out)
     if not result.build.ok:
         errors = sum(1 for v in result.build.violations if v.is_error)

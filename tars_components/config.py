@@ -181,16 +181,29 @@ def read_stack_config(env: str, project_dir: str | Path = ".") -> StackSettings:
         for key, value in config.items()
         if isinstance(key, str) and key.startswith(f"{NAMESPACE_KEY}:")
     }
-    settings = settings_from_config(values, env)
+
+    def setting(key: str) -> Any:
+        # Secret values (TAccount credentials, tars:accountSaltKey) are for the Pulumi program,
+        # which can decrypt them; only a setting given as a secret is refused.
+        value = values.get(key)
+        if value is _SECURE:
+            raise UsageError(f"{path}: tars:{key}: a secret config value cannot be a setting")
+        return value
+
+    settings = settings_from_config(setting, env)
     render_dir = str(base / settings.render_dir) if settings.render_dir else None
     return replace(settings, stack_dir=str(base / settings.stack_dir), render_dir=render_dir)
+
+
+_SECURE = object()
+"""Stands for a secret (``{secure: ...}``) config value, which only Pulumi can decrypt."""
 
 
 def _plain(value: Any) -> Any:
     """Pulumi config values may be ``{value: ...}`` or ``{secure: ...}`` mappings."""
     if isinstance(value, dict):
         if "secure" in value:
-            raise UsageError("secret tars:* config values are not supported")
+            return _SECURE
         return value.get("value")
     return value
 

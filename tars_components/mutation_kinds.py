@@ -6,9 +6,10 @@ differences, all for deterministic output:
 * the clock is never read: a TConfig's ``version`` and ``updateTime`` (M-TC6, M-TC7) and a
   TImage release's ``createTime`` (M-TI4) are left as written (the webhook fills them on
   create; an exported object keeps the values the cluster gave it, which TC001 requires);
-* a TAccount password is hashed with a salt derived from the account (M-TA1, see
-  :mod:`tars_components.secrets`); a credential that references a Pulumi config secret is
-  resolved from ``secrets`` when given, otherwise replaced by the placeholder hash.
+* a TAccount password is hashed with the salt that ``hashing`` gives the account, never one
+  derived from the password (M-TA1, see :mod:`tars_components.secrets`); a credential that
+  references a Pulumi config secret is resolved from ``secrets`` when given, otherwise
+  replaced by the placeholder hash.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from .models import Document, SecretRef, TAccount, TConfig, TImage, TTree
 from .models.timage import ImageType
-from .secrets import bcrypt_password, placeholder
+from .secrets import AccountHashing, hash_password, placeholder
 
 LABEL_APP = "tars.io/ServerApp"
 LABEL_SERVER = "tars.io/ServerName"
@@ -32,8 +33,13 @@ LABEL_IMAGE_TYPE = "tars.io/ImageType"
 SUPPORTED_PREFIX = "tars.io/Supported."
 
 
-def mutate_kind(doc: Document, secrets: Mapping[str, Any] | None = None) -> Document:
-    """One document of a wave-2 kind as the webhook admits it on create; others unchanged."""
+def mutate_kind(
+    doc: Document,
+    secrets: Mapping[str, Any] | None = None,
+    hashing: AccountHashing | None = None,
+) -> Document:
+    """One document of a wave-2 kind as the webhook admits it on create; others unchanged
+    (``secrets`` and ``hashing``: see :func:`mutate_account`)."""
     if isinstance(doc, TConfig):
         return mutate_config(doc)
     if isinstance(doc, TImage):
@@ -41,7 +47,7 @@ def mutate_kind(doc: Document, secrets: Mapping[str, Any] | None = None) -> Docu
     if isinstance(doc, TTree):
         return mutate_tree(doc)
     if isinstance(doc, TAccount):
-        return mutate_account(doc, secrets)
+        return mutate_account(doc, secrets, hashing)
     return doc
 
 
@@ -108,11 +114,17 @@ def mutate_tree(tree: TTree) -> TTree:
     return mutated
 
 
-def mutate_account(account: TAccount, secrets: Mapping[str, Any] | None = None) -> TAccount:
+def mutate_account(
+    account: TAccount,
+    secrets: Mapping[str, Any] | None = None,
+    hashing: AccountHashing | None = None,
+) -> TAccount:
     """M-TA1, M-TA2 (create): the password becomes its bcrypt hash, tokens are reset.
 
     ``secrets`` maps a config key (``KEY`` of ``{configSecret: KEY}``) to its value; a
-    reference that it does not resolve becomes the placeholder hash. A deferred password
+    reference that it does not resolve becomes the placeholder hash. ``hashing`` gives the
+    account's salt (:class:`~tars_components.secrets.AccountHashing`; without one, a salt
+    derived from the account, for callers that write nothing). A deferred password or salt
     (``pulumi.Output``) is hashed inside ``apply``, so it stays secret.
     """
     auth = account.spec.authentication
@@ -124,16 +136,27 @@ def mutate_account(account: TAccount, secrets: Mapping[str, Any] | None = None) 
         hashed = (secrets or {}).get(hashed.config_secret, placeholder(hashed.config_secret))
     if isinstance(password, SecretRef):
         hashed = placeholder(password.config_secret)
-    elif isinstance(password, str):
-        hashed = bcrypt_password(password, account.namespace, account.name)
-    elif password is not None:  # a deferred value
-        namespace, name = account.namespace, account.name
-        hashed = password.apply(lambda p: bcrypt_password(p, namespace, name))
+    elif password is not None:
+        salt = (hashing or AccountHashing()).salt_for(account.namespace, account.name)
+        hashed = _when_known(hash_password, password, salt)
     new_auth = auth.model_copy(update={"password": None, "bcrypt_password": hashed, "tokens": []})
     spec = account.spec.model_copy(update={"authentication": new_auth})
     mutated = account.model_copy(update={"spec": spec})
     mutated.with_source(account.source)
     return mutated
+
+
+def _when_known(fn: Any, *values: Any) -> Any:
+    """``fn(*values)``, or, when a value is deferred (has ``apply``, like ``pulumi.Output``),
+    the deferred result of calling it once every value is known."""
+    deferred = [
+        i for i, v in enumerate(values) if not isinstance(v, (str, bytes)) and hasattr(v, "apply")
+    ]
+    if deferred:
+        i = deferred[0]
+        before, after = values[:i], values[i + 1 :]
+        return values[i].apply(lambda known: _when_known(fn, *before, known, *after))
+    return fn(*values)
 
 
 __all__ = [

@@ -25,6 +25,7 @@ from .rules import validate
 from .rules.common import report
 from .rules.objects import controller_only_objects
 from .rules.taccount import unresolved_credentials
+from .secrets import AccountHashing
 from .stack import Stack
 
 
@@ -97,13 +98,17 @@ def with_existing_framework(stack: Stack, options: Options) -> Stack:
     return stack.with_documents([*stack.documents, *stand_ins]) if stand_ins else stack
 
 
-def output_objects(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
+def output_objects(
+    stack: Stack, options: Options = Options(), hashing: AccountHashing | None = None
+) -> list[dict[str, Any]]:
     """Every object a checked stack produces in this mode, in output order: plain objects,
-    then the custom resources (crd mode) or the expanded workloads (expand mode)."""
+    then the custom resources (crd mode) or the expanded workloads (expand mode).
+    ``hashing`` salts the TAccount passwords (:class:`~tars_components.secrets.AccountHashing`;
+    without it, a salt derived from the account, for a build that is only compared)."""
     objects = plain_objects(stack)
     if options.mode == Mode.CRD:
         objects.extend(crd_documents(stack, options))
-        objects.extend(kind_documents(stack, options))
+        objects.extend(kind_documents(stack, options, hashing=hashing))
     else:
         objects.extend(expand(stack, options))
         if options.tconfig_config_maps:
@@ -111,12 +116,15 @@ def output_objects(stack: Stack, options: Options = Options()) -> list[dict[str,
     return objects
 
 
-def build(stack: Stack, options: Options = Options()) -> Build:
-    """Validate a loaded stack and, when no rule error blocks, build its objects."""
+def build(
+    stack: Stack, options: Options = Options(), hashing: AccountHashing | None = None
+) -> Build:
+    """Validate a loaded stack and, when no rule error blocks, build its objects
+    (``hashing``: see :func:`output_objects`)."""
     violations = check(stack, options)
     if has_errors(violations):
         return Build(objects=[], violations=violations)
-    objects = output_objects(stack, options)
+    objects = output_objects(stack, options, hashing)
     collisions = _collisions(stack, objects)
     if collisions:
         return Build(objects=[], violations=sorted_violations([*violations, *collisions]))

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from yaml import YAMLError
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not a POSIX system: no locking
@@ -31,10 +33,10 @@ from .batch import suspended_gc
 from .errors import UsageError
 from .expansion.layout import CRD_DIR, MANIFEST_DIR, output_path
 from .loader import load_stack
-from .options import Options, check_options
+from .options import Mode, Options, check_options
 from .pipeline import Build, build
 from .stack import Stack
-from .yamlio import Limits, dump
+from .yamlio import Limits, YamlLimitError, dump
 
 
 def render_path(obj: Mapping[str, Any]) -> str:
@@ -237,6 +239,50 @@ def _libc() -> Any:
         return None
 
 
+PREVIOUS_FILE_LIMIT = 64 * 1024
+"""The largest previous TAccount file read for its hash (a TAccount is a few hundred bytes)."""
+
+
+def previous_hashes(out_dir: str | Path, stack: Stack) -> dict[tuple[str, str], str]:
+    """The ``bcryptPassword`` of each TAccount of ``stack`` in the previous render in
+    ``out_dir`` (either apiVersion), by ``(namespace, name)``. A file that is missing, too
+    large, unreadable or not that TAccount is skipped: the previous render is only a hint."""
+    from .models import API_VERSIONS
+    from .yamlio import load_documents
+
+    found: dict[tuple[str, str], str] = {}
+    for account in stack.accounts:
+        for api_version in API_VERSIONS:
+            path = Path(out_dir) / output_path(
+                api_version, account.kind, account.namespace, account.name
+            )
+            try:
+                if path.is_symlink() or path.stat().st_size > PREVIOUS_FILE_LIMIT:
+                    continue
+                documents = load_documents(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError, YAMLError, YamlLimitError):
+                continue
+            hashed = _account_hash(documents, account.namespace, account.name)
+            if hashed is not None:
+                found[(account.namespace, account.name)] = hashed
+                break
+    return found
+
+
+def _account_hash(documents: list[Any], namespace: str, name: str) -> str | None:
+    if len(documents) != 1 or not isinstance(documents[0], dict):
+        return None
+    body = documents[0]
+    meta, spec = body.get("metadata"), body.get("spec")
+    if body.get("kind") != "TAccount" or not isinstance(meta, dict) or not isinstance(spec, dict):
+        return None
+    if meta.get("namespace") != namespace or meta.get("name") != name:
+        return None
+    auth = spec.get("authentication")
+    hashed = auth.get("bcryptPassword") if isinstance(auth, dict) else None
+    return hashed if isinstance(hashed, str) else None
+
+
 @dataclass(frozen=True)
 class RenderResult:
     """What :func:`render_stack` did: the stack, its build, and the files it wrote (relative
@@ -248,7 +294,11 @@ class RenderResult:
 
 
 def render_stack(
-    stack_dir: str | Path, out_dir: str | Path, options: Options, limits: Limits | None = None
+    stack_dir: str | Path,
+    out_dir: str | Path,
+    options: Options,
+    limits: Limits | None = None,
+    salt_key: bytes | None = None,
 ) -> RenderResult:
     """The ``render`` job: load a stack directory, validate and expand it, and write the files.
 
@@ -256,12 +306,24 @@ def render_stack(
     :class:`~tars_components.errors.LoadError` for unreadable input or input beyond ``limits``
     (default :class:`~tars_components.yamlio.Limits`), :class:`UsageError` for a bad option
     value or ``--out``.
+
+    A TAccount password is hashed with the salt of ``salt_key`` when given, else with the salt
+    of the account's hash in the previous render in ``out_dir``, else with a random one
+    (:class:`~tars_components.secrets.AccountHashing`): re-rendering into the same directory
+    writes the same hash, and a new password keeps the account's salt.
     """
     check_options(options)
     check_out_dir(out_dir, stack_dir)
     with suspended_gc():
         stack = load_stack(stack_dir, options.namespace, limits)
-        result = build(stack, options)
+        hashing = None
+        if stack.accounts and options.mode == Mode.CRD:  # expand mode skips TAccounts
+            from .secrets import AccountHashing
+
+            hashing = AccountHashing(
+                key=salt_key, previous=previous_hashes(out_dir, stack), entropy=os.urandom
+            )
+        result = build(stack, options, hashing)
         if not result.ok:
             return RenderResult(stack=stack, build=result)
         files = render_files(result.objects)

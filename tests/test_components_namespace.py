@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import runpy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,9 @@ from test_rules_namespace import account, config, image, tree
 from tars_components import TAccount, TConfig, TFramework, TImage, TTree
 from tars_components.cli import main as cli
 from tars_components.components import TConfigArgs, components_from_stack
+from tars_components.components.account_salt import RESOURCE_TYPE as SALT_TYPE
 from tars_components.components.testing import (
+    VALIDATION_TYPE,
     Recording,
     ValidationFailed,
     record,
@@ -39,7 +41,13 @@ from tars_components.models import TConfig as TConfigDocument
 from tars_components.options import Mode, Options
 from tars_components.provider import TarsValidation, ValidationInputs
 from tars_components.render import render_path
-from tars_components.secrets import bcrypt_password, is_placeholder, verify
+from tars_components.secrets import (
+    BCRYPT_COST,
+    bcrypt_password,
+    is_placeholder,
+    keyed_salt,
+    verify,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = str(ROOT / "__main__.py")
@@ -137,7 +145,7 @@ def test_every_kind_is_a_component_under_the_framework_with_its_validation(
         for component in components:
             assert component.parent == framework.urn
             children = crd.children(component)
-            [validation] = [c for c in children if c.type.startswith("pulumi-python:dynamic")]
+            [validation] = [c for c in children if c.type == VALIDATION_TYPE]
             [obj] = [c for c in children if c.type.startswith("kubernetes:")]
             kind = type_.rsplit(":", 1)[1]
             assert obj.type == f"kubernetes:k8s.tars.io/v1beta3:{kind}"
@@ -335,30 +343,47 @@ def _hash(recording: Recording, username: str) -> Any:
     return rpc.wrap_rpc_secret(hashed) if rpc.is_rpc_secret(spec) else hashed
 
 
+def _salt(recording: Recording, component_name: str) -> str:
+    """The salt the ``TAccountSalt`` child of a TAccount component keeps (a secret output)."""
+    [salt] = [r for r in recording.of_type(SALT_TYPE) if r.name == f"{component_name}-salt"]
+    assert rpc.is_rpc_secret(salt.outputs["salt"])
+    return str(strip_secrets(salt.outputs["salt"]))
+
+
 def test_a_config_secret_password_is_hashed_inside_the_secret(crd: Recording) -> None:
     hashed = _hash(crd, "admin")
     assert rpc.is_rpc_secret(hashed)
     value = strip_secrets(hashed)
     assert verify(PASSWORD, value)
-    assert value == bcrypt_password(PASSWORD, NAMESPACE, account("admin")["metadata"]["name"])
+    assert value.startswith(f"$2a${BCRYPT_COST}$")
+    # salted with the random salt its TAccountSalt child keeps in the state
+    admin = account("admin")["metadata"]["name"]
+    assert value[7:29] == _salt(crd, f"{NAMESPACE}/{admin}")
     assert crd.plaintext(PASSWORD) == []
     assert crd.plaintext(value) == []  # the hash is never in plaintext either
-    # an unset key is the placeholder, which no password verifies against
+    # an unset key is the placeholder, which no password verifies against (and needs no salt)
     assert is_placeholder(strip_secrets(_hash(crd, "viewer")))
+    assert [r.name for r in crd.of_type(SALT_TYPE)] == [f"{NAMESPACE}/{admin}-salt"]
 
 
-def test_the_same_password_gives_the_same_hash_on_every_run() -> None:
+def _admin(password: str, salt_key: pulumi.Input[str] | None = None) -> Callable[[], None]:
     def program() -> None:
         framework = TFramework("fw", namespace=NAMESPACE, options=CRD)
         TAccount(
             "admin",
             framework=framework,
             username="admin",
-            password=pulumi.Output.secret(PASSWORD),
+            password=pulumi.Output.secret(password),
             authorization=[{"role": "admin", "flag": "*"}],
+            salt_key=salt_key,
         )
 
-    first, second = record(program), record(program)
+    return program
+
+
+def test_the_same_password_gives_the_same_hash_on_every_run() -> None:
+    first = record(_admin(PASSWORD))
+    second = record(_admin(PASSWORD), previous=first)  # the state of the first run
     assert rpc.is_rpc_secret(_hash(first, "admin"))
     assert strip_secrets(_hash(first, "admin")) == strip_secrets(_hash(second, "admin"))
     assert verify(PASSWORD, strip_secrets(_hash(first, "admin")))
@@ -368,10 +393,44 @@ def test_the_same_password_gives_the_same_hash_on_every_run() -> None:
         [component] = recording.of_type("tars:index:TAccount")
         mutated = recording.component_outputs[component.urn]["mutated"]
         assert rpc.is_rpc_secret(mutated)
+    # a preview with the state shows the same hash: nothing to change
+    preview = record(_admin(PASSWORD), preview=True, previous=second)
+    assert strip_secrets(_hash(preview, "admin")) == strip_secrets(_hash(first, "admin"))
+    # a new password keeps the salt of the state, and verifies
+    third = record(_admin("Another-pw-3"), previous=second)
+    new = strip_secrets(_hash(third, "admin"))
+    assert new != strip_secrets(_hash(second, "admin")) and verify("Another-pw-3", new)
+    assert new[7:29] == strip_secrets(_hash(first, "admin"))[7:29] == _salt(third, "admin")
+    # without the state (a new stack), a new random salt
+    fresh = strip_secrets(_hash(record(_admin(PASSWORD)), "admin"))
+    assert fresh[7:29] != new[7:29] and verify(PASSWORD, fresh)
+
+
+def test_a_salt_key_gives_the_same_salt_without_state() -> None:
+    key = "k" * 32
+    first = record(_admin(PASSWORD, pulumi.Output.secret(key)))
+    second = record(_admin("Another-pw-3", pulumi.Output.secret(key)))  # no previous state
+    one, two = strip_secrets(_hash(first, "admin")), strip_secrets(_hash(second, "admin"))
+    assert verify(PASSWORD, one) and verify("Another-pw-3", two)
+    admin = account("admin")["metadata"]["name"]
+    assert one[7:29] == two[7:29] == keyed_salt(key.encode(), NAMESPACE, admin)
+    assert first.of_type(SALT_TYPE) == []  # nothing kept in the state
+    for recording in (first, second):
+        assert recording.plaintext(key) == [] and recording.plaintext(one) == []
+    assert strip_secrets(_hash(record(_admin(PASSWORD, key)), "admin")) == one  # stable
+
+
+def test_a_weak_salt_key_is_warned_and_an_empty_one_refused_without_showing_them() -> None:
+    recording = record(_admin(PASSWORD, pulumi.Output.secret("short-key")))
+    assert any("salt key of 9 bytes is easy to guess" in w for w in recording.warnings())
+    assert recording.plaintext("short-key") == []
+    assert verify(PASSWORD, strip_secrets(_hash(recording, "admin")))
+    with pytest.raises(Exception, match="the salt key is empty"):
+        record(_admin(PASSWORD, pulumi.Output.secret("")))
 
 
 def test_a_literal_hash_is_registered_as_a_secret() -> None:
-    literal = bcrypt_password(PASSWORD, NAMESPACE, "x")
+    literal = bcrypt_password(PASSWORD, NAMESPACE, "x")  # any hash
     stack = load([FRAMEWORK, template("tars.default"), account("ops", bcryptPassword=literal)])
     recording = record(lambda: components_from_stack(stack, CRD))
     assert rpc.is_rpc_secret(_hash(recording, "ops"))

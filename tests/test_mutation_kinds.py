@@ -1,5 +1,5 @@
 """The mutating webhook for TConfig (M-TC*), TImage (M-TI*), TTree (M-TR*) and TAccount
-(M-TA*), and the deterministic password hashing."""
+(M-TA*), and the password hashing (salts: tests/test_account_hashing.py)."""
 
 from __future__ import annotations
 
@@ -67,14 +67,15 @@ def test_ttree_blanks_dangling_business_refs() -> None:
     assert [a.business_ref for a in mutated.apps] == ["", "Shop"]  # M-TR1
 
 
-def test_taccount_password_becomes_a_deterministic_bcrypt_hash() -> None:
+def test_taccount_password_becomes_a_bcrypt_hash() -> None:
     original = _parse(account(password="Secret-1"))
     first = mutate_account(original)
     auth = first.spec.authentication
     assert auth.password is None and auth.tokens == []  # M-TA1, M-TA2
-    assert isinstance(auth.bcrypt_password, str) and auth.bcrypt_password.startswith("$2a$06$")
+    assert isinstance(auth.bcrypt_password, str) and auth.bcrypt_password.startswith("$2a$10$")
     assert verify("Secret-1", auth.bcrypt_password) and not verify("Secret-2", auth.bcrypt_password)
-    assert mutate_account(original) == first  # the same hash every run
+    # without an AccountHashing (validate, diff): the same hash every run, so a build compares
+    assert mutate_account(original) == first
     other = _parse(account("ops", password="Secret-1"))
     assert mutate_account(other).spec.authentication.bcrypt_password != auth.bcrypt_password
     assert "Secret-1" not in repr(first.to_dict())
@@ -131,18 +132,18 @@ def test_mutate_applies_the_kind_mutations_to_a_stack() -> None:
     assert mutated[3].spec.authentication.password is None
 
 
-def test_render_of_a_password_is_byte_identical_and_never_plaintext(tmp_path: Path) -> None:
+def test_rerender_of_a_password_is_byte_identical_and_never_plaintext(tmp_path: Path) -> None:
     stack = tmp_path / "stack"
     stack.mkdir()
     doc = account(password="Secret-1")
     doc["metadata"]["namespace"] = NS
     (stack / "accounts.yaml").write_text(yaml.safe_dump(doc))
     texts = []
-    for out in ("a", "b"):
-        result = run("render", str(stack), "--out", str(tmp_path / out), "--mode", "crd")
+    for _ in range(2):  # the same --out: the previous render's salt is kept
+        result = run("render", str(stack), "--out", str(tmp_path / "out"), "--mode", "crd")
         assert result.returncode == 0, result.stdout
         assert "Secret-1" not in result.stdout + result.stderr
-        (path,) = (tmp_path / out / "1-manifest").iterdir()
+        (path,) = (tmp_path / "out" / "1-manifest").iterdir()
         texts.append(path.read_text())
     assert texts[0] == texts[1] and "Secret-1" not in texts[0]
     hashed = yaml.safe_load(texts[0])["spec"]["authentication"]["bcryptPassword"]

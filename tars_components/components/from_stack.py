@@ -111,6 +111,7 @@ def components_from_stack(
     external_replicas: bool = False,
     prefix: str = "",
     secrets: Mapping[str, pulumi.Input[str]] | None = None,
+    salt_key: pulumi.Input[str] | None = None,
 ) -> StackComponents:
     """Declare the components of a loaded stack (documents in load order).
 
@@ -124,6 +125,9 @@ def components_from_stack(
       same namespaces to several clusters.
     * ``secrets``: values of the TAccounts' ``{configSecret: KEY}`` references
       (:func:`config_secrets` reads them from the Pulumi config).
+    * ``salt_key``: the secret key that salts the TAccounts' password hashes
+      (``tars:accountSaltKey``; see :class:`TAccountArgs`). Defaults to None: a random salt
+      per account, kept in the state.
 
     Components are named ``<prefix><namespace>`` (frameworks) and
     ``<prefix><namespace>/<name>`` (templates, servers, trees, images, configs and accounts);
@@ -169,7 +173,7 @@ def components_from_stack(
                         previous=old if isinstance(old, TServerDocument) else None,
                     ),
                 )
-        _declare_kinds(built, stack, framework, namespace, prefix, before, secrets or {})
+        _declare_kinds(built, stack, framework, namespace, prefix, before, secrets or {}, salt_key)
     _declare_plain(built, stack, options, opts, prefix)
     return built
 
@@ -182,6 +186,7 @@ def _declare_kinds(
     prefix: str,
     before: Mapping[tuple[str, str, str], Any],
     secrets: Mapping[str, pulumi.Input[str]],
+    salt_key: pulumi.Input[str] | None = None,
 ) -> None:
     """The TTrees, TImages, TConfigs and TAccounts of one namespace (render's order)."""
     for tree in stack.trees:
@@ -208,7 +213,8 @@ def _declare_kinds(
         if account.namespace == namespace:
             key = f"{namespace}/{account.name}"
             built.accounts[key] = TAccount(
-                f"{prefix}{key}", TAccountArgs(framework, document=account, secrets=secrets)
+                f"{prefix}{key}",
+                TAccountArgs(framework, document=account, secrets=secrets, salt_key=salt_key),
             )
 
 

@@ -295,8 +295,8 @@ class TAccountArgs:
 
     password: pulumi.Input[str] | None = None
     """``spec.authentication.password``: give a Pulumi secret (``config.require_secret``);
-    it is hashed as the webhook does (M-TA1, deterministic salt) inside ``apply`` and never
-    leaves the secret. Give this or ``bcrypt_password``."""
+    it is hashed as the webhook does (M-TA1) inside ``apply`` and never leaves the secret
+    (the salt: see ``salt_key``). Give this or ``bcrypt_password``."""
 
     bcrypt_password: pulumi.Input[str] | None = None
     """``spec.authentication.bcryptPassword``: an existing hash (also best given as a
@@ -326,6 +326,13 @@ class TAccountArgs:
     config secret ``tars:KEY``); :func:`components_from_stack` fills it from the stack's
     config. A reference without a value is applied as the placeholder hash (TA006), which no
     password verifies against."""
+
+    salt_key: pulumi.Input[str] | None = None
+    """A secret key (``config.require_secret("accountSaltKey")``, at least 16 bytes) from which
+    the password's bcrypt salt is derived (HMAC-SHA256 over ``<namespace>/<name>``): the same
+    salt on every machine and in every stack that shares the key. Without it, a random salt
+    is drawn once and kept in the state (a ``<name>-salt`` TAccountSalt resource). Defaults
+    to None."""
 
     def to_document(self, namespace: str) -> TAccount:
         """The TAccount document in ``namespace`` (errors as :meth:`TConfigArgs.to_document`;

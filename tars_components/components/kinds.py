@@ -15,9 +15,10 @@ Each is designed around a trap of reference §10 (README, "Namespace components"
   pulumi-kubernetes sends no request for a resource whose inputs are not known in a preview
   (no dry run, no webhook call), and ``pulumi up`` applies the real value.
 * **TAccount and secrets.** The password (or hash) is a Pulumi secret; it is hashed inside
-  ``apply`` with the deterministic salt of :mod:`tars_components.secrets`, so the same
-  password gives the same hash on every run (no perpetual diff) and the hash never appears in
-  plaintext in the state, outputs or messages.
+  ``apply`` with a salt that never depends on the password (:mod:`tars_components.secrets`):
+  derived from a salt key, or drawn once and kept in the state, so the same password gives
+  the same hash on every run (no perpetual diff) and the hash never appears in plaintext in
+  the state, outputs or messages.
 * **TImage and TarsWeb.** Releases published through TarsWeb are not the program's: by default
   the declared releases are written on create and ``releases`` is then ignored
   (``ignore_changes``); ``own_releases`` hands the whole list to the program.
@@ -37,9 +38,11 @@ from ..models import TAccount as TAccountDocument
 from ..models import TConfig as TConfigDocument
 from ..models import TImage as TImageDocument
 from ..models import TTree as TTreeDocument
+from ..models.taccount import SecretRef
 from ..mutation_kinds import mutate_kind
 from ..options import Mode
-from ..secrets import is_placeholder
+from ..secrets import AccountHashing, check_key, is_placeholder, keyed_salt
+from .account_salt import TAccountSalt
 from .args import split_args
 from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
 from .kube import child_name, kubernetes_resource, object_id
@@ -49,12 +52,16 @@ from .validation import retain_on_delete, validation_resource, with_framework_pa
 
 
 def kind_object(
-    document: Document, scope: FrameworkScope, secrets: Mapping[str, Any] | None = None
+    document: Document,
+    scope: FrameworkScope,
+    secrets: Mapping[str, Any] | None = None,
+    hashing: AccountHashing | None = None,
 ) -> dict[str, Any]:
     """The custom resource of a wave-2 document, exactly as ``render --mode crd`` writes it
     (:func:`tars_components.expansion.kinds.kind_documents`); a credential resolved from
-    ``secrets`` stays the Output it is."""
-    body = mutate_kind(document, secrets).to_dict()
+    ``secrets`` stays the Output it is, and so does a hash salted by an Output of
+    ``hashing``."""
+    body = mutate_kind(document, secrets, hashing).to_dict()
     body["apiVersion"] = scope.options.crd_api_version
     return body
 
@@ -120,7 +127,7 @@ class _NamespaceComponent(pulumi.ComponentResource):
         """The component's Kubernetes resources by kind (none in expand mode)."""
         manifests: list[dict[str, Any]] = []
         if scope.options.mode == Mode.CRD:
-            obj = kind_object(document, scope, secrets)
+            obj = self._kind_object(document, scope, secrets)
             manifests.append(obj)
             applied = self._applied(obj, guard)
             self.resources[str(obj["kind"])] = kubernetes_resource(
@@ -150,6 +157,12 @@ class _NamespaceComponent(pulumi.ComponentResource):
     def _raw(self, document: Document) -> dict[str, Any]:
         """The document as its validation resource receives it."""
         return document.to_dict()
+
+    def _kind_object(
+        self, document: Document, scope: FrameworkScope, secrets: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """The custom resource (crd mode; the component is registered by then)."""
+        return kind_object(document, scope, secrets)
 
     def _applied(self, obj: dict[str, Any], guard: bool) -> dict[str, Any]:
         """The object as registered (the kind-specific guards of the module doc)."""
@@ -322,6 +335,20 @@ class TTree(_NamespaceComponent):
         )
 
 
+SALT_KEY_NAME = "the TAccount salt key (tars:accountSaltKey)"
+"""How the salt key is named in an error or warning (never its text)."""
+
+
+def _keyed_salt(key: str, namespace: str, name: str) -> str:
+    """The salt of an account under the salt key (an error when the key is empty, a warning
+    when it is short)."""
+    raw = key.encode("utf-8")
+    warning = check_key(raw, SALT_KEY_NAME)
+    if warning:
+        pulumi.log.warn(warning)
+    return keyed_salt(raw, namespace, name)
+
+
 TOKENS_PATH = "spec.authentication.tokens"
 """TarsWeb's login tokens: written on login, reset by the webhook on create (M-TA2)."""
 
@@ -329,10 +356,17 @@ TOKENS_PATH = "spec.authentication.tokens"
 class TAccount(_NamespaceComponent):
     """A TAccount (TarsWeb user), validated by the rules TA* and, in crd mode, applied as a
     custom resource whose ``bcryptPassword`` is a Pulumi secret: a password is hashed inside
-    ``apply`` with a deterministic salt (same password, same hash: no perpetual diff); a
-    literal hash is wrapped as a secret too. TarsWeb's login tokens are left to TarsWeb
-    (``ignore_changes`` on ``spec.authentication.tokens``). Outputs: ``object_name``, ``namespace``,
-    ``objects``, ``manifests``, ``mutated``."""
+    ``apply`` (bcrypt of its SHA-1, as the webhook does) with a salt that never depends on the
+    password: derived from ``salt_key`` when given, else drawn once and kept in the state of
+    a ``<name>-salt`` :class:`~tars_components.components.account_salt.TAccountSalt` child
+    (same password, same hash: no perpetual diff; a new password keeps the salt). A literal
+    hash is wrapped as a secret too. TarsWeb's login tokens are left to TarsWeb
+    (``ignore_changes`` on ``spec.authentication.tokens``). Outputs: ``object_name``,
+    ``namespace``, ``objects``, ``manifests``, ``mutated``."""
+
+    salt_resource: TAccountSalt | None
+    """The ``TAccountSalt`` that keeps the salt (crd mode, a password to hash, no
+    ``salt_key``), else None."""
 
     @overload
     def __init__(
@@ -357,6 +391,7 @@ class TAccount(_NamespaceComponent):
         annotations: Mapping[str, str] | None = None,
         api_version: str = ...,
         secrets: Mapping[str, pulumi.Input[str]] = ...,
+        salt_key: pulumi.Input[str] | None = None,
     ) -> None: ...
 
     def __init__(self, resource_name: str, *args: Any, **kwargs: Any) -> None:
@@ -366,6 +401,9 @@ class TAccount(_NamespaceComponent):
         scope = account_args.framework.scope
         self.document: TAccountDocument = account_args.to_document(scope.namespace)
         """The TAccount document as given (its credential a reference, an Output or text)."""
+        self.salt_resource = None
+        self._resource_name = resource_name
+        self._salt_key = account_args.salt_key
         secrets = {key: pulumi.Output.secret(value) for key, value in account_args.secrets.items()}
         self._declare_document(
             "tars:index:TAccount",
@@ -376,6 +414,27 @@ class TAccount(_NamespaceComponent):
             secrets=secrets,
             ignore_changes=[TOKENS_PATH],
         )
+
+    def _kind_object(
+        self, document: Document, scope: FrameworkScope, secrets: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        password = self.document.spec.authentication.password
+        if isinstance(password, SecretRef) and password.config_secret not in (secrets or {}):
+            password = None  # the placeholder: nothing to salt
+        hashing = None if password is None else AccountHashing(salt=self._salt())
+        return kind_object(document, scope, secrets, hashing)
+
+    def _salt(self) -> pulumi.Output[str]:
+        """The account's salt: from the salt key, else from a ``TAccountSalt`` child."""
+        namespace, name = self.document.namespace, self.document.name
+        if self._salt_key is not None:
+            return pulumi.Output.secret(self._salt_key).apply(
+                lambda key: _keyed_salt(key, namespace, name)
+            )
+        self.salt_resource = TAccountSalt(
+            f"{self._resource_name}-salt", namespace, name, pulumi.ResourceOptions(parent=self)
+        )
+        return self.salt_resource.salt
 
     def _raw(self, document: Document) -> dict[str, Any]:
         # A literal credential (warned TA005) reaches the validation's state only as a secret.

@@ -43,6 +43,8 @@ from pulumi.runtime.sync_await import _sync_await
 
 DYNAMIC_PREFIX = "pulumi-python:dynamic"
 """Type prefix of dynamic-provider resources."""
+VALIDATION_TYPE = f"{DYNAMIC_PREFIX}/tars:TarsValidation"
+"""Type token of the validation resources."""
 
 
 class ValidationFailed(Exception):
@@ -152,8 +154,9 @@ class Recording:
         return [r for r in self.registrations if r.type.startswith("kubernetes:") and not r.read]
 
     def validations(self) -> list[Registration]:
-        """The dynamic-provider (validation) resources."""
-        return [r for r in self.registrations if r.type.startswith(DYNAMIC_PREFIX)]
+        """The validation resources (``TarsValidation``; not the other dynamic resources,
+        such as a TAccount's ``TAccountSalt``)."""
+        return [r for r in self.registrations if r.type == VALIDATION_TYPE]
 
     def children(self, parent: Registration) -> list[Registration]:
         """The registrations whose parent is ``parent``."""
@@ -184,11 +187,23 @@ class RecordingMocks(mocks.Mocks):
     (failures raise :class:`ValidationFailed`), ``create`` outside previews.
 
     ``stack_outputs`` gives the outputs of the stacks that ``pulumi.StackReference`` reads,
-    keyed by stack name (``org/project/stack``).
+    keyed by stack name (``org/project/stack``). ``previous`` is the recording of an earlier
+    run standing for the state: a dynamic resource registered then (same type and name) is
+    diffed against its previous outputs, as the engine does, and keeps them when the
+    provider's ``diff`` reports no change (updated or replaced otherwise).
     """
 
-    def __init__(self, stack_outputs: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        stack_outputs: Mapping[str, Mapping[str, Any]] | None = None,
+        previous: Recording | None = None,
+    ) -> None:
         self.stack_outputs = {name: dict(outs) for name, outs in (stack_outputs or {}).items()}
+        self.state: dict[tuple[str, str], dict[str, Any]] = {
+            (r.type, r.name): strip_secrets(r.outputs)
+            for r in (previous.registrations if previous is not None else ())
+            if r.type.startswith(DYNAMIC_PREFIX) and r.outputs
+        }
         self.pending_inputs: dict[str, Any] | None = None
         """The inputs of the dynamic resource being registered with their unknowns kept (the
         monitor sets it; older SDKs' mocks turn unknowns into None)."""
@@ -218,11 +233,21 @@ class RecordingMocks(mocks.Mocks):
         checked = provider.check({}, props)
         if checked.failures:
             raise ValidationFailed("; ".join(f"{f.property}: {f.reason}" for f in checked.failures))
+        news = checked.inputs or props
+        old = self.state.get((args.typ, args.name))
+        if old is not None and not rpc.contains_unknowns(props):
+            old_id, olds = f"{args.name}-id", old
+            diff = provider.diff(old_id, olds, news)
+            if not diff.changes:
+                return old_id, olds
+            if not diff.replaces and not pulumi.runtime.is_dry_run():
+                updated = provider.update(old_id, olds, news)
+                return old_id, {**news, **(updated.outs or {})}
         if pulumi.runtime.is_dry_run() or rpc.contains_unknowns(props):
             # A preview checks; outputs of a create are unknown (and the engine never creates
             # with unknown inputs).
             return None, props
-        created = provider.create(checked.inputs or props)
+        created = provider.create(news)
         return created.id, {**props, **(created.outs or {})}
 
 
@@ -336,13 +361,16 @@ def record(
     preview: bool = False,
     mock: mocks.Mocks | None = None,
     recording: Recording | None = None,
+    previous: Recording | None = None,
 ) -> Recording:
     """Run ``program`` as the body of a Pulumi program under mocks and return what it
     registered, its stack outputs (resolved) and its log.
 
     ``config`` holds full keys (``tars:namespace``); values are given to the program as
     ``pulumi.Config`` sees them. Exceptions of the program or of a registration are raised;
-    pass a ``recording`` to see what was registered before one.
+    pass a ``recording`` to see what was registered before one. ``previous`` (the recording of
+    an earlier run) stands for the state the dynamic resources keep between runs (see
+    :class:`RecordingMocks`; ignored when ``mock`` is given).
     """
     recording = recording if recording is not None else Recording()
     collecting = gc.isenabled()
@@ -352,7 +380,7 @@ def record(
     logger.propagate = False
     logger.setLevel(logging.INFO)
     logger.addHandler(_LogRecorder(recording))
-    mock = mock or RecordingMocks()
+    mock = mock or RecordingMocks(previous=previous)
     reset_options(project=project, stack=stack, preview=preview)
     set_all_config({key: _config_text(value) for key, value in (config or {}).items()})
     monitor = _RecordingMonitor(mock, recording)
@@ -427,6 +455,7 @@ def _config_text(value: Any) -> str:
 
 __all__ = [
     "DYNAMIC_PREFIX",
+    "VALIDATION_TYPE",
     "DuplicateUrn",
     "Recording",
     "RecordingMocks",

@@ -18,21 +18,26 @@ from ..errors import Severity, Violation
 from ..models import MASTER, Document, TConfig, TServer
 from ..mutation_kinds import LABEL_APP, LABEL_SERVER, mutate_kind
 from ..options import Options
+from ..secrets import AccountHashing
 from ..stack import Stack, violation
 
 CONFIG_MAP_SUFFIX = "-tconfig"
 
 
 def kind_documents(
-    stack: Stack, options: Options = Options(), secrets: Mapping[str, Any] | None = None
+    stack: Stack,
+    options: Options = Options(),
+    secrets: Mapping[str, Any] | None = None,
+    hashing: AccountHashing | None = None,
 ) -> list[dict[str, Any]]:
     """The TTrees, TImages, TConfigs and TAccounts as custom resources of
-    ``options.crd_api_version``. ``secrets`` resolves ``{configSecret: KEY}`` credentials
-    (see :func:`tars_components.mutation_kinds.mutate_account`)."""
+    ``options.crd_api_version``. ``secrets`` resolves ``{configSecret: KEY}`` credentials,
+    ``hashing`` salts the TAccount passwords (see
+    :func:`tars_components.mutation_kinds.mutate_account`)."""
     ordered: list[Document] = [*stack.trees, *stack.images, *stack.configs, *stack.accounts]
     out = []
     for doc in ordered:
-        body = mutate_kind(doc, secrets).to_dict()
+        body = mutate_kind(doc, secrets, hashing).to_dict()
         body["apiVersion"] = options.crd_api_version
         out.append(body)
     return out
