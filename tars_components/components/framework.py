@@ -16,6 +16,7 @@ from ..provider import TarsValidation
 from .args import TFrameworkArgs, _in_namespace, split_args
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
+from .placement import kubernetes_provider
 from .scope import FrameworkScope
 from .validation import retain_on_delete, validation_resource
 
@@ -77,6 +78,7 @@ class TFramework(pulumi.ComponentResource):
         self, name: str, args: TFrameworkArgs, opts: pulumi.ResourceOptions | None
     ) -> None:
         super().__init__("tars:index:TFramework", name, None, opts)
+        provider = kubernetes_provider(self)
         self.options: Options = args.resolved_options()
         """The output options, with the framework's namespace and ``skip_await``."""
         namespace = self.options.namespace
@@ -115,7 +117,7 @@ class TFramework(pulumi.ComponentResource):
                 id=f"{namespace}/{FRAMEWORK_CONFIG_NAME}",
                 api_version=self.options.crd_api_version,
                 kind=TFrameworkConfig.KIND,
-                opts=pulumi.ResourceOptions(parent=self),
+                opts=pulumi.ResourceOptions(parent=self, provider=provider),
             )
             if config is None:
                 self.scope.facts.node_image = {}  # exists; its node image is the cluster's
@@ -137,6 +139,7 @@ class TFramework(pulumi.ComponentResource):
                     document,
                     pulumi.ResourceOptions(
                         parent=self,
+                        provider=provider,
                         depends_on=[self.validation],
                         retain_on_delete=self.scope.retain_on_delete,
                     ),

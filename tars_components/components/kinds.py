@@ -44,8 +44,9 @@ from .args import split_args
 from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift, with_secrecy_of
+from .placement import place
 from .scope import FrameworkScope, HasScope
-from .validation import retain_on_delete, validation_resource, with_framework_parent
+from .validation import retain_on_delete, validation_resource
 
 
 def kind_object(
@@ -108,7 +109,9 @@ class _NamespaceComponent(pulumi.ComponentResource):
         retain_by_default: bool = False,
     ) -> None:
         scope = framework.scope
-        super().__init__(type_token, name, None, with_framework_parent(opts, scope))
+        kind = type_token.rsplit(":", 1)[-1]
+        opts, provider = place(opts, scope.resource, f"{kind} {name!r}")
+        super().__init__(type_token, name, None, opts)
         position = scope.register(document)
         raw = self._raw(document)
         leaves = deferred_leaves(raw)
@@ -128,6 +131,7 @@ class _NamespaceComponent(pulumi.ComponentResource):
                 applied,
                 pulumi.ResourceOptions(
                     parent=self,
+                    provider=provider,
                     depends_on=[self.validation],
                     retain_on_delete=_retain(opts, scope, retain_by_default),
                     ignore_changes=list(ignore_changes) if ignore_changes else None,

@@ -29,10 +29,11 @@ from .outputs import (
     touching,
     with_secrecy_of,
 )
+from .placement import place
 from .scope import FrameworkScope, HasScope
 from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
 from .stateful import replacement_warning
-from .validation import retain_on_delete, validation_resource, with_framework_parent
+from .validation import retain_on_delete, validation_resource
 
 
 class TServer(pulumi.ComponentResource):
@@ -45,8 +46,9 @@ class TServer(pulumi.ComponentResource):
       the TarsK8S controller.
 
     Every object depends on the server's validation resource. ``protect`` reaches the objects
-    through the parent chain and ``retain_on_delete`` is handed to them; a provider comes from
-    ``opts`` or from the framework (the default parent). Every field takes ``pulumi.Input``
+    through the parent chain and ``retain_on_delete`` is handed to them; the Kubernetes
+    provider is the one named in ``opts``, else the framework's whatever ``opts.parent`` is
+    (:mod:`~tars_components.components.placement`). Every field takes ``pulumi.Input``
     values: placed ones (say ``release.image`` from another stack) are put in the objects as
     they are (no ``apply``); an Output in a structural field (``app``, a port, replicas, …)
     makes the server expand its document in one ``apply`` once the values are known, the
@@ -107,7 +109,6 @@ class TServer(pulumi.ComponentResource):
 
     def _declare(self, name: str, args: TServerArgs, opts: pulumi.ResourceOptions | None) -> None:
         scope: FrameworkScope = args.framework.scope
-        super().__init__("tars:index:TServer", name, None, with_framework_parent(opts, scope))
         skip_await = scope.skip_await if args.skip_await is None else args.skip_await
         options = replace(scope.options, skip_await=skip_await)
         if args.document is not None:  # parsed already (a loaded stack): not again
@@ -117,6 +118,8 @@ class TServer(pulumi.ComponentResource):
             raw = args.raw_document(options.namespace)
             leaves = deferred_leaves(raw)
             document = _parsed(raw, options.namespace, bool(leaves))
+        opts, self._provider = place(opts, scope.resource, f"TServer {name!r}")
+        super().__init__("tars:index:TServer", name, None, opts)
         self.document = document
         """The TServer document as given (before mutation); None while a structural field is
         an Output (the document is known only with its values: :attr:`manifests`)."""
@@ -294,6 +297,7 @@ class TServer(pulumi.ComponentResource):
             obj,
             pulumi.ResourceOptions(
                 parent=self,
+                provider=self._provider,
                 depends_on=[self.validation],
                 retain_on_delete=self._retain,
                 ignore_changes=[replicas] if replicas else None,
