@@ -26,9 +26,10 @@ class TFramework(pulumi.ComponentResource):
 
     It holds what the servers of the namespace share (:attr:`scope`): the ``tars-framework``
     config (default tarsnode image), the output options, and the facts the rules look at across
-    documents (templates and their parents, server names). TTemplates and TServers declared
-    with it become its children unless their ``opts`` name another parent, so a Kubernetes
-    provider given here reaches every object.
+    documents (templates and their parents, server names). Its components become its children
+    unless their ``opts`` name another parent; either way the Kubernetes provider given here
+    (or inherited by the framework) is the one of every object of its components, unless a
+    component's own ``opts`` name one.
 
     The config, when given, gets its own validation resource. In crd mode it is applied as a
     ``TFrameworkConfig`` custom resource; in expand mode it produces no object (it only feeds
