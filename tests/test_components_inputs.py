@@ -22,7 +22,7 @@ from helpers import FRAMEWORK, NAMESPACE
 from pulumi.output import Unknown
 from test_components import unknown
 
-from tars_components.components import TFramework, TServer
+from tars_components.components import ComponentError, TFramework, TServer
 from tars_components.components.testing import (
     DYNAMIC_PREFIX,
     Recording,
@@ -175,7 +175,7 @@ def test_unknown_in_a_preview_registers_the_same_resources_and_checks_the_rest()
 
 
 def test_an_unknown_daemon_set_at_up_is_an_error_naming_the_field() -> None:
-    with pytest.raises(ValueError, match=r"k8s\.daemonSet decides which Kubernetes objects"):
+    with pytest.raises(ComponentError, match=r"'srv': k8s\.daemonSet: decides which Kubernetes"):
         record(server_program(output, daemon=unknown()))
 
 

@@ -9,6 +9,7 @@ directory; :mod:`.testing` runs a program under Pulumi's mocks and records what 
 """
 
 from .args import TFrameworkArgs, TServerArgs, TTemplateArgs
+from .failure import ComponentError
 from .framework import TFramework
 from .from_stack import StackComponents, components_from_stack, config_secrets
 from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
@@ -25,6 +26,7 @@ from .shapes import (
 from .template import TTemplate
 
 __all__ = [
+    "ComponentError",
     "K8sSpecArgsDict",
     "KubernetesObject",
     "NormalSpecArgsDict",

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import pulumi
 
 from ..errors import LoadError
-from ..loader import parse_document
+from ..loader import SchemaError, parse_document
 from ..models import (
     V1BETA3,
     Document,
@@ -35,6 +35,7 @@ from ..models import TServer as TServerDocument
 from ..models import TTemplate as TTemplateDocument
 from ..options import Options
 from ..stack import Stack
+from .failure import ArgumentProblems
 from .scope import HasScope
 from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
 
@@ -99,7 +100,8 @@ class TFrameworkArgs:
     def resolved_options(self) -> Options:
         """``options`` with the framework's namespace and ``skip_await`` (when given).
 
-        Raises ValueError when ``namespace`` and ``options.namespace`` disagree.
+        Raises :class:`~tars_components.components.failure.ArgumentProblems` (a ValueError)
+        when ``namespace`` and ``options.namespace`` disagree.
         """
         options = self.options
         if self.skip_await is not None:
@@ -107,9 +109,11 @@ class TFrameworkArgs:
         if self.namespace is None:
             return options
         if options.namespace not in ("default", self.namespace):
-            raise ValueError(
-                f"TFrameworkArgs: namespace {self.namespace!r} differs from options.namespace "
-                f"{options.namespace!r}"
+            raise ArgumentProblems(
+                [
+                    f"namespace: {self.namespace!r} differs from options.namespace "
+                    f"{options.namespace!r}"
+                ]
             )
         return replace(options, namespace=self.namespace)
 
@@ -150,8 +154,9 @@ class TTemplateArgs:
     def to_document(self, namespace: str) -> TTemplateDocument:
         """The TTemplate document, in ``namespace``.
 
-        Raises TypeError for contradicting arguments and ValueError (listing the schema
-        violations) for a document the CRD would reject.
+        Raises TypeError for contradicting arguments and
+        :class:`~tars_components.components.failure.ArgumentProblems` (a ValueError listing
+        the schema violations) for a document the CRD would reject.
         """
         fields = {
             "template_name": self.template_name,
@@ -244,9 +249,10 @@ class TServerArgs:
         """The TServer document, in ``namespace``; ``metadata.name`` defaults to
         ``lower(app)-lower(server)``.
 
-        Raises TypeError for contradicting arguments and ValueError (listing the schema
-        violations) for a document the CRD would reject, or one with an Output in a
-        structural field (see :meth:`raw_document`).
+        Raises TypeError for contradicting arguments and
+        :class:`~tars_components.components.failure.ArgumentProblems` (a ValueError listing
+        the schema violations) for a document the CRD would reject, or one with an Output in
+        a structural field (see :meth:`raw_document`).
         """
         if self.document is not None:
             _no_fields("TServerArgs", self._fields())
@@ -307,8 +313,12 @@ class TServerArgs:
 
 
 def _sub_type_text(value: Any) -> Any:
-    """``spec.subType`` as text (a plain value not naming a subType raises ValueError)."""
-    return SubType(value).value
+    """``spec.subType`` as text; a value naming no subType stays as it is, for the schema to
+    report at its field."""
+    try:
+        return SubType(value).value
+    except ValueError:
+        return value
 
 
 def _object_name(app: pulumi.Input[str], server: pulumi.Input[str]) -> pulumi.Input[str]:
@@ -358,9 +368,11 @@ def _in_namespace(document: Document, namespace: str) -> Any:
     """The document in the framework's namespace (set when it has none)."""
     own = document.metadata.namespace
     if own is not None and own != namespace:
-        raise ValueError(
-            f"{document.kind} {own}/{document.name} is not in the framework's namespace "
-            f"{namespace!r}"
+        raise ArgumentProblems(
+            [
+                f"metadata.namespace: {document.kind} {own}/{document.name} is not in the "
+                f"framework's namespace {namespace!r}"
+            ]
         )
     return Stack.of([document], namespace).documents[0]
 
@@ -385,10 +397,15 @@ def _plain(value: Any) -> Any:
 
 
 def _parse(raw: dict[str, Any], namespace: str, kind: type[Document]) -> Any:
+    """The document of ``raw``; :class:`ArgumentProblems` with one ``field: CODE: message``
+    line per schema error (as the validation resource reports rule errors) otherwise."""
     try:
         doc = parse_document(raw, namespace)
     except LoadError as exc:
-        raise ValueError(str(exc)) from None
+        raise ArgumentProblems([p.message for p in exc.problems]) from None
+    except SchemaError as exc:
+        errors = [v for v in exc.violations if v.is_error]
+        raise ArgumentProblems([f"{v.field}: {v.code}: {v.message}" for v in errors]) from None
     if not isinstance(doc, kind):  # pragma: no cover - the kind is fixed above
         raise TypeError(f"expected a {kind.KIND}, got {doc.kind}")
     return doc

@@ -1,38 +1,65 @@
-"""How a component refuses its arguments: the way the project's program reports a rule error.
+"""How a component refuses its arguments: like a rule error, one line per problem, no traceback.
 
 ``pulumi preview`` prints an exception raised by a program with its Python traceback, except a
-:class:`pulumi.RunError`, which ends the program with its message only. So a component logs each
-problem with ``pulumi.log.error`` (one line each, like ``FIELD: CODE: message`` of the rules)
-and raises a :class:`ComponentError`, a ``RunError`` that is also a ``ValueError`` (what the
-components raised before, so callers that catch ``ValueError`` keep working).
+:class:`pulumi.RunError`: the Python language host reports that one with
+``pulumi.log.error(str(error))`` and nothing else. So a component raises a
+:class:`ComponentError`, a ``RunError`` (and a ``ValueError``, what the components raised
+before, so callers that catch ``ValueError`` keep working) whose message is its problems, one
+line each, ``<Kind> '<name>': <field>: <CODE>: <message>`` for schema violations, as the
+validation resource reports rule errors (``<field>: <CODE>: <message>``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import NoReturn
 
 import pulumi
 
 
 class ComponentError(pulumi.RunError, ValueError):
-    """A component's arguments are refused; nothing of the component is registered.
+    """A component's arguments are refused. The message is :attr:`problems`, one per line.
+    Nothing of the component is registered when its arguments make no valid document or put
+    it on another cluster than its framework (both are checked before the component itself
+    is registered)."""
 
-    The message is one summary line; :attr:`problems` are the lines logged before it."""
-
-    def __init__(self, message: str, problems: Sequence[str]) -> None:
-        super().__init__(message)
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("\n".join(problems))
         self.problems: tuple[str, ...] = tuple(problems)
-        """One line per problem (``field: CODE: message`` for schema errors)."""
+        """One line per problem."""
 
 
 def refuse(what: str, problems: Sequence[str]) -> NoReturn:
-    """Log every problem with ``pulumi.log.error`` and raise a :class:`ComponentError` whose
-    message names the component (``what``, e.g. ``TServer 'shop-order'``)."""
-    for line in problems:
-        pulumi.log.error(line)
-    count = f"{len(problems)} errors" if len(problems) != 1 else "1 error"
-    raise ComponentError(f"{what}: {count} (above): nothing of it is registered", problems)
+    """Raise a :class:`ComponentError` for the component ``what`` (e.g. ``TServer
+    'shop-order'``), whose problems each start with ``what``."""
+    raise ComponentError(
+        [line if line.startswith(what) else f"{what}: {line}" for line in problems]
+    )
 
 
-__all__ = ["ComponentError", "refuse"]
+class ArgumentProblems(ValueError):
+    """Arguments that make no valid document (raised by the ``...Args`` classes, which do not
+    know the component's name): one line per problem, ``field: CODE: message`` for schema
+    violations as the rules print them."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems: tuple[str, ...] = tuple(problems)
+        """One line per problem."""
+
+
+@contextmanager
+def refusing(what: str) -> Iterator[None]:
+    """Turn :class:`ArgumentProblems` raised inside into :func:`refuse` of the component
+    ``what``, each line prefixed with it."""
+    problems: tuple[str, ...] = ()
+    try:
+        yield
+    except ArgumentProblems as exc:
+        problems = exc.problems
+    if problems:
+        refuse(what, problems)
+
+
+__all__ = ["ArgumentProblems", "ComponentError", "refuse", "refusing"]

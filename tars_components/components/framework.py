@@ -14,6 +14,7 @@ from ..models import FRAMEWORK_CONFIG_NAME, Document, TFrameworkConfig
 from ..options import Mode, Options
 from ..provider import TarsValidation
 from .args import TFrameworkArgs, _in_namespace, split_args
+from .failure import ArgumentProblems, refusing
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
 from .placement import kubernetes_provider
@@ -73,36 +74,42 @@ class TFramework(pulumi.ComponentResource):
         """``TFramework(name, TFrameworkArgs(...), opts)`` or ``TFramework(name, opts,
         namespace=..., config=..., ...)`` with the fields of :class:`TFrameworkArgs`."""
         framework_args, opts = split_args(TFrameworkArgs, "TFramework", args, kwargs)
-        self._declare(resource_name, framework_args, opts)
+        with refusing(f"TFramework {resource_name!r}"):
+            self._declare(resource_name, framework_args, opts)
 
     def _declare(
         self, name: str, args: TFrameworkArgs, opts: pulumi.ResourceOptions | None
     ) -> None:
+        options = args.resolved_options()
+        namespace = options.namespace
+        documents = [_in_namespace(d, namespace) for d in args.documents]
+        given = _in_namespace(args.config, namespace) if args.config else None
+        existing = (
+            options.existing_framework_config
+            if args.existing_config is None
+            else args.existing_config
+        )
+        if existing and options.mode != Mode.CRD:
+            raise ArgumentProblems(
+                [
+                    "existing_config: needs crd mode: expand mode builds pods and needs the "
+                    "node image (give it as config, which expand mode never applies)"
+                ]
+            )
         super().__init__("tars:index:TFramework", name, None, opts)
         provider = kubernetes_provider(self)
-        self.options: Options = args.resolved_options()
+        self.options: Options = options
         """The output options, with the framework's namespace and ``skip_await``."""
-        namespace = self.options.namespace
         self.scope = FrameworkScope(
             self.options,
             self,
-            documents=[_in_namespace(d, namespace) for d in args.documents],
+            documents=documents,
             templates=args.templates,
             external_replicas=args.external_replicas,
             retain_on_delete=retain_on_delete(opts),
         )
         """What the framework's components share: options, config, the namespace's facts."""
-        config = _in_namespace(args.config, namespace) if args.config else self.scope.config
-        existing = (
-            self.options.existing_framework_config
-            if args.existing_config is None
-            else args.existing_config
-        )
-        if existing and self.options.mode != Mode.CRD:
-            raise ValueError(
-                "TFrameworkArgs.existing_config needs crd mode: expand mode builds pods and "
-                "needs the node image (give it as config, which expand mode never applies)"
-            )
+        config = given or self.scope.config
         self.existing_config: pulumi.CustomResource | None = None
         """The lookup of the cluster's own ``tars-framework`` (``existing_config``), else
         None."""

@@ -99,7 +99,8 @@ class TConfigArgs:
 
     def to_document(self, namespace: str) -> TConfig:
         """The TConfig document in ``namespace``. Raises TypeError for contradicting arguments
-        and ValueError (listing the schema violations) for a document the CRD would reject."""
+        and ArgumentProblems (a ValueError listing the schema violations) for a document the
+        CRD would reject."""
         fields = {
             "name": self.name,
             "app": self.app,

@@ -41,6 +41,7 @@ from ..mutation_kinds import mutate_kind
 from ..options import Mode
 from ..secrets import is_placeholder
 from .args import split_args
+from .failure import refusing
 from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift, with_secrecy_of
@@ -213,23 +214,24 @@ class TConfig(_NamespaceComponent):
         """``TConfig(name, TConfigArgs(...), opts)`` or ``TConfig(name, opts, framework=...,
         app=..., config_name=..., ...)``."""
         config_args, opts = split_args(TConfigArgs, "TConfig", args, kwargs)
-        scope = config_args.framework.scope
-        self.document: TConfigDocument = config_args.to_document(scope.namespace)
-        """The TConfig document as given (before mutation)."""
-        previous = config_args.previous
-        self.preview_guarded: bool = self.document.activated and not (
-            previous is not None and previous.activated and previous.name == self.document.name
-        )
-        """True when the activation is new (so unknown in a preview, see the class doc)."""
-        self._declare_document(
-            "tars:index:TConfig",
-            resource_name,
-            self.document,
-            config_args.framework,
-            opts,
-            guard=self.preview_guarded,
-            retain_by_default=True,
-        )
+        with refusing(f"TConfig {resource_name!r}"):
+            scope = config_args.framework.scope
+            self.document: TConfigDocument = config_args.to_document(scope.namespace)
+            """The TConfig document as given (before mutation)."""
+            previous = config_args.previous
+            self.preview_guarded: bool = self.document.activated and not (
+                previous is not None and previous.activated and previous.name == self.document.name
+            )
+            """True when the activation is new (so unknown in a preview, see the class doc)."""
+            self._declare_document(
+                "tars:index:TConfig",
+                resource_name,
+                self.document,
+                config_args.framework,
+                opts,
+                guard=self.preview_guarded,
+                retain_by_default=True,
+            )
 
     def _applied(self, obj: dict[str, Any], guard: bool) -> dict[str, Any]:
         if not guard:
@@ -275,18 +277,19 @@ class TImage(_NamespaceComponent):
         """``TImage(name, TImageArgs(...), opts)`` or ``TImage(name, opts, framework=...,
         name=..., releases=[...], ...)``."""
         image_args, opts = split_args(TImageArgs, "TImage", args, kwargs)
-        scope = image_args.framework.scope
-        self.document: TImageDocument = image_args.to_document(scope.namespace)
-        """The TImage document as given."""
-        self.release_ids = known([r.id for r in self.document.releases or ()])
-        self._declare_document(
-            "tars:index:TImage",
-            resource_name,
-            self.document,
-            image_args.framework,
-            opts,
-            ignore_changes=None if image_args.own_releases else ["releases"],
-        )
+        with refusing(f"TImage {resource_name!r}"):
+            scope = image_args.framework.scope
+            self.document: TImageDocument = image_args.to_document(scope.namespace)
+            """The TImage document as given."""
+            self.release_ids = known([r.id for r in self.document.releases or ()])
+            self._declare_document(
+                "tars:index:TImage",
+                resource_name,
+                self.document,
+                image_args.framework,
+                opts,
+                ignore_changes=None if image_args.own_releases else ["releases"],
+            )
 
 
 class TTree(_NamespaceComponent):
@@ -318,12 +321,13 @@ class TTree(_NamespaceComponent):
         """``TTree(name, TTreeArgs(...), opts)`` or ``TTree(name, opts, framework=...,
         businesses=[...], apps=[...])``."""
         tree_args, opts = split_args(TTreeArgs, "TTree", args, kwargs)
-        scope = tree_args.framework.scope
-        self.document: TTreeDocument = tree_args.to_document(scope.namespace)
-        """The TTree document as given."""
-        self._declare_document(
-            "tars:index:TTree", resource_name, self.document, tree_args.framework, opts
-        )
+        with refusing(f"TTree {resource_name!r}"):
+            scope = tree_args.framework.scope
+            self.document: TTreeDocument = tree_args.to_document(scope.namespace)
+            """The TTree document as given."""
+            self._declare_document(
+                "tars:index:TTree", resource_name, self.document, tree_args.framework, opts
+            )
 
 
 TOKENS_PATH = "spec.authentication.tokens"
@@ -367,19 +371,22 @@ class TAccount(_NamespaceComponent):
         """``TAccount(name, TAccountArgs(...), opts)`` or ``TAccount(name, opts,
         framework=..., username=..., password=config.require_secret(...), ...)``."""
         account_args, opts = split_args(TAccountArgs, "TAccount", args, kwargs)
-        scope = account_args.framework.scope
-        self.document: TAccountDocument = account_args.to_document(scope.namespace)
-        """The TAccount document as given (its credential a reference, an Output or text)."""
-        secrets = {key: pulumi.Output.secret(value) for key, value in account_args.secrets.items()}
-        self._declare_document(
-            "tars:index:TAccount",
-            resource_name,
-            self.document,
-            account_args.framework,
-            opts,
-            secrets=secrets,
-            ignore_changes=[TOKENS_PATH],
-        )
+        with refusing(f"TAccount {resource_name!r}"):
+            scope = account_args.framework.scope
+            self.document: TAccountDocument = account_args.to_document(scope.namespace)
+            """The TAccount document as given (its credential a reference, an Output or text)."""
+            secrets = {
+                key: pulumi.Output.secret(value) for key, value in account_args.secrets.items()
+            }
+            self._declare_document(
+                "tars:index:TAccount",
+                resource_name,
+                self.document,
+                account_args.framework,
+                opts,
+                secrets=secrets,
+                ignore_changes=[TOKENS_PATH],
+            )
 
     def _raw(self, document: Document) -> dict[str, Any]:
         # A literal credential (warned TA005) reaches the validation's state only as a secret.

@@ -78,8 +78,8 @@ def place(
     * ``component``: the owner's provider goes into ``providers`` (the component's children
       inherit it); otherwise (a custom resource) into ``provider``.
 
-    Refusing logs the reason with ``pulumi.log.error`` and raises
-    :class:`~tars_components.components.failure.ComponentError`, before anything of the
+    Refusing raises :class:`~tars_components.components.failure.ComponentError` (a
+    ``pulumi.RunError``: one line in ``pulumi preview``, no traceback), before anything of the
     resource is registered."""
     opts = opts or pulumi.ResourceOptions()
     wanted = kubernetes_provider(owner)

@@ -17,6 +17,7 @@ from ..models import TServer as TServerDocument
 from ..options import Mode, Options
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
 from .args import TServerArgs, _in_namespace, _parse, split_args
+from .failure import ArgumentProblems, refusing
 from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
 from .outputs import (
     Leaf,
@@ -105,7 +106,8 @@ class TServer(pulumi.ComponentResource):
         """``TServer(name, TServerArgs(...), opts)`` or ``TServer(name, opts, framework=...,
         app=..., ...)`` with the fields of :class:`TServerArgs` as keywords."""
         server_args, opts = split_args(TServerArgs, "TServer", args, kwargs)
-        self._declare(resource_name, server_args, opts)
+        with refusing(f"TServer {resource_name!r}"):
+            self._declare(resource_name, server_args, opts)
 
     def _declare(self, name: str, args: TServerArgs, opts: pulumi.ResourceOptions | None) -> None:
         scope: FrameworkScope = args.framework.scope
@@ -448,9 +450,11 @@ def _wait(value: Any, field: str, default: Any, resource: pulumi.Resource) -> An
             resource=resource,
         )
         return _UNKNOWN
-    raise ValueError(
-        f"{field} decides which Kubernetes objects the server has and is not known: give it "
-        f"as a plain value or an Output known before the server is registered"
+    raise ArgumentProblems(
+        [
+            f"{field}: decides which Kubernetes objects the server has and is not known: give "
+            f"it as a plain value or an Output known before the server is registered"
+        ]
     )
 
 

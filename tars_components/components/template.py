@@ -11,6 +11,7 @@ from ..expansion import crd_document
 from ..models import TTemplate as TTemplateDocument
 from ..options import Mode
 from .args import TTemplateArgs, split_args
+from .failure import refusing
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
 from .placement import place
@@ -67,7 +68,8 @@ class TTemplate(pulumi.ComponentResource):
         """``TTemplate(name, TTemplateArgs(...), opts)`` or ``TTemplate(name, opts,
         framework=..., template_name=..., ...)`` with the fields of :class:`TTemplateArgs`."""
         template_args, opts = split_args(TTemplateArgs, "TTemplate", args, kwargs)
-        self._declare(resource_name, template_args, opts)
+        with refusing(f"TTemplate {resource_name!r}"):
+            self._declare(resource_name, template_args, opts)
 
     def _declare(self, name: str, args: TTemplateArgs, opts: pulumi.ResourceOptions | None) -> None:
         scope = args.framework.scope
