@@ -8,7 +8,6 @@ from functools import cached_property
 from typing import Any, overload
 
 import pulumi
-from pulumi.runtime.sync_await import _sync_await
 
 from ..errors import LoadError
 from ..expansion import crd_document, expand_server
@@ -54,9 +53,8 @@ class TServer(pulumi.ComponentResource):
     they are (no ``apply``); an Output in a structural field (``app``, a port, replicas, …)
     makes the server expand its document in one ``apply`` once the values are known, the
     objects' ``metadata`` and ``spec`` being Outputs of it. The resources (logical names
-    ``<name>-<kind>``, kinds) never wait for an unknown: ``k8s.daemonSet`` given as an Output is
-    waited for when the server is declared, and previewed as false with a warning when a
-    preview does not know it. Secrets stay secret: ``mutated`` is secret exactly when an input
+    ``<name>-<kind>``, kinds) never wait for an unknown: ``k8s.daemonSet``, which decides the
+    kinds, is a plain bool (an Output there is refused, naming the field). Secrets stay secret: ``mutated`` is secret exactly when an input
     of the server is, and each object part exactly when a secret input reaches it.
 
     Outputs: ``object_name`` (``lower(app)-lower(server)``), ``namespace``, ``objects``
@@ -120,6 +118,8 @@ class TServer(pulumi.ComponentResource):
             raw = args.raw_document(options.namespace)
             leaves = deferred_leaves(raw)
             document = _parsed(raw, options.namespace, bool(leaves))
+            if document is None:
+                _daemon_set(raw)  # refused before anything is registered
         opts, self._provider = place(opts, scope.resource, f"TServer {name!r}")
         super().__init__("tars:index:TServer", name, None, opts)
         self.document = document
@@ -287,8 +287,7 @@ class TServer(pulumi.ComponentResource):
         Service and StatefulSet."""
         if options.mode == Mode.CRD:
             return [TServerDocument.KIND]
-        daemon = _decide(raw, ("spec", "k8s", "daemonSet"), False, self)
-        if not daemon:
+        if not _daemon_set(raw):
             return ["Service", "StatefulSet"]
         return ["DaemonSet"] if raw["spec"].get("release") is not None else []
 
@@ -400,28 +399,29 @@ def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dic
     return resolved
 
 
-def _decide(
-    raw: dict[str, Any], path: tuple[str, ...], default: Any, resource: pulumi.Resource
-) -> Any:
-    """The value at ``path`` of ``raw``, waiting for an Output on the way (a value given by
-    config or a stack reference is known, even in a preview): it decides which resources
-    exist. Unknown in a preview (an output of a resource not created yet), the preview goes
-    on with ``default`` and a warning; unknown at ``pulumi up``, it is an error naming the
-    field."""
-    node: Any = raw
-    field = ".".join(path[1:])
-    for seg in path:
-        node = _wait(node, field, default, resource)
-        if node is _UNKNOWN:
-            return default
-        if not isinstance(node, Mapping) or node.get(seg) is None:
-            return default
-        node = node[seg]
-    node = _wait(node, field, default, resource)
-    return default if node is _UNKNOWN else node
+def _daemon_set(raw: dict[str, Any]) -> bool:
+    """``spec.k8s.daemonSet`` of ``raw``: it decides which resources the server registers, so
+    it is a plain value (design §3: a structural field), never an Output; an Output there, or
+    a ``k8s`` section that is one, raises :class:`ArgumentProblems` naming the field."""
+    k8s = raw["spec"].get("k8s")
+    if is_deferred(k8s):
+        raise ArgumentProblems(
+            [
+                "spec.k8s: decides (through daemonSet) which Kubernetes objects the server "
+                "has: give k8s as a mapping (its other fields may be Outputs)"
+            ]
+        )
+    daemon = (k8s or {}).get("daemonSet")
+    if is_deferred(daemon):
+        raise ArgumentProblems(
+            [
+                "spec.k8s.daemonSet: decides which Kubernetes objects the server has: give "
+                "it as a plain bool, not an Output"
+            ]
+        )
+    return bool(daemon)
 
 
-_UNKNOWN = object()
 
 
 @dataclass(frozen=True)
@@ -435,27 +435,6 @@ class _Box:
 
 def _part(index: int, key: str) -> Callable[[_Box], Any]:
     return lambda box: box.value[index].get(key)
-
-
-def _wait(value: Any, field: str, default: Any, resource: pulumi.Resource) -> Any:
-    if not is_deferred(value):
-        return value
-    output = pulumi.Output.from_input(value)
-    if _sync_await(output._is_known):
-        return _sync_await(output.future())
-    if pulumi.runtime.is_dry_run():
-        pulumi.log.warn(
-            f"{field} decides which Kubernetes objects this server has and is not known in "
-            f"this preview: previewed as {default!r}; `pulumi up` uses its value",
-            resource=resource,
-        )
-        return _UNKNOWN
-    raise ArgumentProblems(
-        [
-            f"{field}: decides which Kubernetes objects the server has and is not known: give "
-            f"it as a plain value or an Output known before the server is registered"
-        ]
-    )
 
 
 def _workload(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
