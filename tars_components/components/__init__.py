@@ -17,16 +17,24 @@ from .kinds import TAccount, TConfig, TImage, TTree
 from .plain import KubernetesObject
 from .server import TServer
 from .shapes import (
+    AuthorizationArgsDict,
+    BusinessArgsDict,
+    ImageReleaseArgsDict,
     K8sSpecArgsDict,
     NormalSpecArgsDict,
     ReleaseArgsDict,
     ServantArgsDict,
     TarsSpecArgsDict,
+    TFrameworkConfigArgsDict,
+    TreeAppArgsDict,
 )
 from .template import TTemplate
 
 __all__ = [
+    "AuthorizationArgsDict",
+    "BusinessArgsDict",
     "ComponentError",
+    "ImageReleaseArgsDict",
     "K8sSpecArgsDict",
     "KubernetesObject",
     "NormalSpecArgsDict",
@@ -39,6 +47,7 @@ __all__ = [
     "TConfigArgs",
     "TFramework",
     "TFrameworkArgs",
+    "TFrameworkConfigArgsDict",
     "TImage",
     "TImageArgs",
     "TServer",
@@ -48,6 +57,7 @@ __all__ = [
     "TTree",
     "TTreeArgs",
     "TarsSpecArgsDict",
+    "TreeAppArgsDict",
     "components_from_stack",
     "config_secrets",
 ]

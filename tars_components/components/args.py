@@ -20,6 +20,8 @@ import pulumi
 from ..errors import LoadError
 from ..loader import SchemaError, parse_document
 from ..models import (
+    FRAMEWORK_CONFIG_NAME,
+    V1BETA2,
     V1BETA3,
     Document,
     K8sSpec,
@@ -37,7 +39,14 @@ from ..options import Options
 from ..stack import Stack
 from .failure import ArgumentProblems
 from .scope import HasScope
-from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
+from .shapes import (
+    K8sSpecArgsDict,
+    NormalSpecArgsDict,
+    ReleaseArgsDict,
+    SubTypeValue,
+    TarsSpecArgsDict,
+    TFrameworkConfigArgsDict,
+)
 
 Section = Mapping[str, Any]
 """A part of a document given as a mapping (camelCase keys, as in YAML)."""
@@ -52,12 +61,14 @@ class TFrameworkArgs:
     """Namespace of the framework and of every TServer and TTemplate that belongs to it.
     Defaults to ``options.namespace`` (``default``)."""
 
-    config: TFrameworkConfig | None = None
-    """The namespace's ``tars-framework`` TFrameworkConfig document. Its ``nodeImage`` is the
-    default tarsnode image of Tars servers (webhook M-TS13); in crd mode it is applied as a
-    custom resource. Without it, Tars servers with a release need their own
-    ``release.nodeImage`` (TS020). Defaults to the ``tars-framework`` among ``documents``, if
-    any."""
+    config: TFrameworkConfig | TFrameworkConfigArgsDict | None = None
+    """The namespace's ``tars-framework`` TFrameworkConfig: a document, or its fields as a
+    :class:`~tars_components.components.TFrameworkConfigArgsDict` (camelCase keys as in YAML,
+    ``nodeImage`` required; ``k8s.tars.io/v1beta3``, or ``v1beta2`` when it has
+    ``imageRegistry``). Its ``nodeImage`` is the default tarsnode image of Tars servers
+    (webhook M-TS13); in crd mode it is applied as a custom resource. Without it, Tars servers
+    with a release need their own ``release.nodeImage`` (TS020). Defaults to the
+    ``tars-framework`` among ``documents``, if any."""
 
     options: Options = field(default_factory=Options)
     """Output options of design §4 (mode, tLocalVolume storage class, ``delay-bind``,
@@ -116,6 +127,25 @@ class TFrameworkArgs:
                 ]
             )
         return replace(options, namespace=self.namespace)
+
+    def config_document(self, namespace: str) -> TFrameworkConfig | None:
+        """``config`` as a document in ``namespace`` (None without one). Raises
+        :class:`~tars_components.components.failure.ArgumentProblems` for one the CRD would
+        reject."""
+        if self.config is None:
+            return None
+        if isinstance(self.config, TFrameworkConfig):
+            config: TFrameworkConfig = _in_namespace(self.config, namespace)
+            return config
+        body = dict(self.config)
+        raw = {
+            "apiVersion": V1BETA2 if "imageRegistry" in body else V1BETA3,
+            "kind": TFrameworkConfig.KIND,
+            "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
+            **body,
+        }
+        parsed: TFrameworkConfig = _parse(raw, namespace, TFrameworkConfig)
+        return parsed
 
 
 @dataclass
@@ -204,7 +234,7 @@ class TServerArgs:
     server: pulumi.Input[str] | None = None
     """``spec.server``: letters and digits. Required without ``document``. Defaults to None."""
 
-    sub_type: pulumi.Input[str] | SubType | None = None
+    sub_type: SubTypeValue | SubType | pulumi.Output[str] | None = None
     """``spec.subType``: ``tars`` or ``normal``. Defaults to ``tars`` when ``tars`` is given,
     else ``normal``."""
 
@@ -364,7 +394,10 @@ def _no_fields(owner: str, fields: Mapping[str, Any]) -> None:
         raise TypeError(f"{owner}: give either document or fields, not both ({', '.join(given)})")
 
 
-def _in_namespace(document: Document, namespace: str) -> Any:
+D = TypeVar("D", bound=Document)
+
+
+def _in_namespace(document: D, namespace: str) -> D:
     """The document in the framework's namespace (set when it has none)."""
     own = document.metadata.namespace
     if own is not None and own != namespace:
@@ -374,7 +407,9 @@ def _in_namespace(document: Document, namespace: str) -> Any:
                 f"framework's namespace {namespace!r}"
             ]
         )
-    return Stack.of([document], namespace).documents[0]
+    placed = Stack.of([document], namespace).documents[0]
+    assert isinstance(placed, type(document))
+    return placed
 
 
 def _metadata(
@@ -396,7 +431,7 @@ def _plain(value: Any) -> Any:
     return value.to_dict() if isinstance(value, TarsModel) else value
 
 
-def _parse(raw: dict[str, Any], namespace: str, kind: type[Document]) -> Any:
+def _parse(raw: dict[str, Any], namespace: str, kind: type[D]) -> D:
     """The document of ``raw``; :class:`ArgumentProblems` with one ``field: CODE: message``
     line per schema error (as the validation resource reports rule errors) otherwise."""
     try:

@@ -19,6 +19,7 @@ from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
 from .placement import kubernetes_provider
 from .scope import FrameworkScope
+from .shapes import TFrameworkConfigArgsDict
 from .validation import retain_on_delete, validation_resource
 
 
@@ -61,7 +62,7 @@ class TFramework(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
         *,
         namespace: str | None = None,
-        config: TFrameworkConfig | None = None,
+        config: TFrameworkConfig | TFrameworkConfigArgsDict | None = None,
         options: Options = ...,
         templates: Mapping[str, str] = ...,
         documents: Sequence[Document] = (),
@@ -83,7 +84,7 @@ class TFramework(pulumi.ComponentResource):
         options = args.resolved_options()
         namespace = options.namespace
         documents = [_in_namespace(d, namespace) for d in args.documents]
-        given = _in_namespace(args.config, namespace) if args.config else None
+        given = args.config_document(namespace)
         existing = (
             options.existing_framework_config
             if args.existing_config is None

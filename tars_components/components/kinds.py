@@ -47,6 +47,13 @@ from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift, with_secrecy_of
 from .placement import place
 from .scope import FrameworkScope, HasScope
+from .shapes import (
+    AuthorizationArgsDict,
+    BusinessArgsDict,
+    ImageReleaseArgsDict,
+    ImageTypeValue,
+    TreeAppArgsDict,
+)
 from .validation import retain_on_delete, validation_resource
 
 
@@ -262,9 +269,9 @@ class TImage(_NamespaceComponent):
         framework: HasScope,
         document: TImageDocument | None = None,
         name: str | None = None,
-        image_type: str | None = None,
+        image_type: ImageTypeValue | None = None,
         supported_type: Sequence[str] | None = None,
-        releases: Sequence[Mapping[str, Any]] | None = None,
+        releases: Sequence[ImageReleaseArgsDict] | None = None,
         default: str | None = None,
         mark: str | None = None,
         labels: Mapping[str, str] | None = None,
@@ -310,8 +317,8 @@ class TTree(_NamespaceComponent):
         *,
         framework: HasScope,
         document: TTreeDocument | None = None,
-        businesses: Sequence[Mapping[str, Any]] | None = None,
-        apps: Sequence[Mapping[str, Any]] | None = None,
+        businesses: Sequence[BusinessArgsDict] | None = None,
+        apps: Sequence[TreeAppArgsDict] | None = None,
         labels: Mapping[str, str] | None = None,
         annotations: Mapping[str, str] | None = None,
         api_version: str = ...,
@@ -359,7 +366,7 @@ class TAccount(_NamespaceComponent):
         password: pulumi.Input[str] | None = None,
         bcrypt_password: pulumi.Input[str] | None = None,
         activated: bool = True,
-        authorization: Sequence[Mapping[str, Any]] = ...,
+        authorization: Sequence[AuthorizationArgsDict] = ...,
         extra: Sequence[str] | None = None,
         labels: Mapping[str, str] | None = None,
         annotations: Mapping[str, str] | None = None,

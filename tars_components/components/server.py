@@ -31,7 +31,13 @@ from .outputs import (
 )
 from .placement import place
 from .scope import FrameworkScope, HasScope
-from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
+from .shapes import (
+    K8sSpecArgsDict,
+    NormalSpecArgsDict,
+    ReleaseArgsDict,
+    SubTypeValue,
+    TarsSpecArgsDict,
+)
 from .stateful import replacement_warning
 from .validation import retain_on_delete, validation_resource
 
@@ -54,8 +60,9 @@ class TServer(pulumi.ComponentResource):
     makes the server expand its document in one ``apply`` once the values are known, the
     objects' ``metadata`` and ``spec`` being Outputs of it. The resources (logical names
     ``<name>-<kind>``, kinds) never wait for an unknown: ``k8s.daemonSet``, which decides the
-    kinds, is a plain bool (an Output there is refused, naming the field). Secrets stay secret: ``mutated`` is secret exactly when an input
-    of the server is, and each object part exactly when a secret input reaches it.
+    kinds, is a plain bool (an Output there is refused, naming the field). Secrets stay
+    secret: ``mutated`` is secret exactly when an input of the server is, and each object part
+    exactly when a secret input reaches it.
 
     Outputs: ``object_name`` (``lower(app)-lower(server)``), ``namespace``, ``objects``
     (``apiVersion/kind:namespace/name``), ``manifests`` (the objects as applied) and ``mutated``
@@ -86,7 +93,7 @@ class TServer(pulumi.ComponentResource):
         document: TServerDocument | None = None,
         app: pulumi.Input[str] | None = None,
         server: pulumi.Input[str] | None = None,
-        sub_type: pulumi.Input[str] | SubType | None = None,
+        sub_type: SubTypeValue | SubType | pulumi.Output[str] | None = None,
         important: pulumi.Input[int] | None = None,
         tars: TarsSpec | TarsSpecArgsDict | None = None,
         normal: NormalSpec | NormalSpecArgsDict | None = None,
@@ -389,7 +396,8 @@ def _with_defaults(raw: dict[str, Any], leaves: list[Leaf], namespace: str) -> d
             node[path[-1]] = leaf
         except (KeyError, IndexError, TypeError):
             return raw
-    return shaped
+    result: dict[str, Any] = shaped
+    return result
 
 
 def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dict[str, Any]:
@@ -420,8 +428,6 @@ def _daemon_set(raw: dict[str, Any]) -> bool:
             ]
         )
     return bool(daemon)
-
-
 
 
 @dataclass(frozen=True)
