@@ -5,6 +5,9 @@ anything of it is registered."""
 
 from __future__ import annotations
 
+import inspect
+import re
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -14,16 +17,22 @@ import pytest
 from tars_components.components import (
     ComponentError,
     TAccount,
+    TAccountArgs,
     TConfig,
     TFramework,
     TFrameworkArgs,
+    TFrameworkConfigArgsDict,
     TImage,
     TServer,
     TTemplate,
     TTree,
+    kind_args,
 )
+from tars_components.components.shapes import RoleValue
 from tars_components.components.testing import Recording, record
-from tars_components.options import Options
+from tars_components.loader import parse_document
+from tars_components.models.taccount import Role
+from tars_components.options import Mode, Options
 
 NAMESPACE = "shop"
 
@@ -112,3 +121,104 @@ def test_a_schema_error_in_a_constructor_reads_like_a_rule_error(kind: str) -> N
 def test_an_uncaught_component_error_fails_the_program_with_its_message() -> None:
     with pytest.raises(ComponentError, match=r"^TTemplate 'x': spec\.parent: TT001: "):
         record(lambda: BAD["TTemplate"][0](framework()))
+
+
+# --- typed building, Inputs where values are placed, docstrings that match the rules --------
+
+FRAMEWORK_FIELDS: TFrameworkConfigArgsDict = {
+    "imageBuild": {"executor": {"image": "reg.example.com/tars/kaniko:v1.4.0"}},
+    "imageUpload": {"registry": "reg.example.com/shop"},
+    "nodeImage": {"image": "reg.example.com/tars/tarsnode:v1.4.0"},
+}
+
+
+def _framework_program(config: Any) -> Callable[[], None]:
+    def program() -> None:
+        TFramework(
+            "fw",
+            TFrameworkArgs(
+                namespace=NAMESPACE,
+                config=config,
+                options=Options(namespace=NAMESPACE, mode=Mode.CRD),
+            ),
+        )
+
+    return program
+
+
+def test_a_framework_config_given_as_its_typed_fields_is_the_document() -> None:
+    document = parse_document(
+        {
+            "apiVersion": "k8s.tars.io/v1beta3",
+            "kind": "TFrameworkConfig",
+            "metadata": {"name": "tars-framework", "namespace": NAMESPACE},
+            **FRAMEWORK_FIELDS,
+        },
+        NAMESPACE,
+    )
+    typed = record(_framework_program(FRAMEWORK_FIELDS))
+    parsed = record(_framework_program(document))
+    assert [(r.type, r.urn, r.inputs) for r in typed.registrations] == [
+        (r.type, r.urn, r.inputs) for r in parsed.registrations
+    ]
+    [config] = typed.kubernetes()
+    assert config.inputs["nodeImage"]["image"] == "reg.example.com/tars/tarsnode:v1.4.0"
+
+
+def test_a_v1beta2_framework_config_is_recognised_by_its_image_registry() -> None:
+    fields: TFrameworkConfigArgsDict = {
+        "imageRegistry": {"registry": "reg.example.com/shop"},
+        "nodeImage": {"image": "reg.example.com/tars/tarsnode:v1.4.0"},
+    }
+    args = TFrameworkArgs(namespace=NAMESPACE, config=fields)
+    config = args.config_document(NAMESPACE)
+    assert config is not None and config.api_version == "k8s.tars.io/v1beta2"
+    assert config.name == "tars-framework" and config.registry is not None
+
+
+def _server_program(wrap: Callable[[str], Any], mode: Mode) -> Callable[[], None]:
+    def program() -> None:
+        fw = TFramework(
+            "fw",
+            TFrameworkArgs(
+                namespace=NAMESPACE,
+                config=FRAMEWORK_FIELDS,
+                templates={"tars.cpp": "tars.cpp"},
+                options=Options(namespace=NAMESPACE, mode=mode),
+            ),
+        )
+        TServer(
+            "srv",
+            framework=fw,
+            app="Shop",
+            server="Order",
+            tars={"template": "tars.cpp", "servants": [{"name": "OrderObj", "port": 10000}]},
+            labels={"team": wrap("blue")},
+            annotations={"owner": wrap("shop-team")},
+        )
+
+    return program
+
+
+@pytest.mark.parametrize("mode", [Mode.EXPAND, Mode.CRD])
+def test_server_labels_and_annotations_take_outputs(mode: Mode) -> None:
+    plain = record(_server_program(lambda v: v, mode))
+    lifted = record(_server_program(pulumi.Output.from_input, mode))
+    assert [(r.urn, r.inputs) for r in lifted.kubernetes()] == [
+        (r.urn, r.inputs) for r in plain.kubernetes()
+    ]
+    if mode == Mode.CRD:
+        [server] = [r for r in lifted.kubernetes() if r.type.endswith(":TServer")]
+        assert server.inputs["metadata"]["labels"]["team"] == "blue"
+        assert server.inputs["metadata"]["annotations"]["owner"] == "shop-team"
+
+
+def test_the_taccount_docs_and_types_name_the_roles_ta003_accepts() -> None:
+    roles = {role.value for role in Role}
+    assert set(typing.get_args(RoleValue)) == roles
+    assert "authorization" in TAccountArgs.__dataclass_fields__
+    source = inspect.getsource(kind_args)
+    start = source.index("    authorization: Sequence[AuthorizationArgsDict]")
+    docstring = source[start : source.index('"""', source.index('"""', start) + 3)]
+    named = set(re.findall(r"``(\w+)``", docstring))
+    assert roles <= named and not (named - roles - {"role", "flag"}), named

@@ -254,11 +254,14 @@ class TServerArgs:
     """``spec.release`` (digest-pinned images included). Defaults to None (not released: no
     pods)."""
 
-    labels: Mapping[str, str] | None = None
-    """``metadata.labels``. Defaults to none."""
+    labels: Mapping[str, pulumi.Input[str]] | None = None
+    """``metadata.labels``; values may be Outputs (placed in the TServer custom resource of
+    crd mode). Defaults to none."""
 
-    annotations: Mapping[str, str] | None = None
-    """``metadata.annotations`` (e.g. ``tars.io/MinReplicas``). Defaults to none."""
+    annotations: Mapping[str, pulumi.Input[str]] | None = None
+    """``metadata.annotations`` (e.g. ``tars.io/MinReplicas``); values may be Outputs (the
+    server then expands once they are known, as for any Output that rules read). Defaults to
+    none."""
 
     api_version: str = V1BETA3
     """apiVersion of the document (``k8s.tars.io/v1beta2`` or ``v1beta3``). Defaults to
@@ -415,8 +418,8 @@ def _in_namespace(document: D, namespace: str) -> D:
 def _metadata(
     name: pulumi.Input[str],
     namespace: str,
-    labels: Mapping[str, str] | None,
-    annotations: Mapping[str, str] | None,
+    labels: Mapping[str, pulumi.Input[str]] | None,
+    annotations: Mapping[str, pulumi.Input[str]] | None,
 ) -> dict[str, Any]:
     meta: dict[str, Any] = {"name": name, "namespace": namespace}
     if labels:
