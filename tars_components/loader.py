@@ -290,11 +290,19 @@ def _yaml_problem(file: str, exc: yaml.YAMLError) -> LoadProblem:
     return LoadProblem(file, line, f"invalid YAML: {message}")
 
 
+class SchemaError(ValueError):
+    """A document the CRD schema refuses; :attr:`violations` are the schema violations."""
+
+    def __init__(self, violations: list[Violation]) -> None:
+        super().__init__("; ".join(v.format() for v in violations))
+        self.violations = violations
+
+
 def parse_document(raw: Mapping[str, Any], namespace: str = "default") -> Document:
     """One document given as a mapping → its typed model.
 
-    Raises :class:`LoadError` for an unknown apiVersion/kind and :class:`ValueError` listing the
-    schema violations otherwise.
+    Raises :class:`LoadError` for an unknown apiVersion/kind and :class:`SchemaError` (a
+    ValueError) listing the schema violations otherwise.
     """
     problem = _identify(raw)
     if problem is None and _route(raw) != "typed":
@@ -303,7 +311,7 @@ def parse_document(raw: Mapping[str, Any], namespace: str = "default") -> Docume
         raise LoadError([LoadProblem("<input>", 0, problem)])
     doc, found = _build(_clean(raw, namespace), None, namespace)
     if doc is None or any(v.is_error for v in found):
-        raise ValueError("; ".join(v.format() for v in found))
+        raise SchemaError(found)
     return doc
 
 

@@ -6,9 +6,8 @@
 * In a preview where they are unknown nothing crashes: the resources are the same, the
   validation resource gets the document with its unknowns, and the other rules still fail
   the preview.
-* ``k8s.daemonSet`` decides which objects exist: a known Output is waited for; unknown in a
-  preview it is previewed as false with a warning naming the field; unknown at ``up`` it is an
-  error naming the field.
+* ``k8s.daemonSet`` decides which objects exist: it is a plain bool, an Output there (or a
+  whole ``k8s`` Output) is refused naming the field before anything is registered.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from helpers import FRAMEWORK, NAMESPACE
 from pulumi.output import Unknown
 from test_components import unknown
 
-from tars_components.components import TFramework, TServer
+from tars_components.components import ComponentError, TFramework, TServer
 from tars_components.components.testing import (
     DYNAMIC_PREFIX,
     Recording,
@@ -85,7 +84,7 @@ def server_program(
             },
             k8s={
                 "replicas": wrap(2),
-                "daemonSet": wrap(daemon),
+                "daemonSet": daemon,
                 "env": [{"name": "PW", "value": pulumi.Output.secret(PASSWORD)}],
             },
             release={"id": "v1", "image": "reg.example.com/shop/order:v1"},
@@ -158,7 +157,6 @@ def test_a_secret_app_stays_secret_everywhere() -> None:
 def test_unknown_in_a_preview_registers_the_same_resources_and_checks_the_rest() -> None:
     recording = record(server_program(lambda v: unknown()), preview=True)
     assert sorted(r.name for r in recording.kubernetes()) == ["srv-service", "srv-statefulset"]
-    assert any("k8s.daemonSet" in w and "previewed as False" in w for w in recording.warnings())
     [validation] = [r for r in recording.validations() if r.name == "srv-validation"]
     document = strip_secrets(validation.inputs)["document"]
     assert isinstance(document["spec"]["app"], Unknown)
@@ -174,9 +172,15 @@ def test_unknown_in_a_preview_registers_the_same_resources_and_checks_the_rest()
     assert "servants[2].name" in str(raised.value) and "app" not in str(raised.value)
 
 
-def test_an_unknown_daemon_set_at_up_is_an_error_naming_the_field() -> None:
-    with pytest.raises(ValueError, match=r"k8s\.daemonSet decides which Kubernetes objects"):
-        record(server_program(output, daemon=unknown()))
+@pytest.mark.parametrize("preview", [False, True])
+@pytest.mark.parametrize("daemon", [unknown, lambda: pulumi.Output.from_input(True)])
+def test_an_output_daemon_set_is_refused_naming_the_field(
+    daemon: Callable[[], Any], preview: bool
+) -> None:
+    recording = Recording()
+    with pytest.raises(ComponentError, match=r"^TServer 'srv': spec\.k8s\.daemonSet: decides"):
+        record(server_program(output, daemon=daemon()), preview=preview, recording=recording)
+    assert not recording.of_type("tars:index:TServer")
 
 
 def test_a_value_known_only_later_is_checked_when_known() -> None:
@@ -192,4 +196,20 @@ def test_a_server_named_by_outputs_is_checked_against_later_servers() -> None:
             TServer(name, framework=fw, app=app, server="Order", normal={"ports": []})
 
     with pytest.raises(ValidationFailed, match=r"TS017"):
+        record(program)
+
+
+def test_a_whole_k8s_section_given_as_an_output_is_refused() -> None:
+    def program() -> None:
+        fw = TFramework("fw", namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES)  # type: ignore[arg-type]
+        TServer(
+            "srv",
+            framework=fw,
+            app="Shop",
+            server="Order",
+            tars={"template": "tars.cpp", "servants": [{"name": "OrderObj", "port": 10000}]},
+            k8s=pulumi.Output.from_input({"replicas": 2}),  # type: ignore[arg-type]
+        )
+
+    with pytest.raises(ComponentError, match=r"^TServer 'srv': spec\.k8s: decides"):
         record(program)

@@ -61,7 +61,7 @@ web = TServer(
     app=pulumi.Output.from_input("Shop"),
     server=pulumi.Output.from_input("Web"),
     normal={"ports": [{"name": "http", "port": pulumi.Output.from_input(8080)}]},
-    k8s={"replicas": pulumi.Output.from_input(2), "daemonSet": pulumi.Output.from_input(False)},
+    k8s={"replicas": pulumi.Output.from_input(2), "daemonSet": False},
 )
 hpa_target: dict[str, pulumi.Input[str]] | None = web.scale_target_ref
 pulumi.export("mutated", order.mutated)
@@ -217,3 +217,89 @@ def test_the_argsdict_shapes_are_generated_from_the_models() -> None:
     assert set(K8sSpecArgsDict.__annotations__) == {
         info.alias or name for name, info in K8sSpec.model_fields.items()
     }
+
+
+# --- what a Pulumi user's checker says (issue 17.6) -------------------------------------------
+
+WRONG_PROGRAM = """
+from tars_components import TAccount, TFramework, TServer
+
+fw = TFramework("fw", namespace="shop", config={"recordLimit": {"tconfigHistory": 20}})
+TServer("a", framework=fw, app="Shop", server="A", tars={"servants": [{"name": "AObj"}]})
+TServer("b", framework=fw, app="Shop", server="B", k8s={"abilityAffinity": "Sometimes"})
+TAccount("c", framework=fw, username="ops", authorization=[{"role": "visitor", "flag": "*"}])
+TServer("d", framework=fw, app="Shop", server="D", sub_type="weird")
+"""
+"""Line 4: a framework config without ``nodeImage``; 5: a servant without ``port``; 6: an
+``abilityAffinity`` outside its enum; 7: a role TA003 refuses; 8: a subType that is none."""
+
+WRONG_LINES = ["4", "5", "6", "7", "8"]
+
+
+def readme_program() -> str:
+    """The Python block of the README's "Use in your own Pulumi program"."""
+    text = (REPO / "README.md").read_text("utf-8")
+    section = text[text.index("## Use in your own Pulumi program") :]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def _checked(tmp_path: Path, programs: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
+    """``mypy --strict`` and ``pyright`` over user programs, the library seen as an installed
+    package is (its own code not reported): ``{checker: [(file, line), ...]}`` of the errors."""
+    for name, text in programs.items():
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+    files = [f"{name}.py" for name in programs]
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    mypy = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent", *files],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    (tmp_path / "pyrightconfig.json").write_text(
+        '{"typeCheckingMode": "strict", "pythonVersion": "3.10"}', encoding="utf-8"
+    )
+    pyright = subprocess.run(
+        [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, *files],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**env, "PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin"},
+        timeout=600,
+        check=False,
+    )
+    assert "error" not in mypy.stderr, mypy.stderr
+    assert pyright.returncode in (0, 1), pyright.stdout + pyright.stderr
+    found: dict[str, list[tuple[str, str]]] = {"mypy": [], "pyright": []}
+    for line in mypy.stdout.splitlines():
+        if ": error:" in line:
+            file, number = line.split(":")[:2]
+            found["mypy"].append((file, number))
+    for line in pyright.stdout.splitlines():
+        line = line.strip()
+        if " - error:" in line:
+            where = line.split(" - error:")[0]
+            file, number = where.rsplit(":", 2)[:2]
+            found["pyright"].append((Path(file).name, number))
+    return found
+
+
+def test_the_readme_example_and_the_consumer_pass_mypy_strict_and_pyright(
+    tmp_path: Path,
+) -> None:
+    programs = {
+        "readme": readme_program(),
+        "consumer": (REPO / "examples" / "consumer" / "__main__.py").read_text("utf-8"),
+        "wrong": WRONG_PROGRAM,
+    }
+    found = _checked(tmp_path, programs)
+    for checker, errors in found.items():
+        # Nothing in the README block or the consumer; each mistake of the wrong program.
+        assert sorted({line for file, line in errors if file == "wrong.py"}) == WRONG_LINES, (
+            checker,
+            errors,
+        )
+        assert [e for e in errors if e[0] != "wrong.py"] == [], (checker, errors)

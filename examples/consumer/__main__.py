@@ -22,7 +22,6 @@ from tars_components import (
     TServerArgs,
     TTemplate,
     TTemplateArgs,
-    parse_document,
 )
 
 FRAMEWORK_IMAGES = "docker.tarsyun.com/tarscloud"
@@ -48,19 +47,13 @@ framework = TFramework(
     TFrameworkArgs(
         namespace=namespace,
         options=Options(namespace=namespace, mode=Mode(config.get("mode") or "expand")),
-        # The namespace's tars-framework config: its nodeImage is every Tars server's default
-        # tarsnode image.
-        config=parse_document(
-            {
-                "apiVersion": "k8s.tars.io/v1beta3",
-                "kind": "TFrameworkConfig",
-                "metadata": {"name": "tars-framework"},
-                "imageBuild": {"executor": {"image": f"{FRAMEWORK_IMAGES}/tars.tarskaniko:v1.4.0"}},
-                "imageUpload": {"registry": "docker.tarsyun.com/shop"},
-                "nodeImage": {"image": f"{FRAMEWORK_IMAGES}/tars.tarsnode:v1.4.0"},
-            },
-            namespace,
-        ),
+        # The namespace's tars-framework config (a TFrameworkConfigArgsDict: its fields, typed):
+        # its nodeImage is every Tars server's default tarsnode image.
+        config={
+            "imageBuild": {"executor": {"image": f"{FRAMEWORK_IMAGES}/tars.tarskaniko:v1.4.0"}},
+            "imageUpload": {"registry": "docker.tarsyun.com/shop"},
+            "nodeImage": {"image": f"{FRAMEWORK_IMAGES}/tars.tarsnode:v1.4.0"},
+        },
         # Templates the TarsK8S framework chart installed in the namespace.
         templates={"tars.default": "tars.default", "tars.cpp": "tars.default"},
     ),

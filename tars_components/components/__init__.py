@@ -9,6 +9,7 @@ directory; :mod:`.testing` runs a program under Pulumi's mocks and records what 
 """
 
 from .args import TFrameworkArgs, TServerArgs, TTemplateArgs
+from .failure import ComponentError
 from .framework import TFramework
 from .from_stack import StackComponents, components_from_stack, config_secrets
 from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
@@ -16,15 +17,24 @@ from .kinds import TAccount, TConfig, TImage, TTree
 from .plain import KubernetesObject
 from .server import TServer
 from .shapes import (
+    AuthorizationArgsDict,
+    BusinessArgsDict,
+    ImageReleaseArgsDict,
     K8sSpecArgsDict,
     NormalSpecArgsDict,
     ReleaseArgsDict,
     ServantArgsDict,
     TarsSpecArgsDict,
+    TFrameworkConfigArgsDict,
+    TreeAppArgsDict,
 )
 from .template import TTemplate
 
 __all__ = [
+    "AuthorizationArgsDict",
+    "BusinessArgsDict",
+    "ComponentError",
+    "ImageReleaseArgsDict",
     "K8sSpecArgsDict",
     "KubernetesObject",
     "NormalSpecArgsDict",
@@ -37,6 +47,7 @@ __all__ = [
     "TConfigArgs",
     "TFramework",
     "TFrameworkArgs",
+    "TFrameworkConfigArgsDict",
     "TImage",
     "TImageArgs",
     "TServer",
@@ -46,6 +57,7 @@ __all__ = [
     "TTree",
     "TTreeArgs",
     "TarsSpecArgsDict",
+    "TreeAppArgsDict",
     "components_from_stack",
     "config_secrets",
 ]

@@ -18,8 +18,10 @@ from typing import Any, TypeVar
 import pulumi
 
 from ..errors import LoadError
-from ..loader import parse_document
+from ..loader import SchemaError, parse_document
 from ..models import (
+    FRAMEWORK_CONFIG_NAME,
+    V1BETA2,
     V1BETA3,
     Document,
     K8sSpec,
@@ -35,8 +37,16 @@ from ..models import TServer as TServerDocument
 from ..models import TTemplate as TTemplateDocument
 from ..options import Options
 from ..stack import Stack
+from .failure import ArgumentProblems
 from .scope import HasScope
-from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
+from .shapes import (
+    K8sSpecArgsDict,
+    NormalSpecArgsDict,
+    ReleaseArgsDict,
+    SubTypeValue,
+    TarsSpecArgsDict,
+    TFrameworkConfigArgsDict,
+)
 
 Section = Mapping[str, Any]
 """A part of a document given as a mapping (camelCase keys, as in YAML)."""
@@ -51,12 +61,14 @@ class TFrameworkArgs:
     """Namespace of the framework and of every TServer and TTemplate that belongs to it.
     Defaults to ``options.namespace`` (``default``)."""
 
-    config: TFrameworkConfig | None = None
-    """The namespace's ``tars-framework`` TFrameworkConfig document. Its ``nodeImage`` is the
-    default tarsnode image of Tars servers (webhook M-TS13); in crd mode it is applied as a
-    custom resource. Without it, Tars servers with a release need their own
-    ``release.nodeImage`` (TS020). Defaults to the ``tars-framework`` among ``documents``, if
-    any."""
+    config: TFrameworkConfig | TFrameworkConfigArgsDict | None = None
+    """The namespace's ``tars-framework`` TFrameworkConfig: a document, or its fields as a
+    :class:`~tars_components.components.TFrameworkConfigArgsDict` (camelCase keys as in YAML,
+    ``nodeImage`` required; ``k8s.tars.io/v1beta3``, or ``v1beta2`` when it has
+    ``imageRegistry``). Its ``nodeImage`` is the default tarsnode image of Tars servers
+    (webhook M-TS13); in crd mode it is applied as a custom resource. Without it, Tars servers
+    with a release need their own ``release.nodeImage`` (TS020). Defaults to the
+    ``tars-framework`` among ``documents``, if any."""
 
     options: Options = field(default_factory=Options)
     """Output options of design §4 (mode, tLocalVolume storage class, ``delay-bind``,
@@ -99,7 +111,8 @@ class TFrameworkArgs:
     def resolved_options(self) -> Options:
         """``options`` with the framework's namespace and ``skip_await`` (when given).
 
-        Raises ValueError when ``namespace`` and ``options.namespace`` disagree.
+        Raises :class:`~tars_components.components.failure.ArgumentProblems` (a ValueError)
+        when ``namespace`` and ``options.namespace`` disagree.
         """
         options = self.options
         if self.skip_await is not None:
@@ -107,11 +120,32 @@ class TFrameworkArgs:
         if self.namespace is None:
             return options
         if options.namespace not in ("default", self.namespace):
-            raise ValueError(
-                f"TFrameworkArgs: namespace {self.namespace!r} differs from options.namespace "
-                f"{options.namespace!r}"
+            raise ArgumentProblems(
+                [
+                    f"namespace: {self.namespace!r} differs from options.namespace "
+                    f"{options.namespace!r}"
+                ]
             )
         return replace(options, namespace=self.namespace)
+
+    def config_document(self, namespace: str) -> TFrameworkConfig | None:
+        """``config`` as a document in ``namespace`` (None without one). Raises
+        :class:`~tars_components.components.failure.ArgumentProblems` for one the CRD would
+        reject."""
+        if self.config is None:
+            return None
+        if isinstance(self.config, TFrameworkConfig):
+            config: TFrameworkConfig = _in_namespace(self.config, namespace)
+            return config
+        body = dict(self.config)
+        raw = {
+            "apiVersion": V1BETA2 if "imageRegistry" in body else V1BETA3,
+            "kind": TFrameworkConfig.KIND,
+            "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
+            **body,
+        }
+        parsed: TFrameworkConfig = _parse(raw, namespace, TFrameworkConfig)
+        return parsed
 
 
 @dataclass
@@ -150,8 +184,9 @@ class TTemplateArgs:
     def to_document(self, namespace: str) -> TTemplateDocument:
         """The TTemplate document, in ``namespace``.
 
-        Raises TypeError for contradicting arguments and ValueError (listing the schema
-        violations) for a document the CRD would reject.
+        Raises TypeError for contradicting arguments and
+        :class:`~tars_components.components.failure.ArgumentProblems` (a ValueError listing
+        the schema violations) for a document the CRD would reject.
         """
         fields = {
             "template_name": self.template_name,
@@ -199,7 +234,7 @@ class TServerArgs:
     server: pulumi.Input[str] | None = None
     """``spec.server``: letters and digits. Required without ``document``. Defaults to None."""
 
-    sub_type: pulumi.Input[str] | SubType | None = None
+    sub_type: SubTypeValue | SubType | pulumi.Output[str] | None = None
     """``spec.subType``: ``tars`` or ``normal``. Defaults to ``tars`` when ``tars`` is given,
     else ``normal``."""
 
@@ -219,11 +254,14 @@ class TServerArgs:
     """``spec.release`` (digest-pinned images included). Defaults to None (not released: no
     pods)."""
 
-    labels: Mapping[str, str] | None = None
-    """``metadata.labels``. Defaults to none."""
+    labels: Mapping[str, pulumi.Input[str]] | None = None
+    """``metadata.labels``; values may be Outputs (placed in the TServer custom resource of
+    crd mode). Defaults to none."""
 
-    annotations: Mapping[str, str] | None = None
-    """``metadata.annotations`` (e.g. ``tars.io/MinReplicas``). Defaults to none."""
+    annotations: Mapping[str, pulumi.Input[str]] | None = None
+    """``metadata.annotations`` (e.g. ``tars.io/MinReplicas``); values may be Outputs (the
+    server then expands once they are known, as for any Output that rules read). Defaults to
+    none."""
 
     api_version: str = V1BETA3
     """apiVersion of the document (``k8s.tars.io/v1beta2`` or ``v1beta3``). Defaults to
@@ -244,9 +282,10 @@ class TServerArgs:
         """The TServer document, in ``namespace``; ``metadata.name`` defaults to
         ``lower(app)-lower(server)``.
 
-        Raises TypeError for contradicting arguments and ValueError (listing the schema
-        violations) for a document the CRD would reject, or one with an Output in a
-        structural field (see :meth:`raw_document`).
+        Raises TypeError for contradicting arguments and
+        :class:`~tars_components.components.failure.ArgumentProblems` (a ValueError listing
+        the schema violations) for a document the CRD would reject, or one with an Output in
+        a structural field (see :meth:`raw_document`).
         """
         if self.document is not None:
             _no_fields("TServerArgs", self._fields())
@@ -307,8 +346,12 @@ class TServerArgs:
 
 
 def _sub_type_text(value: Any) -> Any:
-    """``spec.subType`` as text (a plain value not naming a subType raises ValueError)."""
-    return SubType(value).value
+    """``spec.subType`` as text; a value naming no subType stays as it is, for the schema to
+    report at its field."""
+    try:
+        return SubType(value).value
+    except ValueError:
+        return value
 
 
 def _object_name(app: pulumi.Input[str], server: pulumi.Input[str]) -> pulumi.Input[str]:
@@ -354,22 +397,29 @@ def _no_fields(owner: str, fields: Mapping[str, Any]) -> None:
         raise TypeError(f"{owner}: give either document or fields, not both ({', '.join(given)})")
 
 
-def _in_namespace(document: Document, namespace: str) -> Any:
+D = TypeVar("D", bound=Document)
+
+
+def _in_namespace(document: D, namespace: str) -> D:
     """The document in the framework's namespace (set when it has none)."""
     own = document.metadata.namespace
     if own is not None and own != namespace:
-        raise ValueError(
-            f"{document.kind} {own}/{document.name} is not in the framework's namespace "
-            f"{namespace!r}"
+        raise ArgumentProblems(
+            [
+                f"metadata.namespace: {document.kind} {own}/{document.name} is not in the "
+                f"framework's namespace {namespace!r}"
+            ]
         )
-    return Stack.of([document], namespace).documents[0]
+    placed = Stack.of([document], namespace).documents[0]
+    assert isinstance(placed, type(document))
+    return placed
 
 
 def _metadata(
     name: pulumi.Input[str],
     namespace: str,
-    labels: Mapping[str, str] | None,
-    annotations: Mapping[str, str] | None,
+    labels: Mapping[str, pulumi.Input[str]] | None,
+    annotations: Mapping[str, pulumi.Input[str]] | None,
 ) -> dict[str, Any]:
     meta: dict[str, Any] = {"name": name, "namespace": namespace}
     if labels:
@@ -384,11 +434,16 @@ def _plain(value: Any) -> Any:
     return value.to_dict() if isinstance(value, TarsModel) else value
 
 
-def _parse(raw: dict[str, Any], namespace: str, kind: type[Document]) -> Any:
+def _parse(raw: dict[str, Any], namespace: str, kind: type[D]) -> D:
+    """The document of ``raw``; :class:`ArgumentProblems` with one ``field: CODE: message``
+    line per schema error (as the validation resource reports rule errors) otherwise."""
     try:
         doc = parse_document(raw, namespace)
     except LoadError as exc:
-        raise ValueError(str(exc)) from None
+        raise ArgumentProblems([p.message for p in exc.problems]) from None
+    except SchemaError as exc:
+        errors = [v for v in exc.violations if v.is_error]
+        raise ArgumentProblems([f"{v.field}: {v.code}: {v.message}" for v in errors]) from None
     if not isinstance(doc, kind):  # pragma: no cover - the kind is fixed above
         raise TypeError(f"expected a {kind.KIND}, got {doc.kind}")
     return doc

@@ -14,9 +14,12 @@ from ..models import FRAMEWORK_CONFIG_NAME, Document, TFrameworkConfig
 from ..options import Mode, Options
 from ..provider import TarsValidation
 from .args import TFrameworkArgs, _in_namespace, split_args
+from .failure import ArgumentProblems, refusing
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
+from .placement import kubernetes_provider
 from .scope import FrameworkScope
+from .shapes import TFrameworkConfigArgsDict
 from .validation import retain_on_delete, validation_resource
 
 
@@ -25,9 +28,10 @@ class TFramework(pulumi.ComponentResource):
 
     It holds what the servers of the namespace share (:attr:`scope`): the ``tars-framework``
     config (default tarsnode image), the output options, and the facts the rules look at across
-    documents (templates and their parents, server names). TTemplates and TServers declared
-    with it become its children unless their ``opts`` name another parent, so a Kubernetes
-    provider given here reaches every object.
+    documents (templates and their parents, server names). Its components become its children
+    unless their ``opts`` name another parent; either way the Kubernetes provider given here
+    (or inherited by the framework) is the one of every object of its components, unless a
+    component's own ``opts`` name one.
 
     The config, when given, gets its own validation resource. In crd mode it is applied as a
     ``TFrameworkConfig`` custom resource; in expand mode it produces no object (it only feeds
@@ -58,7 +62,7 @@ class TFramework(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
         *,
         namespace: str | None = None,
-        config: TFrameworkConfig | None = None,
+        config: TFrameworkConfig | TFrameworkConfigArgsDict | None = None,
         options: Options = ...,
         templates: Mapping[str, str] = ...,
         documents: Sequence[Document] = (),
@@ -71,35 +75,42 @@ class TFramework(pulumi.ComponentResource):
         """``TFramework(name, TFrameworkArgs(...), opts)`` or ``TFramework(name, opts,
         namespace=..., config=..., ...)`` with the fields of :class:`TFrameworkArgs`."""
         framework_args, opts = split_args(TFrameworkArgs, "TFramework", args, kwargs)
-        self._declare(resource_name, framework_args, opts)
+        with refusing(f"TFramework {resource_name!r}"):
+            self._declare(resource_name, framework_args, opts)
 
     def _declare(
         self, name: str, args: TFrameworkArgs, opts: pulumi.ResourceOptions | None
     ) -> None:
+        options = args.resolved_options()
+        namespace = options.namespace
+        documents = [_in_namespace(d, namespace) for d in args.documents]
+        given = args.config_document(namespace)
+        existing = (
+            options.existing_framework_config
+            if args.existing_config is None
+            else args.existing_config
+        )
+        if existing and options.mode != Mode.CRD:
+            raise ArgumentProblems(
+                [
+                    "existing_config: needs crd mode: expand mode builds pods and needs the "
+                    "node image (give it as config, which expand mode never applies)"
+                ]
+            )
         super().__init__("tars:index:TFramework", name, None, opts)
-        self.options: Options = args.resolved_options()
+        provider = kubernetes_provider(self)
+        self.options: Options = options
         """The output options, with the framework's namespace and ``skip_await``."""
-        namespace = self.options.namespace
         self.scope = FrameworkScope(
             self.options,
             self,
-            documents=[_in_namespace(d, namespace) for d in args.documents],
+            documents=documents,
             templates=args.templates,
             external_replicas=args.external_replicas,
             retain_on_delete=retain_on_delete(opts),
         )
         """What the framework's components share: options, config, the namespace's facts."""
-        config = _in_namespace(args.config, namespace) if args.config else self.scope.config
-        existing = (
-            self.options.existing_framework_config
-            if args.existing_config is None
-            else args.existing_config
-        )
-        if existing and self.options.mode != Mode.CRD:
-            raise ValueError(
-                "TFrameworkArgs.existing_config needs crd mode: expand mode builds pods and "
-                "needs the node image (give it as config, which expand mode never applies)"
-            )
+        config = given or self.scope.config
         self.existing_config: pulumi.CustomResource | None = None
         """The lookup of the cluster's own ``tars-framework`` (``existing_config``), else
         None."""
@@ -115,7 +126,7 @@ class TFramework(pulumi.ComponentResource):
                 id=f"{namespace}/{FRAMEWORK_CONFIG_NAME}",
                 api_version=self.options.crd_api_version,
                 kind=TFrameworkConfig.KIND,
-                opts=pulumi.ResourceOptions(parent=self),
+                opts=pulumi.ResourceOptions(parent=self, provider=provider),
             )
             if config is None:
                 self.scope.facts.node_image = {}  # exists; its node image is the cluster's
@@ -137,6 +148,7 @@ class TFramework(pulumi.ComponentResource):
                     document,
                     pulumi.ResourceOptions(
                         parent=self,
+                        provider=provider,
                         depends_on=[self.validation],
                         retain_on_delete=self.scope.retain_on_delete,
                     ),

@@ -235,12 +235,15 @@ def _declare_plain(
         namespace = (obj.get("metadata") or {}).get("namespace")
         parent = built.frameworks.get(str(namespace), first) if namespace else first
         name = plain_name(obj, prefix)
-        child_opts = (
-            pulumi.ResourceOptions(parent=parent, retain_on_delete=parent.retain_on_delete)
-            if parent is not None
-            else opts
-        )
-        built.plain[name] = KubernetesObject(name, obj, child_opts)
+        if parent is None:
+            built.plain[name] = KubernetesObject(name, obj, opts)
+        else:
+            built.plain[name] = KubernetesObject(
+                name,
+                obj,
+                pulumi.ResourceOptions(retain_on_delete=parent.retain_on_delete),
+                framework=parent,
+            )
         built.plain_manifests.append(obj)
 
 

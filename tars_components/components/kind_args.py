@@ -8,7 +8,7 @@ field is structural (the rules look at it) and plain.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,19 +17,26 @@ import pulumi
 from ..models import V1BETA3, TAccount, TConfig, TImage, TTree
 from ..models.ttree import TREE_NAME
 from ..rules.taccount import account_name
-from .args import _in_namespace, _metadata, _no_fields, _parse
+from .args import D, _in_namespace, _metadata, _no_fields, _parse
 from .scope import HasScope
+from .shapes import (
+    AuthorizationArgsDict,
+    BusinessArgsDict,
+    ImageReleaseArgsDict,
+    ImageTypeValue,
+    TreeAppArgsDict,
+)
 
 Section = Mapping[str, Any]
 
 
 def _document(
     owner: str,
-    given: Any,
+    given: D | None,
     fields: Mapping[str, Any],
     namespace: str,
-    build: Any,
-) -> Any:
+    build: Callable[[], D],
+) -> D:
     if given is not None:
         _no_fields(owner, fields)
         return _in_namespace(given, namespace)
@@ -99,7 +106,8 @@ class TConfigArgs:
 
     def to_document(self, namespace: str) -> TConfig:
         """The TConfig document in ``namespace``. Raises TypeError for contradicting arguments
-        and ValueError (listing the schema violations) for a document the CRD would reject."""
+        and ArgumentProblems (a ValueError listing the schema violations) for a document the
+        CRD would reject."""
         fields = {
             "name": self.name,
             "app": self.app,
@@ -142,9 +150,9 @@ class TConfigArgs:
                     }
                 ),
             }
-            return _parse(raw, namespace, TConfig)  # type: ignore[no-any-return]
+            return _parse(raw, namespace, TConfig)
 
-        return _document("TConfigArgs", self.document, fields, namespace, build)  # type: ignore[no-any-return]
+        return _document("TConfigArgs", self.document, fields, namespace, build)
 
 
 @dataclass
@@ -161,13 +169,13 @@ class TImageArgs:
     """``metadata.name`` (``lower(app)-lower(server)`` for a server's image). Required without
     ``document``."""
 
-    image_type: str | None = None
+    image_type: ImageTypeValue | None = None
     """``imageType``: ``server``, ``base`` or ``node``. Defaults to None."""
 
     supported_type: Sequence[str] | None = None
     """``supportedType`` of a base image. Defaults to None."""
 
-    releases: Sequence[Section] | None = None
+    releases: Sequence[ImageReleaseArgsDict] | None = None
     """``releases``: ``{id, image, secret?, mark?}`` each. Defaults to None."""
 
     default: str | None = None
@@ -226,9 +234,9 @@ class TImageArgs:
                     }
                 ),
             }
-            return _parse(raw, namespace, TImage)  # type: ignore[no-any-return]
+            return _parse(raw, namespace, TImage)
 
-        return _document("TImageArgs", self.document, fields, namespace, build)  # type: ignore[no-any-return]
+        return _document("TImageArgs", self.document, fields, namespace, build)
 
 
 @dataclass
@@ -242,10 +250,10 @@ class TTreeArgs:
     document: TTree | None = None
     """A whole TTree document. Give either this or the fields below. Defaults to None."""
 
-    businesses: Sequence[Section] | None = None
+    businesses: Sequence[BusinessArgsDict] | None = None
     """``businesses``: ``{name, show, weight?, mark?}`` each. Defaults to ``[]``."""
 
-    apps: Sequence[Section] | None = None
+    apps: Sequence[TreeAppArgsDict] | None = None
     """``apps``: ``{name, businessRef}`` each. Defaults to ``[]``."""
 
     labels: Mapping[str, str] | None = None
@@ -274,9 +282,9 @@ class TTreeArgs:
                 "businesses": [dict(b) for b in self.businesses or ()],
                 "apps": [dict(a) for a in self.apps or ()],
             }
-            return _parse(raw, namespace, TTree)  # type: ignore[no-any-return]
+            return _parse(raw, namespace, TTree)
 
-        return _document("TTreeArgs", self.document, fields, namespace, build)  # type: ignore[no-any-return]
+        return _document("TTreeArgs", self.document, fields, namespace, build)
 
 
 @dataclass
@@ -305,9 +313,9 @@ class TAccountArgs:
     activated: bool = True
     """``spec.authentication.activated``. Defaults to true."""
 
-    authorization: Sequence[Section] = field(default_factory=list)
-    """``spec.authorization``: ``{role, flag}`` each (``admin``/``operator``/``developer``/
-    ``visitor``, ``*`` or ``App.Server`` patterns). Defaults to none."""
+    authorization: Sequence[AuthorizationArgsDict] = field(default_factory=list)
+    """``spec.authorization``: ``{role, flag}`` each; ``role`` is ``admin``, ``operator`` or
+    ``developer`` (TA003), ``flag`` ``*`` or an ``App.Server`` pattern. Defaults to none."""
 
     extra: Sequence[str] | None = None
     """``spec.extra``. Defaults to None."""
@@ -372,9 +380,9 @@ class TAccountArgs:
                     }
                 ),
             }
-            return _parse(raw, namespace, TAccount)  # type: ignore[no-any-return]
+            return _parse(raw, namespace, TAccount)
 
-        return _document("TAccountArgs", self.document, fields, namespace, build)  # type: ignore[no-any-return]
+        return _document("TAccountArgs", self.document, fields, namespace, build)
 
 
 __all__ = ["TAccountArgs", "TConfigArgs", "TImageArgs", "TTreeArgs"]

@@ -44,11 +44,20 @@ from ..options import Mode
 from ..secrets import AccountHashing, check_key, is_placeholder, keyed_salt
 from .account_salt import TAccountSalt
 from .args import split_args
+from .failure import refusing
 from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift, with_secrecy_of
+from .placement import place
 from .scope import FrameworkScope, HasScope
-from .validation import retain_on_delete, validation_resource, with_framework_parent
+from .shapes import (
+    AuthorizationArgsDict,
+    BusinessArgsDict,
+    ImageReleaseArgsDict,
+    ImageTypeValue,
+    TreeAppArgsDict,
+)
+from .validation import retain_on_delete, validation_resource
 
 
 def kind_object(
@@ -115,7 +124,9 @@ class _NamespaceComponent(pulumi.ComponentResource):
         retain_by_default: bool = False,
     ) -> None:
         scope = framework.scope
-        super().__init__(type_token, name, None, with_framework_parent(opts, scope))
+        kind = type_token.rsplit(":", 1)[-1]
+        opts, provider = place(opts, scope.resource, f"{kind} {name!r}")
+        super().__init__(type_token, name, None, opts)
         position = scope.register(document)
         raw = self._raw(document)
         leaves = deferred_leaves(raw)
@@ -135,6 +146,7 @@ class _NamespaceComponent(pulumi.ComponentResource):
                 applied,
                 pulumi.ResourceOptions(
                     parent=self,
+                    provider=provider,
                     depends_on=[self.validation],
                     retain_on_delete=_retain(opts, scope, retain_by_default),
                     ignore_changes=list(ignore_changes) if ignore_changes else None,
@@ -222,23 +234,24 @@ class TConfig(_NamespaceComponent):
         """``TConfig(name, TConfigArgs(...), opts)`` or ``TConfig(name, opts, framework=...,
         app=..., config_name=..., ...)``."""
         config_args, opts = split_args(TConfigArgs, "TConfig", args, kwargs)
-        scope = config_args.framework.scope
-        self.document: TConfigDocument = config_args.to_document(scope.namespace)
-        """The TConfig document as given (before mutation)."""
-        previous = config_args.previous
-        self.preview_guarded: bool = self.document.activated and not (
-            previous is not None and previous.activated and previous.name == self.document.name
-        )
-        """True when the activation is new (so unknown in a preview, see the class doc)."""
-        self._declare_document(
-            "tars:index:TConfig",
-            resource_name,
-            self.document,
-            config_args.framework,
-            opts,
-            guard=self.preview_guarded,
-            retain_by_default=True,
-        )
+        with refusing(f"TConfig {resource_name!r}"):
+            scope = config_args.framework.scope
+            self.document: TConfigDocument = config_args.to_document(scope.namespace)
+            """The TConfig document as given (before mutation)."""
+            previous = config_args.previous
+            self.preview_guarded: bool = self.document.activated and not (
+                previous is not None and previous.activated and previous.name == self.document.name
+            )
+            """True when the activation is new (so unknown in a preview, see the class doc)."""
+            self._declare_document(
+                "tars:index:TConfig",
+                resource_name,
+                self.document,
+                config_args.framework,
+                opts,
+                guard=self.preview_guarded,
+                retain_by_default=True,
+            )
 
     def _applied(self, obj: dict[str, Any], guard: bool) -> dict[str, Any]:
         if not guard:
@@ -269,9 +282,9 @@ class TImage(_NamespaceComponent):
         framework: HasScope,
         document: TImageDocument | None = None,
         name: str | None = None,
-        image_type: str | None = None,
+        image_type: ImageTypeValue | None = None,
         supported_type: Sequence[str] | None = None,
-        releases: Sequence[Mapping[str, Any]] | None = None,
+        releases: Sequence[ImageReleaseArgsDict] | None = None,
         default: str | None = None,
         mark: str | None = None,
         labels: Mapping[str, str] | None = None,
@@ -284,18 +297,19 @@ class TImage(_NamespaceComponent):
         """``TImage(name, TImageArgs(...), opts)`` or ``TImage(name, opts, framework=...,
         name=..., releases=[...], ...)``."""
         image_args, opts = split_args(TImageArgs, "TImage", args, kwargs)
-        scope = image_args.framework.scope
-        self.document: TImageDocument = image_args.to_document(scope.namespace)
-        """The TImage document as given."""
-        self.release_ids = known([r.id for r in self.document.releases or ()])
-        self._declare_document(
-            "tars:index:TImage",
-            resource_name,
-            self.document,
-            image_args.framework,
-            opts,
-            ignore_changes=None if image_args.own_releases else ["releases"],
-        )
+        with refusing(f"TImage {resource_name!r}"):
+            scope = image_args.framework.scope
+            self.document: TImageDocument = image_args.to_document(scope.namespace)
+            """The TImage document as given."""
+            self.release_ids = known([r.id for r in self.document.releases or ()])
+            self._declare_document(
+                "tars:index:TImage",
+                resource_name,
+                self.document,
+                image_args.framework,
+                opts,
+                ignore_changes=None if image_args.own_releases else ["releases"],
+            )
 
 
 class TTree(_NamespaceComponent):
@@ -316,8 +330,8 @@ class TTree(_NamespaceComponent):
         *,
         framework: HasScope,
         document: TTreeDocument | None = None,
-        businesses: Sequence[Mapping[str, Any]] | None = None,
-        apps: Sequence[Mapping[str, Any]] | None = None,
+        businesses: Sequence[BusinessArgsDict] | None = None,
+        apps: Sequence[TreeAppArgsDict] | None = None,
         labels: Mapping[str, str] | None = None,
         annotations: Mapping[str, str] | None = None,
         api_version: str = ...,
@@ -327,12 +341,13 @@ class TTree(_NamespaceComponent):
         """``TTree(name, TTreeArgs(...), opts)`` or ``TTree(name, opts, framework=...,
         businesses=[...], apps=[...])``."""
         tree_args, opts = split_args(TTreeArgs, "TTree", args, kwargs)
-        scope = tree_args.framework.scope
-        self.document: TTreeDocument = tree_args.to_document(scope.namespace)
-        """The TTree document as given."""
-        self._declare_document(
-            "tars:index:TTree", resource_name, self.document, tree_args.framework, opts
-        )
+        with refusing(f"TTree {resource_name!r}"):
+            scope = tree_args.framework.scope
+            self.document: TTreeDocument = tree_args.to_document(scope.namespace)
+            """The TTree document as given."""
+            self._declare_document(
+                "tars:index:TTree", resource_name, self.document, tree_args.framework, opts
+            )
 
 
 SALT_KEY_NAME = "the TAccount salt key (tars:accountSaltKey)"
@@ -385,7 +400,7 @@ class TAccount(_NamespaceComponent):
         password: pulumi.Input[str] | None = None,
         bcrypt_password: pulumi.Input[str] | None = None,
         activated: bool = True,
-        authorization: Sequence[Mapping[str, Any]] = ...,
+        authorization: Sequence[AuthorizationArgsDict] = ...,
         extra: Sequence[str] | None = None,
         labels: Mapping[str, str] | None = None,
         annotations: Mapping[str, str] | None = None,
@@ -398,22 +413,25 @@ class TAccount(_NamespaceComponent):
         """``TAccount(name, TAccountArgs(...), opts)`` or ``TAccount(name, opts,
         framework=..., username=..., password=config.require_secret(...), ...)``."""
         account_args, opts = split_args(TAccountArgs, "TAccount", args, kwargs)
-        scope = account_args.framework.scope
-        self.document: TAccountDocument = account_args.to_document(scope.namespace)
-        """The TAccount document as given (its credential a reference, an Output or text)."""
-        self.salt_resource = None
-        self._resource_name = resource_name
-        self._salt_key = account_args.salt_key
-        secrets = {key: pulumi.Output.secret(value) for key, value in account_args.secrets.items()}
-        self._declare_document(
-            "tars:index:TAccount",
-            resource_name,
-            self.document,
-            account_args.framework,
-            opts,
-            secrets=secrets,
-            ignore_changes=[TOKENS_PATH],
-        )
+        with refusing(f"TAccount {resource_name!r}"):
+            scope = account_args.framework.scope
+            self.document: TAccountDocument = account_args.to_document(scope.namespace)
+            """The TAccount document as given (its credential a reference, an Output or text)."""
+            self.salt_resource = None
+            self._resource_name = resource_name
+            self._salt_key = account_args.salt_key
+            secrets = {
+                key: pulumi.Output.secret(value) for key, value in account_args.secrets.items()
+            }
+            self._declare_document(
+                "tars:index:TAccount",
+                resource_name,
+                self.document,
+                account_args.framework,
+                opts,
+                secrets=secrets,
+                ignore_changes=[TOKENS_PATH],
+            )
 
     def _kind_object(
         self, document: Document, scope: FrameworkScope, secrets: Mapping[str, Any] | None

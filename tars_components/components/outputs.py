@@ -97,9 +97,9 @@ def secret_fields(leaves: Sequence[Leaf]) -> pulumi.Output[list[str]] | list[str
         return []
 
     async def secret_paths() -> list[str]:
-        # ``_is_secret`` is awaitable in every SDK version since the floor (``is_secret()``
-        # is not).
-        return [format_path(path) for path, leaf in outputs if await leaf._is_secret]
+        # ``is_secret()`` is awaitable from the floor (3.121, a method returning an awaitable)
+        # to today's SDK (a coroutine).
+        return [format_path(path) for path, leaf in outputs if await leaf.is_secret()]
 
     return pulumi.Output.from_input(secret_paths())
 

@@ -19,6 +19,8 @@ from typing import Any
 import pulumi
 
 from ..loader import CLUSTER_SCOPED_KINDS
+from .placement import place
+from .scope import HasScope
 
 SECRET_FIELDS = ("data", "stringData")
 
@@ -39,17 +41,26 @@ def plain_name(obj: Mapping[str, Any], prefix: str = "") -> str:
 
 
 class KubernetesObject(pulumi.CustomResource):
-    """One plain Kubernetes object, registered with every top-level field as given."""
+    """One plain Kubernetes object, registered with every top-level field as given.
+
+    With a ``framework``, the object belongs to it: it is the framework's child unless
+    ``opts.parent`` names another resource, and it goes to the framework's Kubernetes provider
+    whatever that parent's is (:mod:`~tars_components.components.placement`)."""
 
     def __init__(
         self,
         resource_name: str,
         obj: Mapping[str, Any],
         opts: pulumi.ResourceOptions | None = None,
+        framework: HasScope | None = None,
     ) -> None:
         api_version, kind = str(obj["apiVersion"]), str(obj["kind"])
         if not (obj.get("metadata") or {}).get("name"):
             raise ValueError(f"{kind} without metadata.name: objects are never auto-named")
+        if framework is not None:
+            opts, _ = place(
+                opts, framework.scope.resource, f"{kind} {resource_name!r}", component=False
+            )
         props: dict[str, Any] = dict(obj)
         secret: list[str] = []
         if api_version == "v1" and kind == "Secret":

@@ -51,6 +51,7 @@ from ..platform.controller import SYSTEM_NAMESPACE, build_controller
 from ..platform.framework import build_framework
 from ..platform.values import ControllerValues, FrameworkValues, values_from_mapping
 from .kube import TarsCustomResource
+from .placement import kubernetes_provider, place
 
 _CA_BUNDLE = "\x00tars-ca-bundle\x00"
 _CA_FINGERPRINT = "\x00tars-ca-fingerprint\x00"
@@ -188,7 +189,8 @@ class TarsController(pulumi.ComponentResource):
         namespace: list[pulumi.Resource] = []
         webhook: list[pulumi.Resource] = []
         rest: list[pulumi.Resource] = []
-        child = pulumi.ResourceOptions(parent=self)
+        self._provider = kubernetes_provider(self)
+        child = pulumi.ResourceOptions(parent=self, provider=self._provider)
         for obj in objects:
             kind, meta = obj["kind"], obj["metadata"]
             body = _substitute(obj, replacements)
@@ -277,6 +279,7 @@ class TarsController(pulumi.ComponentResource):
             string_data={"ca.crt": cert, "ca.key": pulumi.Output.secret(key)},
             opts=pulumi.ResourceOptions(
                 parent=self,
+                provider=self._provider,
                 depends_on=list(depends_on),
                 additional_secret_outputs=["data", "stringData"],
             ),
@@ -291,6 +294,9 @@ class TarsFrameworkInstallArgs:
       :class:`~tars_components.platform.values.FrameworkValues`); chart defaults apply.
     * ``namespace``: the framework namespace.
     * ``controller``: the :class:`TarsController` to wait for (else nothing to wait for).
+      The framework goes to the controller's cluster: its objects get the controller's
+      Kubernetes provider whatever the install's parent gives; a different provider in the
+      install's own ``opts`` is refused.
     * ``nodes``: nodes that get ``tars.io/node.<namespace>``; ``local_volume_nodes``: nodes
       that also get ``tars.io/SupportLocalVolume`` (tarslog and elasticsearch need one).
       Labels are server-side-apply patches (NodePatch), removed on destroy.
@@ -318,7 +324,20 @@ class TarsFrameworkInstall(pulumi.ComponentResource):
         args: TarsFrameworkInstallArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
+        provider: pulumi.ProviderResource | None = None
+        if args.controller is not None:
+            # The framework goes to the controller's cluster, whose webhook admits it.
+            opts, provider = place(
+                opts,
+                args.controller,
+                f"TarsFrameworkInstall {name!r}",
+                explicit_wins=False,
+                adopt=False,
+            )
         super().__init__("tars:index:TarsFrameworkInstall", name, None, opts)
+        if args.controller is None:
+            provider = kubernetes_provider(self)
+        self._provider = provider
         values = (
             args.values
             if isinstance(args.values, FrameworkValues)
@@ -333,7 +352,7 @@ class TarsFrameworkInstall(pulumi.ComponentResource):
         for warning in result.violations:
             pulumi.log.warn(warning.format(), self)
         ready: list[pulumi.Resource] = list(args.controller.ready) if args.controller else []
-        child = pulumi.ResourceOptions(parent=self)
+        child = pulumi.ResourceOptions(parent=self, provider=provider)
         first: list[pulumi.Resource] = []
         if args.create_namespace:
             first.append(
@@ -374,7 +393,7 @@ class TarsFrameworkInstall(pulumi.ComponentResource):
         return k8s.core.v1.NodePatch(
             f"{name}-node-{node}",
             metadata={"name": node, "labels": labels},
-            opts=pulumi.ResourceOptions(parent=self, depends_on=ready),
+            opts=pulumi.ResourceOptions(parent=self, provider=self._provider, depends_on=ready),
         )
 
 

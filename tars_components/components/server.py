@@ -8,7 +8,6 @@ from functools import cached_property
 from typing import Any, overload
 
 import pulumi
-from pulumi.runtime.sync_await import _sync_await
 
 from ..errors import LoadError
 from ..expansion import crd_document, expand_server
@@ -17,6 +16,7 @@ from ..models import TServer as TServerDocument
 from ..options import Mode, Options
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
 from .args import TServerArgs, _in_namespace, _parse, split_args
+from .failure import ArgumentProblems, refusing
 from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
 from .outputs import (
     Leaf,
@@ -29,10 +29,17 @@ from .outputs import (
     touching,
     with_secrecy_of,
 )
+from .placement import place
 from .scope import FrameworkScope, HasScope
-from .shapes import K8sSpecArgsDict, NormalSpecArgsDict, ReleaseArgsDict, TarsSpecArgsDict
+from .shapes import (
+    K8sSpecArgsDict,
+    NormalSpecArgsDict,
+    ReleaseArgsDict,
+    SubTypeValue,
+    TarsSpecArgsDict,
+)
 from .stateful import replacement_warning
-from .validation import retain_on_delete, validation_resource, with_framework_parent
+from .validation import retain_on_delete, validation_resource
 
 
 class TServer(pulumi.ComponentResource):
@@ -45,16 +52,17 @@ class TServer(pulumi.ComponentResource):
       the TarsK8S controller.
 
     Every object depends on the server's validation resource. ``protect`` reaches the objects
-    through the parent chain and ``retain_on_delete`` is handed to them; a provider comes from
-    ``opts`` or from the framework (the default parent). Every field takes ``pulumi.Input``
+    through the parent chain and ``retain_on_delete`` is handed to them; the Kubernetes
+    provider is the one named in ``opts``, else the framework's whatever ``opts.parent`` is
+    (:mod:`~tars_components.components.placement`). Every field takes ``pulumi.Input``
     values: placed ones (say ``release.image`` from another stack) are put in the objects as
     they are (no ``apply``); an Output in a structural field (``app``, a port, replicas, …)
     makes the server expand its document in one ``apply`` once the values are known, the
     objects' ``metadata`` and ``spec`` being Outputs of it. The resources (logical names
-    ``<name>-<kind>``, kinds) never wait for an unknown: ``k8s.daemonSet`` given as an Output is
-    waited for when the server is declared, and previewed as false with a warning when a
-    preview does not know it. Secrets stay secret: ``mutated`` is secret exactly when an input
-    of the server is, and each object part exactly when a secret input reaches it.
+    ``<name>-<kind>``, kinds) never wait for an unknown: ``k8s.daemonSet``, which decides the
+    kinds, is a plain bool (an Output there is refused, naming the field). Secrets stay
+    secret: ``mutated`` is secret exactly when an input of the server is, and each object part
+    exactly when a secret input reaches it.
 
     Outputs: ``object_name`` (``lower(app)-lower(server)``), ``namespace``, ``objects``
     (``apiVersion/kind:namespace/name``), ``manifests`` (the objects as applied) and ``mutated``
@@ -85,14 +93,14 @@ class TServer(pulumi.ComponentResource):
         document: TServerDocument | None = None,
         app: pulumi.Input[str] | None = None,
         server: pulumi.Input[str] | None = None,
-        sub_type: pulumi.Input[str] | SubType | None = None,
+        sub_type: SubTypeValue | SubType | pulumi.Output[str] | None = None,
         important: pulumi.Input[int] | None = None,
         tars: TarsSpec | TarsSpecArgsDict | None = None,
         normal: NormalSpec | NormalSpecArgsDict | None = None,
         k8s: K8sSpec | K8sSpecArgsDict | None = None,
         release: Release | ReleaseArgsDict | None = None,
-        labels: Mapping[str, str] | None = None,
-        annotations: Mapping[str, str] | None = None,
+        labels: Mapping[str, pulumi.Input[str]] | None = None,
+        annotations: Mapping[str, pulumi.Input[str]] | None = None,
         api_version: str = ...,
         previous: TServerDocument | None = None,
         skip_await: bool | None = None,
@@ -103,11 +111,11 @@ class TServer(pulumi.ComponentResource):
         """``TServer(name, TServerArgs(...), opts)`` or ``TServer(name, opts, framework=...,
         app=..., ...)`` with the fields of :class:`TServerArgs` as keywords."""
         server_args, opts = split_args(TServerArgs, "TServer", args, kwargs)
-        self._declare(resource_name, server_args, opts)
+        with refusing(f"TServer {resource_name!r}"):
+            self._declare(resource_name, server_args, opts)
 
     def _declare(self, name: str, args: TServerArgs, opts: pulumi.ResourceOptions | None) -> None:
         scope: FrameworkScope = args.framework.scope
-        super().__init__("tars:index:TServer", name, None, with_framework_parent(opts, scope))
         skip_await = scope.skip_await if args.skip_await is None else args.skip_await
         options = replace(scope.options, skip_await=skip_await)
         if args.document is not None:  # parsed already (a loaded stack): not again
@@ -117,6 +125,10 @@ class TServer(pulumi.ComponentResource):
             raw = args.raw_document(options.namespace)
             leaves = deferred_leaves(raw)
             document = _parsed(raw, options.namespace, bool(leaves))
+            if document is None:
+                _daemon_set(raw)  # refused before anything is registered
+        opts, self._provider = place(opts, scope.resource, f"TServer {name!r}")
+        super().__init__("tars:index:TServer", name, None, opts)
         self.document = document
         """The TServer document as given (before mutation); None while a structural field is
         an Output (the document is known only with its values: :attr:`manifests`)."""
@@ -282,8 +294,7 @@ class TServer(pulumi.ComponentResource):
         Service and StatefulSet."""
         if options.mode == Mode.CRD:
             return [TServerDocument.KIND]
-        daemon = _decide(raw, ("spec", "k8s", "daemonSet"), False, self)
-        if not daemon:
+        if not _daemon_set(raw):
             return ["Service", "StatefulSet"]
         return ["DaemonSet"] if raw["spec"].get("release") is not None else []
 
@@ -294,6 +305,7 @@ class TServer(pulumi.ComponentResource):
             obj,
             pulumi.ResourceOptions(
                 parent=self,
+                provider=self._provider,
                 depends_on=[self.validation],
                 retain_on_delete=self._retain,
                 ignore_changes=[replicas] if replicas else None,
@@ -384,7 +396,8 @@ def _with_defaults(raw: dict[str, Any], leaves: list[Leaf], namespace: str) -> d
             node[path[-1]] = leaf
         except (KeyError, IndexError, TypeError):
             return raw
-    return shaped
+    result: dict[str, Any] = shaped
+    return result
 
 
 def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dict[str, Any]:
@@ -394,28 +407,27 @@ def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dic
     return resolved
 
 
-def _decide(
-    raw: dict[str, Any], path: tuple[str, ...], default: Any, resource: pulumi.Resource
-) -> Any:
-    """The value at ``path`` of ``raw``, waiting for an Output on the way (a value given by
-    config or a stack reference is known, even in a preview): it decides which resources
-    exist. Unknown in a preview (an output of a resource not created yet), the preview goes
-    on with ``default`` and a warning; unknown at ``pulumi up``, it is an error naming the
-    field."""
-    node: Any = raw
-    field = ".".join(path[1:])
-    for seg in path:
-        node = _wait(node, field, default, resource)
-        if node is _UNKNOWN:
-            return default
-        if not isinstance(node, Mapping) or node.get(seg) is None:
-            return default
-        node = node[seg]
-    node = _wait(node, field, default, resource)
-    return default if node is _UNKNOWN else node
-
-
-_UNKNOWN = object()
+def _daemon_set(raw: dict[str, Any]) -> bool:
+    """``spec.k8s.daemonSet`` of ``raw``: it decides which resources the server registers, so
+    it is a plain value (design §3: a structural field), never an Output; an Output there, or
+    a ``k8s`` section that is one, raises :class:`ArgumentProblems` naming the field."""
+    k8s = raw["spec"].get("k8s")
+    if is_deferred(k8s):
+        raise ArgumentProblems(
+            [
+                "spec.k8s: decides (through daemonSet) which Kubernetes objects the server "
+                "has: give k8s as a mapping (its other fields may be Outputs)"
+            ]
+        )
+    daemon = (k8s or {}).get("daemonSet")
+    if is_deferred(daemon):
+        raise ArgumentProblems(
+            [
+                "spec.k8s.daemonSet: decides which Kubernetes objects the server has: give "
+                "it as a plain bool, not an Output"
+            ]
+        )
+    return bool(daemon)
 
 
 @dataclass(frozen=True)
@@ -429,25 +441,6 @@ class _Box:
 
 def _part(index: int, key: str) -> Callable[[_Box], Any]:
     return lambda box: box.value[index].get(key)
-
-
-def _wait(value: Any, field: str, default: Any, resource: pulumi.Resource) -> Any:
-    if not is_deferred(value):
-        return value
-    output = pulumi.Output.from_input(value)
-    if _sync_await(output._is_known):
-        return _sync_await(output.future())
-    if pulumi.runtime.is_dry_run():
-        pulumi.log.warn(
-            f"{field} decides which Kubernetes objects this server has and is not known in "
-            f"this preview: previewed as {default!r}; `pulumi up` uses its value",
-            resource=resource,
-        )
-        return _UNKNOWN
-    raise ValueError(
-        f"{field} decides which Kubernetes objects the server has and is not known: give it "
-        f"as a plain value or an Output known before the server is registered"
-    )
 
 
 def _workload(objects: list[dict[str, Any]]) -> dict[str, Any] | None:

@@ -11,10 +11,12 @@ from ..expansion import crd_document
 from ..models import TTemplate as TTemplateDocument
 from ..options import Mode
 from .args import TTemplateArgs, split_args
+from .failure import refusing
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
+from .placement import place
 from .scope import HasScope
-from .validation import retain_on_delete, validation_resource, with_framework_parent
+from .validation import retain_on_delete, validation_resource
 
 
 class TTemplate(pulumi.ComponentResource):
@@ -66,12 +68,15 @@ class TTemplate(pulumi.ComponentResource):
         """``TTemplate(name, TTemplateArgs(...), opts)`` or ``TTemplate(name, opts,
         framework=..., template_name=..., ...)`` with the fields of :class:`TTemplateArgs`."""
         template_args, opts = split_args(TTemplateArgs, "TTemplate", args, kwargs)
-        self._declare(resource_name, template_args, opts)
+        with refusing(f"TTemplate {resource_name!r}"):
+            self._declare(resource_name, template_args, opts)
 
     def _declare(self, name: str, args: TTemplateArgs, opts: pulumi.ResourceOptions | None) -> None:
         scope = args.framework.scope
-        super().__init__("tars:index:TTemplate", name, None, with_framework_parent(opts, scope))
-        self.document = args.to_document(scope.namespace)
+        declared = args.to_document(scope.namespace)
+        opts, provider = place(opts, scope.resource, f"TTemplate {name!r}")
+        super().__init__("tars:index:TTemplate", name, None, opts)
+        self.document = declared
         """The TTemplate document as given (before mutation)."""
         position = scope.register(self.document)
         raw = self.document.to_dict()
@@ -92,7 +97,10 @@ class TTemplate(pulumi.ComponentResource):
                 child_name(name, document),
                 document,
                 pulumi.ResourceOptions(
-                    parent=self, depends_on=[self.validation], retain_on_delete=retain
+                    parent=self,
+                    provider=provider,
+                    depends_on=[self.validation],
+                    retain_on_delete=retain,
                 ),
             )
 

@@ -402,10 +402,10 @@ def record(
             # Resolved values; a secret one stays wrapped in its marker, as in the state.
             for key, value in exports.items():
                 output = pulumi.Output.from_input(value)
-                if not await output._is_known:
+                if not await output.is_known():
                     continue
                 resolved = await output.future()
-                secret = await output._is_secret
+                secret = await output.is_secret()
                 recording.outputs[key] = rpc.wrap_rpc_secret(resolved) if secret else resolved
 
         return pulumi.Output.from_input(collect())

@@ -61,17 +61,6 @@ def validation_resource(
     )
 
 
-def with_framework_parent(
-    opts: pulumi.ResourceOptions | None, scope: FrameworkScope
-) -> pulumi.ResourceOptions:
-    """``opts`` with the framework as parent when they name none, so that the framework's
-    providers and ``protect`` reach the component's objects."""
-    opts = opts or pulumi.ResourceOptions()
-    if opts.parent is not None:
-        return opts
-    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(parent=scope.resource))
-
-
 def retain_on_delete(
     opts: pulumi.ResourceOptions | None, default: bool | None = None
 ) -> bool | None:
@@ -82,4 +71,4 @@ def retain_on_delete(
     return default if own is None else own
 
 
-__all__ = ["retain_on_delete", "validation_resource", "with_framework_parent"]
+__all__ = ["retain_on_delete", "validation_resource"]
