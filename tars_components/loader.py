@@ -324,7 +324,8 @@ def _identify(raw: Any) -> str | None:
     if tars_group:
         if kind not in KINDS and kind not in CONTROLLER_KINDS and kind not in UNTYPED_TARS_KINDS:
             return f"unknown kind {kind!r} for {api_version}: expected one of {', '.join(KINDS)}"
-        return None
+        if kind not in UNTYPED_TARS_KINDS:  # passed through like a plain object otherwise
+            return None
     meta = raw.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
         return f"{kind} without metadata.name: a Kubernetes object needs a name"

@@ -64,23 +64,24 @@ def test_no_server_field_and_no_credential_is_written() -> None:
         assert secret not in text
     (admin, ops) = yaml.safe_load_all(result.files["accounts.yaml"])
     assert admin["spec"]["authentication"] == {
-        "bcryptPassword": {"configSecret": "taccount-admin-bcryptPassword"},
+        "bcryptPassword": {"configSecret": "taccount.tars.admin.bcryptPassword"},
         "activated": True,
     }
     script = result.files["pulumi-secrets.sh"]
     assert (
         "kubectl get taccounts.k8s.tars.io -n tars 21232f297a57a5a743894a0e4a801fc3 -o "
         "jsonpath='{.spec.authentication.bcryptPassword}' | pulumi config set --secret "
-        "tars:taccount-admin-bcryptPassword"
+        "tars:taccount.tars.admin.bcryptPassword"
     ) in script
     assert ops["spec"]["authentication"]["bcryptPassword"] == {
-        "configSecret": "taccount-ops-bcryptPassword"
+        "configSecret": "taccount.tars.ops.bcryptPassword"
     }
 
 
 def test_secret_keys_fall_back_to_the_object_name() -> None:
-    assert secret_key("admin", "x") == "taccount-admin-bcryptPassword"
-    assert secret_key("管理员", "abc123") == "taccount-abc123-bcryptPassword"
+    assert secret_key("tars", "admin", "x") == "taccount.tars.admin.bcryptPassword"
+    assert secret_key("tars", "管理员", "abc123") == "taccount.tars.abc123.bcryptPassword"
+    assert secret_key("a-b", "c", "x") != secret_key("a", "b-c", "x")
 
 
 def test_the_imported_stack_renders_the_export_minus_server_fields() -> None:
