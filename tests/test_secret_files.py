@@ -186,9 +186,10 @@ def readable_secrets(root: Path) -> list[str]:
     another user could read."""
     found = []
     for path in root.rglob("*"):
-        if path.is_file() and not path.is_symlink() and holds_secret(path.read_text()):
-            if stat.S_IMODE(path.stat().st_mode) & 0o077:
-                found.append(str(path.relative_to(root)))
+        if not path.is_file() or path.is_symlink() or not holds_secret(path.read_text()):
+            continue
+        if stat.S_IMODE(path.stat().st_mode) & 0o077:
+            found.append(str(path.relative_to(root)))
     return found
 
 
@@ -198,7 +199,6 @@ def test_killed_right_after_the_swap_leaves_no_readable_secret(tmp_path: Path) -
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child dies inside write_tree
         try:
-
             exchange = render.exchange_paths
 
             def exchange_then_die(a: Path, b: Path) -> None:
