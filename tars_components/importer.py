@@ -11,10 +11,12 @@ then name:
   (TAccount), ``kubernetes.yaml`` (plain Kubernetes objects, TFrameworkKey, TPlugin);
 * ``app-<App>.yaml`` per app: its TServers, its TConfigs and the TImages labelled
   ``tars.io/ServerApp=<App>``;
-* ``pulumi-secrets.sh``: the commands that move each TAccount credential from the cluster into
-  a Pulumi config secret (``kubectl get … | pulumi config set --secret tars:KEY``), so the
-  credential is never written to a file; the TAccount itself says
-  ``bcryptPassword: {configSecret: KEY}``;
+* ``pulumi-secrets.sh``: the commands that move each TAccount credential into a Pulumi config
+  secret (``kubectl get … | pulumi config set --secret tars:KEY`` for a hash; Pulumi's own
+  prompt for a plaintext password, which no cluster holds), so the credential is never
+  written to a file; the TAccount itself says ``bcryptPassword: {configSecret: KEY}`` (or
+  ``password: …``), ``KEY`` being ``taccount.<namespace>.<username>.<field>``
+  (:func:`secret_key`); a ``password`` beside a ``bcryptPassword`` is dropped;
 * with ``--pulumi``, ``pulumi-import.json``: the ``pulumi import --file`` plan (type, name, id
   and parent per object, named as the components of the crd-mode program register them) so
   an existing namespace is adopted without being recreated.
@@ -26,6 +28,11 @@ credentials, reset by the webhook on create anyway); controller-owned kinds (TEn
 TExitedRecord) and objects with a controller owner are left out with a TX002 warning. So
 ``render --mode crd`` of the imported stack gives the objects of the export minus those fields
 (a TAccount's hash is the only difference: an offline render writes a placeholder, TA006).
+
+The stack is checked before anything is written, as ``validate --mode crd`` would check the
+written files, with violations at the export's files and lines: a rule error (a malformed
+item included) writes nothing. The files are written like a render's, through a staging
+directory renamed into place, files holding a secret created 0600.
 """
 
 from __future__ import annotations
