@@ -51,7 +51,7 @@ import yaml
 from .errors import Violation, has_errors
 from .loader import CLUSTER_SCOPED_KINDS, load_texts, parse_document, read_texts
 from .models import API_VERSIONS, FRAMEWORK_CONFIG_NAME, KINDS, V1BETA3
-from .models.document import Document
+from .models.document import Document, Source
 from .models.taccount import P_CONFIG_KEY
 from .options import Mode, Options, check_option_values
 from .pipeline import check
@@ -197,11 +197,12 @@ def _with_accounts(loaded: Stack, accounts: list[dict[str, Any]], namespace: str
         identity = _identity(body)
         if identity is not None:
             bodies.setdefault(identity, []).append(body)
-    sources = {
-        (d.namespace, d.name): d.source
-        for d in [*loaded.documents, *loaded.rejected]
-        if d.kind == "TAccount"
+    sources: dict[tuple[str, str], Source | None] = {
+        (d.namespace, d.name): d.source for d in loaded.documents if d.kind == "TAccount"
     }
+    sources.update(
+        ((r.namespace, r.name), r.source) for r in loaded.rejected if r.kind == "TAccount"
+    )
     rebuilt: dict[tuple[str, str], Document] = {}
     for identity, found in bodies.items():
         if len(found) != 1 or identity not in sources:
