@@ -361,3 +361,16 @@ def test_no_space_left_leaves_no_out_and_a_rerun_works(
     monkeypatch.setattr(render, "_create_file", create)
     assert main(["import", str(export), "--out", str(out)]) == 0
     assert (out / "accounts.yaml").is_file()
+
+
+def test_a_tars_kind_passed_through_needs_a_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    export = tmp_path / "export.yaml"
+    for metadata in ("x", [1], {}):
+        plugin = {"apiVersion": "k8s.tars.io/v1beta3", "kind": "TPlugin", "metadata": metadata}
+        export.write_text(_list(account("admin", "admin"), plugin))
+        result = main(["import", str(export), "--out", str(tmp_path / "stack")])
+        assert result == 2
+        assert f"{export}:" in capsys.readouterr().err  # FILE:LINE: TPlugin without …
+        assert not (tmp_path / "stack").exists()
