@@ -13,7 +13,6 @@ import json
 import os
 import re
 import sys
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -246,21 +245,25 @@ def _add_import_parser(commands: argparse._SubParsersAction) -> None:  # type: i
 
 
 def _import(args: argparse.Namespace, out: TextIO) -> int:
-    from .importer import import_export
+    from .importer import IMPORT_MODE, import_export
 
     result = import_export(args.export, args.out, args.namespace, args.pulumi)
     _print_violations(result.violations, out)
+    if not result.ok:
+        errors = sum(1 for v in result.violations if v.is_error)
+        print(f"import refused: {errors} error(s), nothing written", file=out)
+        return EXIT_VIOLATIONS
     for relative in result.files:
         print(Path(args.out) / relative, file=out)
     for note in result.notes:
         print(f"note: {note}", file=out)
-    kinds = ", ".join(
-        f"{n} {kind}" for kind, n in sorted(Counter(d.kind for d in result.stack.documents).items())
-    )
+    kinds = ", ".join(f"{n} {kind}" for kind, n in result.kinds.items())
+    namespace = f" --namespace {args.namespace}" if args.namespace else ""
     print(
-        f"imported {len(result.stack.documents)} TarsK8S objects ({kinds or 'none'}) and "
-        f"{len(result.stack.objects)} plain objects from {args.export} into {args.out}; "
-        f"check it with: tars-components validate {args.out}",
+        f"imported {sum(result.kinds.values())} TarsK8S objects ({kinds or 'none'}) and "
+        f"{result.plain_objects} plain objects from {args.export} into {args.out}; "
+        f"check it with: tars-components validate {args.out} --mode {IMPORT_MODE.value}"
+        f"{namespace}",
         file=out,
     )
     return EXIT_OK

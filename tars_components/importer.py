@@ -11,10 +11,12 @@ then name:
   (TAccount), ``kubernetes.yaml`` (plain Kubernetes objects, TFrameworkKey, TPlugin);
 * ``app-<App>.yaml`` per app: its TServers, its TConfigs and the TImages labelled
   ``tars.io/ServerApp=<App>``;
-* ``pulumi-secrets.sh``: the commands that move each TAccount credential from the cluster into
-  a Pulumi config secret (``kubectl get … | pulumi config set --secret tars:KEY``), so the
-  credential is never written to a file; the TAccount itself says
-  ``bcryptPassword: {configSecret: KEY}``;
+* ``pulumi-secrets.sh``: the commands that move each TAccount credential into a Pulumi config
+  secret (``kubectl get … | pulumi config set --secret tars:KEY`` for a hash; Pulumi's own
+  prompt for a plaintext password, which no cluster holds), so the credential is never
+  written to a file; the TAccount itself says ``bcryptPassword: {configSecret: KEY}`` (or
+  ``password: …``), ``KEY`` being ``taccount.<namespace>.<username>.<field>``
+  (:func:`secret_key`); a ``password`` beside a ``bcryptPassword`` is dropped;
 * with ``--pulumi``, ``pulumi-import.json``: the ``pulumi import --file`` plan (type, name, id
   and parent per object, named as the components of the crd-mode program register them) so
   an existing namespace is adopted without being recreated.
@@ -26,6 +28,11 @@ credentials, reset by the webhook on create anyway); controller-owned kinds (TEn
 TExitedRecord) and objects with a controller owner are left out with a TX002 warning. So
 ``render --mode crd`` of the imported stack gives the objects of the export minus those fields
 (a TAccount's hash is the only difference: an offline render writes a placeholder, TA006).
+
+The stack is checked before anything is written, as ``validate --mode crd`` would check the
+written files, with violations at the export's files and lines: a rule error (a malformed
+item included) writes nothing. The files are written like a render's, through a staging
+directory renamed into place, files holding a secret created 0600.
 """
 
 from __future__ import annotations
@@ -33,17 +40,22 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import UsageError, Violation
-from .loader import CLUSTER_SCOPED_KINDS, load_texts, read_texts
+from .errors import Violation, has_errors
+from .loader import CLUSTER_SCOPED_KINDS, load_texts, parse_document, read_texts
 from .models import API_VERSIONS, FRAMEWORK_CONFIG_NAME, KINDS, V1BETA3
+from .models.document import Document, Source
 from .models.taccount import P_CONFIG_KEY
+from .options import Mode, Options, check_option_values
+from .pipeline import check
+from .render import check_new_dir, write_tree
 from .stack import Stack
 from .yamlio import Limits
 
@@ -61,16 +73,31 @@ _KIND_ORDER = ("TFrameworkConfig", "TTemplate", "TTree", "TServer", "TImage", "T
 _KEY_SAFE = re.compile(P_CONFIG_KEY)
 
 
+IMPORT_MODE = Mode.CRD
+"""The imported stack is checked as ``validate --mode crd`` checks it: it holds the custom
+resources of the cluster, for the crd-mode program (``tars:mode: crd``)."""
+_APP_FILE = re.compile(r"[A-Za-z][0-9A-Za-z]*")
+
+
 @dataclass(frozen=True)
 class ImportResult:
-    """What an import makes: the stack files, what was skipped or noticed, and the secrets
-    that the user moves into Pulumi config (config key → how to read it from the cluster)."""
+    """What an import makes: the stack files (none when a rule error blocks), every violation
+    of the imported stack (errors block; TX002 warns of what was left out), notes, the secrets
+    that the user moves into Pulumi config (config key → shell command that reads it), and the
+    number of TarsK8S objects per kind and of plain objects in the files."""
 
     files: dict[str, str] = field(default_factory=dict)
     violations: list[Violation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     secrets: dict[str, str] = field(default_factory=dict)
     stack: Stack = field(default_factory=Stack)
+    kinds: dict[str, int] = field(default_factory=dict)
+    plain_objects: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when no violation is an error (the files can be written)."""
+        return not has_errors(self.violations)
 
 
 def import_texts(
@@ -80,26 +107,52 @@ def import_texts(
     limits: Limits | None = None,
 ) -> ImportResult:
     """The stack files of an export (pure). Raises :class:`LoadError` for input that cannot be
-    read at all (the same as ``validate``)."""
+    read at all (the same as ``validate``).
+
+    The stack the files hold is checked first, as ``validate --mode crd`` checks it, at the
+    export's own files and lines: when a rule error blocks, ``files`` is empty (``ok`` is
+    false). TAccounts are checked as written (credentials as config secret references);
+    TA006 (an offline render writes a placeholder for such a reference) is left to ``render``,
+    and said in a note instead."""
     cleaned: list[dict[str, Any]] = []
-    stack = load_texts(texts, namespace, cleaned, limits)  # every load problem is raised here
-    groups: dict[str, list[dict[str, Any]]] = {}
+    loaded = load_texts(texts, namespace, cleaned, limits)  # every load problem is raised here
+    stack_namespace = namespace or "default"
     secrets: dict[str, str] = {}
+    written: list[dict[str, Any]] = []
     for doc in cleaned:
-        if str(doc.get("apiVersion")) not in API_VERSIONS or doc["kind"] not in KINDS:
-            groups.setdefault(PLAIN_FILE, []).append(doc)
-            continue
-        if doc["kind"] == "TAccount":
+        if _is_tars(doc) and doc["kind"] == "TAccount":
             doc = _account_reference(doc, secrets)
+        written.append(doc)
+    stack = _with_accounts(loaded, [d for d in written if _is_account(d)], stack_namespace)
+    options = Options(namespace=stack_namespace, mode=IMPORT_MODE)
+    violations = [v for v in check(stack, options) if v.code != "TA006"]
+    if has_errors(violations):
+        return ImportResult(violations=violations, notes=list(stack.notes), stack=stack)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for doc in written:
         groups.setdefault(_file_for(doc), []).append(doc)
-    files = {name: _dump_all(sorted(docs, key=_order)) for name, docs in sorted(groups.items())}
+    ordered = {name: sorted(docs, key=_order) for name, docs in sorted(groups.items())}
+    files = {name: _dump_all(docs) for name, docs in ordered.items()}
     if secrets:
         files[SECRETS_SCRIPT] = _secrets_script(secrets)
     if pulumi_plan:
         files[PULUMI_IMPORT_FILE] = pulumi_import_plan(
-            [d for name, docs in sorted(groups.items()) for d in sorted(docs, key=_order)]
+            [doc for docs in ordered.values() for doc in docs]
         )
-    notes = list(stack.notes)
+    kinds = Counter(str(d["kind"]) for d in written if _is_tars(d))
+    return ImportResult(
+        files=files,
+        violations=violations,
+        notes=[*stack.notes, *_notes(secrets, groups.get(PLAIN_FILE, []))],
+        secrets=secrets,
+        stack=stack,
+        kinds=dict(sorted(kinds.items())),
+        plain_objects=sum(1 for d in written if not _is_tars(d)),
+    )
+
+
+def _notes(secrets: Mapping[str, str], plain: Iterable[Mapping[str, Any]]) -> list[str]:
+    notes = []
     if secrets:
         notes.append(
             f"{len(secrets)} TAccount credential(s) now reference Pulumi config secrets: run "
@@ -108,63 +161,145 @@ def import_texts(
         )
     with_data = sorted(
         f"{d['metadata'].get('namespace', '')}/{d['metadata']['name']}"
-        for d in groups.get(PLAIN_FILE, [])
+        for d in plain
         if d.get("kind") == "Secret" and (d.get("data") or d.get("stringData"))
     )
     if with_data:
         notes.append(
             f"{PLAIN_FILE} holds the data of Secret(s) {', '.join(with_data)} as exported "
-            "(base64, not encrypted): keep that file out of version control, or create those "
-            "Secrets from Pulumi config secrets in your program instead"
+            "(base64, not encrypted; the file is created 0600): keep that file out of version "
+            "control, or create those Secrets from Pulumi config secrets in your program instead"
         )
-    skipped = [v for v in stack.violations if v.code == "TX002"]
-    return ImportResult(files=files, violations=skipped, notes=notes, secrets=secrets, stack=stack)
+    return notes
+
+
+def _is_account(doc: Mapping[str, Any]) -> bool:
+    return _is_tars(doc) and doc["kind"] == "TAccount"
+
+
+def _identity(doc: Mapping[str, Any]) -> tuple[str, str] | None:
+    meta = doc.get("metadata")
+    if not isinstance(meta, dict):
+        return None
+    namespace, name = meta.get("namespace"), meta.get("name")
+    if isinstance(namespace, str) and isinstance(name, str):
+        return namespace, name
+    return None
+
+
+def _with_accounts(loaded: Stack, accounts: list[dict[str, Any]], namespace: str) -> Stack:
+    """``loaded`` with each TAccount as the import writes it (its credential a config secret
+    reference, a password dropped beside a hash), at the export's location; the loader's
+    violations of those TAccounts give way to the rebuilt ones'. A TAccount that is still
+    refused (or whose identity is not unique) keeps what the loader said."""
+    bodies: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for body in accounts:
+        identity = _identity(body)
+        if identity is not None:
+            bodies.setdefault(identity, []).append(body)
+    sources: dict[tuple[str, str], Source | None] = {
+        (d.namespace, d.name): d.source for d in loaded.documents if d.kind == "TAccount"
+    }
+    sources.update(
+        ((r.namespace, r.name), r.source) for r in loaded.rejected if r.kind == "TAccount"
+    )
+    rebuilt: dict[tuple[str, str], Document] = {}
+    for identity, found in bodies.items():
+        if len(found) != 1 or identity not in sources:
+            continue
+        try:
+            doc = parse_document(found[0], namespace)
+        except ValueError:
+            continue
+        rebuilt[identity] = doc.with_source(sources[identity])
+
+    def replaced(kind: str, identity: tuple[str, str]) -> bool:
+        return kind == "TAccount" and identity in rebuilt
+
+    documents = [d for d in loaded.documents if not replaced(d.kind, (d.namespace, d.name))]
+    return replace(
+        loaded,
+        documents=(*documents, *rebuilt.values()),
+        rejected=tuple(r for r in loaded.rejected if not replaced(r.kind, (r.namespace, r.name))),
+        violations=tuple(
+            v for v in loaded.violations if not replaced(v.kind, (v.namespace, v.name))
+        ),
+    )
 
 
 def _file_for(doc: Mapping[str, Any]) -> str:
+    """The stack file of a document (one the checks passed: every field it is placed by is
+    valid; anything else goes to the file of its kind)."""
+    if not _is_tars(doc):
+        return PLAIN_FILE
     kind = doc["kind"]
-    if kind in ("TServer", "TConfig"):
-        app = doc["spec"]["app"] if kind == "TServer" else doc["app"]
+    spec = doc.get("spec")
+    meta = doc.get("metadata")
+    if kind == "TServer":
+        app = spec.get("app") if isinstance(spec, dict) else None
+    elif kind == "TConfig":
+        app = doc.get("app")
+    elif kind == "TImage":
+        labels = meta.get("labels") if isinstance(meta, dict) else None
+        app = labels.get("tars.io/ServerApp") if isinstance(labels, dict) else None
+    else:
+        return KIND_FILES.get(kind, PLAIN_FILE)
+    if isinstance(app, str) and _APP_FILE.fullmatch(app):
         return f"app-{app}.yaml"
-    if kind == "TImage":
-        app = (doc["metadata"].get("labels") or {}).get("tars.io/ServerApp")
-        if app and _KEY_SAFE.fullmatch(app):
-            return f"app-{app}.yaml"
-    return KIND_FILES[kind]
+    return KIND_FILES.get(kind, "apps.yaml")
 
 
 def _order(doc: Mapping[str, Any]) -> tuple[int, str, str, str]:
     kind = str(doc["kind"])
     rank = _KIND_ORDER.index(kind) if kind in _KIND_ORDER else len(_KIND_ORDER)
-    meta = doc.get("metadata") or {}
+    meta = doc.get("metadata")
+    meta = meta if isinstance(meta, dict) else {}
     return rank, kind, str(meta.get("namespace") or ""), str(meta.get("name"))
 
 
-def secret_key(username: str, name: str) -> str:
-    """The Pulumi config key (without ``tars:``) of a TAccount's hash: readable when the
-    username is a valid key, the object name (the username's MD5) otherwise."""
+def secret_key(namespace: str, username: str, name: str, field_name: str = "bcryptPassword") -> str:
+    """The Pulumi config key (without ``tars:``) of a TAccount's credential,
+    ``taccount.<namespace>.<who>.<field>``: ``who`` is the username when it is a valid key,
+    else the object name (the username's MD5: 32 characters, a username has at most 16). A
+    namespace holds no ``.``, so two accounts never share a key, whatever their namespaces and
+    usernames."""
     who = username if _KEY_SAFE.fullmatch(username) else name
-    return f"taccount-{who}-bcryptPassword"
+    return f"taccount.{namespace}.{who}.{field_name}"
 
 
 def _account_reference(doc: dict[str, Any], secrets: dict[str, str]) -> dict[str, Any]:
-    """The TAccount with its credential replaced by a config secret reference and its login
-    tokens dropped; ``secrets`` gets the key and how to read the value from the cluster."""
+    """The TAccount as the import writes it: login tokens dropped; a ``password`` dropped
+    when a ``bcryptPassword`` is there (the hash is the credential the cluster verifies);
+    the remaining literal credential replaced by a config secret reference, and ``secrets``
+    gets its key and the shell command that reads its value (from the cluster for a hash;
+    from the user for a password, which a live cluster never holds)."""
     spec = doc.get("spec")
-    if not isinstance(spec, dict) or not isinstance(spec.get("authentication"), dict):
+    meta = doc.get("metadata")
+    if not isinstance(spec, dict) or not isinstance(meta, dict):
         return doc
-    meta = doc["metadata"]
-    auth = dict(spec["authentication"])
+    auth = spec.get("authentication")
+    if not isinstance(auth, dict):
+        return doc
+    auth = dict(auth)
     auth.pop("tokens", None)
+    if "bcryptPassword" in auth:
+        auth.pop("password", None)
     field_name = "bcryptPassword" if "bcryptPassword" in auth else "password"
-    if field_name in auth:
-        key = secret_key(str(spec.get("username", "")), str(meta["name"]))
+    namespace, name, username = meta.get("namespace"), meta.get("name"), spec.get("username")
+    if (
+        isinstance(auth.get(field_name), str)
+        and isinstance(namespace, str)
+        and isinstance(name, str)
+    ):
+        key = secret_key(namespace, username if isinstance(username, str) else "", name, field_name)
         auth[field_name] = {"configSecret": key}
-        secrets[key] = (
-            f"kubectl get taccounts.k8s.tars.io -n {shlex.quote(str(meta['namespace']))} "
-            f"{shlex.quote(str(meta['name']))} "
-            f"-o jsonpath='{{.spec.authentication.{field_name}}}'"
-        )
+        if field_name == "bcryptPassword":
+            secrets[key] = (
+                f"kubectl get taccounts.k8s.tars.io -n {shlex.quote(namespace)} "
+                f"{shlex.quote(name)} -o jsonpath='{{.spec.authentication.bcryptPassword}}'"
+            )
+        else:
+            secrets[key] = ""  # asked by pulumi-secrets.sh
     return {**doc, "spec": {**spec, "authentication": auth}}
 
 
@@ -178,7 +313,12 @@ def _secrets_script(secrets: Mapping[str, str]) -> str:
         "set -eu",
     ]
     for key, command in sorted(secrets.items()):
-        lines.append(f"{command} | pulumi config set --secret {shlex.quote('tars:' + key)}")
+        target = f"pulumi config set --secret {shlex.quote('tars:' + key)}"
+        if command:
+            lines.append(f"{command} | {target}")
+        else:  # a password: no cluster holds it; Pulumi asks for it without echoing it
+            ask = f"tars:{key}: type the password that the export held"
+            lines.extend([f"echo {shlex.quote(ask)} >&2", target])
     return "\n".join(lines) + "\n"
 
 
@@ -292,23 +432,33 @@ def read_export(path: str | Path, limits: Limits | None = None) -> dict[str, str
 
 
 def import_export(
-    export: str | Path, out_dir: str | Path, namespace: str | None = None, pulumi_plan: bool = False
+    export: str | Path,
+    out_dir: str | Path,
+    namespace: str | None = None,
+    pulumi_plan: bool = False,
+    limits: Limits | None = None,
 ) -> ImportResult:
-    """The ``import`` job: read the export, write the stack directory (which must not exist
-    or be empty; nothing is written when the export cannot be read)."""
-    out = Path(out_dir)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UsageError(f"--out {out}: exists and is not an empty directory")
-    result = import_texts(read_export(export), namespace, pulumi_plan)
-    out.mkdir(parents=True, exist_ok=True)
-    for relative, text in result.files.items():
-        (out / relative).write_text(text, encoding="utf-8")
-    if SECRETS_SCRIPT in result.files:
-        (out / SECRETS_SCRIPT).chmod(0o755)
+    """The ``import`` job: read the export, check the stack it makes, write the stack
+    directory, which must not exist or be empty (:class:`UsageError` otherwise).
+
+    Nothing is written when the export cannot be read (:class:`LoadError`) or a rule error
+    blocks (``result.ok`` is false). The files are written like a render's
+    (:func:`tars_components.render.write_tree`): in a staging directory renamed into place,
+    so ``out_dir`` is absent or complete at every instant; files that hold a secret are
+    created 0600, ``pulumi-secrets.sh`` 0700."""
+    check_new_dir(out_dir)
+    if namespace is not None:
+        check_option_values({"namespace": namespace}, config=False)
+    result = import_texts(read_export(export, limits), namespace, pulumi_plan, limits)
+    if result.ok:
+        write_tree(
+            out_dir, result.files, directories=(), executable={SECRETS_SCRIPT}, replace=False
+        )
     return result
 
 
 __all__ = [
+    "IMPORT_MODE",
     "PULUMI_IMPORT_FILE",
     "SECRETS_SCRIPT",
     "ImportResult",

@@ -338,7 +338,8 @@ def _identify(raw: Any) -> str | None:
             return (
                 f"unknown kind {quote(kind)} for {api_version}: expected one of {', '.join(KINDS)}"
             )
-        return None
+        if kind not in UNTYPED_TARS_KINDS:  # passed through like a plain object otherwise
+            return None
     meta = raw.get("metadata")
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
         return f"{kind} without metadata.name: a Kubernetes object needs a name"

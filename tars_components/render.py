@@ -16,7 +16,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,45 +80,139 @@ def check_out_dir(out_dir: str | Path, stack_dir: str | Path | None = None) -> N
             )
 
 
-def write_tree(out_dir: str | Path, files: Mapping[str, str]) -> None:
-    """Make ``out_dir`` contain exactly ``files`` (see :func:`check_out_dir` for what it
-    refuses to replace), atomically.
+SECRET_FILE_MODE = 0o600
+"""Mode of every file that :func:`holds_secret` says holds a secret, from its creation."""
+PRIVATE_EXECUTABLE_MODE = 0o700
+"""Mode of a written script (``executable``): only its owner reads or runs it."""
+_PUBLIC_FILE_MODE = 0o666  # less the umask, as for any new file: 0644 under the usual 022
+
+_SECRET_KIND = re.compile(r"^kind: *[\"']?(?:Secret|TAccount)[\"']? *$", re.MULTILINE)
+_KEY_MATERIAL = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")
+
+
+def holds_secret(text: str) -> bool:
+    """True when a file's text holds a secret: a Kubernetes ``Secret`` (its data, e.g. the
+    webhook CA's private key), a ``TAccount`` (a password hash or a reference to one), or a
+    PEM private key anywhere (a ConfigMap, a TConfig's content).
+
+    The one place that decides which written files are private: :func:`write_tree` creates
+    them :data:`SECRET_FILE_MODE` (0600) from their first byte. It reads the YAML text the
+    writers produce (block style, every object's ``kind`` on a line of its own at column 0,
+    one file per object or several documents per file), so no caller can forget to say so;
+    a false positive only makes a file private."""
+    return _SECRET_KIND.search(text) is not None or _KEY_MATERIAL.search(text) is not None
+
+
+def write_tree(
+    out_dir: str | Path,
+    files: Mapping[str, str],
+    *,
+    directories: Iterable[str] = (CRD_DIR, MANIFEST_DIR),
+    executable: Collection[str] = (),
+    replace: bool = True,
+) -> None:
+    """Make ``out_dir`` contain exactly ``files`` (``{relative path: text}``), atomically.
 
     The tree is written into a staging directory next to ``out_dir``
-    (``.<name>.tars-render-XXXXXXXX``) and swapped in with one atomic exchange
+    (``.<name>.tars-render-XXXXXXXX``, created 0700) and swapped in with one atomic exchange
     (``renameat2(RENAME_EXCHANGE)``; a plain rename when ``out_dir`` does not exist yet), so a
-    render killed at any instant leaves ``out_dir`` holding either the previous render or the new
-    one, complete, and never missing. The previous tree, now under the staging name, is then
-    deleted. Staging directories left by killed renders are deleted by the next render into the
-    same parent directory; renders into one parent directory take turns (``flock`` on it).
+    command killed at any instant leaves ``out_dir`` holding either the previous tree or the
+    new one, complete, and never missing. The previous tree, now under the staging name, is
+    made 0700 and deleted. Staging directories left by killed commands are deleted by the next
+    one writing into the same parent directory; writers into one parent directory take turns
+    (``flock`` on it).
 
-    Where the file system cannot exchange two directories (``EINVAL``/``ENOSYS``), replacing an
-    existing ``out_dir`` is refused (:class:`UsageError`) rather than done with a moment at
-    which it does not exist; rendering into a new directory still works.
+    Every file is created with its final mode (``O_CREAT | O_EXCL``, never changed
+    afterwards): 0600 when :func:`holds_secret`, 0700 for a path in ``executable``, otherwise
+    0666 less the umask; ``directories`` (the render layout's ``0-crd/`` and ``1-manifest/``
+    by default) exist even when empty. The tree's top directory gets the mode the umask gives
+    a new directory, once every file is in it.
+
+    With ``replace`` (a render), ``out_dir`` may be a previous render (see
+    :func:`check_out_dir`). Without it (``import``), ``out_dir`` must not exist or be an empty
+    directory, and the new tree is renamed over it (:class:`UsageError` otherwise, also when
+    something appears in it meanwhile). Where the file system cannot exchange two directories
+    (``EINVAL``/``ENOSYS``), replacing an existing render is refused (:class:`UsageError`)
+    rather than done with a moment at which it does not exist; writing a new directory still
+    works.
     """
     out = Path(os.path.abspath(out_dir))
-    check_out_dir(out_dir)
+    check = check_out_dir if replace else check_new_dir
+    check(out_dir)
     if not out.name:
         raise UsageError(f"--out {out_dir}: not a directory a render can replace")
+    layout = [*directories]
+    for relative in files:
+        parts = Path(relative).parts
+        if Path(relative).is_absolute() or ".." in parts or "\0" in relative or not parts:
+            raise ValueError(f"not a relative path inside the tree: {relative!r}")
     out.parent.mkdir(parents=True, exist_ok=True)
     with _locked_directory(out.parent):
-        check_out_dir(out_dir)  # again, now that no other render can change it
+        check(out_dir)  # again, now that no other writer can change it
         remove_stale_staging(out)
         staging = Path(tempfile.mkdtemp(prefix=_staging_prefix(out), dir=out.parent))
         try:
-            for directory in (CRD_DIR, MANIFEST_DIR):
-                (staging / directory).mkdir()
+            for directory in layout:
+                (staging / directory).mkdir(parents=True, exist_ok=True)
             for relative, text in files.items():
-                (staging / relative).write_text(text, encoding="utf-8")
-            os.chmod(staging, 0o755)
-            if out.is_dir():
+                target = staging / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                _create_file(target, text, _file_mode(relative, text, executable))
+            os.chmod(staging, _new_directory_mode(staging))
+            if replace and out.is_dir():
                 _exchange(staging, out, out_dir)
+                os.chmod(staging, 0o700)  # the previous tree, until it is deleted
             else:
-                os.rename(staging, out)
+                _rename_into_place(staging, out, out_dir)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
             raise
-        shutil.rmtree(staging, ignore_errors=True)  # the previous render, after the exchange
+        shutil.rmtree(staging, ignore_errors=True)  # the previous tree, after the exchange
+
+
+def check_new_dir(out_dir: str | Path) -> None:
+    """Refuse an output directory that exists and is not an empty directory (what ``import``
+    writes into). Raises :class:`UsageError`."""
+    out = Path(out_dir)
+    if out.is_symlink() or (out.exists() and (not out.is_dir() or any(out.iterdir()))):
+        raise UsageError(f"--out {out}: exists and is not an empty directory")
+
+
+def _file_mode(relative: str, text: str, executable: Collection[str]) -> int:
+    if relative in executable:
+        return PRIVATE_EXECUTABLE_MODE
+    return SECRET_FILE_MODE if holds_secret(text) else _PUBLIC_FILE_MODE
+
+
+def _create_file(path: Path, text: str, mode: int) -> None:
+    """Create ``path`` with ``mode`` (less the umask) and write ``text``: a file that holds a
+    secret is never readable by others, not even for an instant."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), mode)
+    with os.fdopen(fd, "wb") as stream:
+        stream.write(text.encode("utf-8"))
+
+
+def _new_directory_mode(staging: Path) -> int:
+    """The mode a new directory gets here (0777 less the umask), read from a probe directory:
+    asking ``os.umask`` means changing it, which other threads would see."""
+    probe = staging / ".mode"
+    probe.mkdir()
+    try:
+        return probe.stat().st_mode & 0o777
+    finally:
+        probe.rmdir()
+
+
+def _rename_into_place(staging: Path, out: Path, shown: str | Path) -> None:
+    """Rename the staging directory to ``out``, which does not exist or is an empty
+    directory (rename replaces an empty directory atomically and refuses any other)."""
+    try:
+        os.rename(staging, out)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR, errno.EISDIR):
+            raise
+        raise UsageError(f"--out {shown}: exists and is not an empty directory") from None
 
 
 STAGING_MARK = "tars-render"

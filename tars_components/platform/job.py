@@ -3,14 +3,14 @@ files (the edge: file I/O and, for the controller, a fresh CA unless one is give
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..batch import suspended_gc
 from ..errors import UsageError, Violation
 from ..reading import UnreadableFile, read_text
-from ..render import check_out_dir, render_files, suspended_gc, write_tree
+from ..render import check_out_dir, render_files, write_tree
 from ..yamlio import Limits
 from .framework import FrameworkBuild, build_framework
 from .values import ControllerValues, FrameworkValues, Model, parse_values
@@ -99,8 +99,5 @@ def render_controller(
         ca = generate_ca()
     objects = build_controller_with_ca(values, ca)
     files = render_files(objects)
-    write_tree(out_dir, files)
-    for relative in files:
-        if "-secret-" in relative:
-            os.chmod(Path(out_dir) / relative, 0o600)  # the CA's private key
+    write_tree(out_dir, files)  # the Secret holding the CA's key is created 0600
     return PlatformRender(objects, list(files), [], generated)
