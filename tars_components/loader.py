@@ -648,7 +648,32 @@ def _pydantic_errors(
         kind = error["type"]
         if kind == "string_pattern_mismatch" and error.get("input") == "":
             kind = "empty"
-        yield path, kind, _describe(error, _Quoter(api_version, kind_name, path))
+        message = _describe(error, _Quoter(api_version, kind_name, path))
+        if kind == "missing" and kind_name == TServer.KIND and _misspelled_required(path):
+            message += f" ({_REQUIRE_NOTE})"
+        yield path, kind, message
+
+
+# The v1.4.1 TServer CRD lists these as `require:` instead of `required:`, so the API server
+# does not enforce them: the TServer is admitted and the controller's StatefulSet is refused.
+_MISSPELLED_REQUIRED = {
+    "mounts": ("name", "source", "mountPath"),
+    "nodeSelector": ("key", "operator"),
+}
+_REQUIRE_NOTE = (
+    "the v1.4.1 CRD spells its required list `require:`, so kubectl apply admits the TServer; "
+    "the controller's StatefulSet is then refused by the API server and the server never runs"
+)
+
+
+def _misspelled_required(path: tuple[Segment, ...]) -> bool:
+    """Whether ``path`` is ``spec.k8s.<list>[i].<field>`` of a misspelled required field."""
+    return (
+        len(path) == 5
+        and path[:2] == ("spec", "k8s")
+        and isinstance(path[3], int)
+        and path[4] in _MISSPELLED_REQUIRED.get(str(path[2]), ())
+    )
 
 
 class _Quoter:

@@ -716,3 +716,22 @@ def test_ts016_namespace_too_long_for_the_node_label() -> None:
     assert "tars.io/node." in v.message
     fits = load_texts({"s.yaml": render(template("tars.cpp"), tars_server())}, "n" * 58)
     assert [v for v in validate(fits) if v.field == "metadata.namespace"] == []
+
+
+def test_a_field_the_crd_misspells_as_require_says_what_happens_in_the_cluster() -> None:
+    """v1.4.1's CRD lists a mount's and a node selector's required fields under `require:`,
+    so the API server admits the TServer; the message says the StatefulSet fails instead."""
+    mount = host_path("logs")
+    del mount["mountPath"]
+    _, violations = check(with_mounts(tars_server(), mount))
+    (v,) = [v for v in violations if v.is_error]
+    assert (v.code, v.field) == ("TS021", "spec.k8s.mounts[0].mountPath")
+    assert "`require:`" in v.message and "StatefulSet is then refused" in v.message
+    _, violations = check(tars_server(nodeSelector=[{"operator": "Exists"}]))
+    (v,) = [v for v in violations if v.is_error]
+    assert v.field == "spec.k8s.nodeSelector[0].key" and "`require:`" in v.message
+    server = tars_server()
+    del server["spec"]["tars"]["servants"][0]["port"]  # really required: no note
+    _, violations = check(server)
+    (v,) = [v for v in violations if v.is_error]
+    assert v.message == "required field is missing"
