@@ -22,6 +22,7 @@ import yaml
 from pydantic import ValidationError
 
 from .errors import LoadError, LoadProblem, Severity, Violation
+from .helmlib import translate_file
 from .models import (
     API_VERSIONS,
     CONTROLLER_KINDS,
@@ -223,11 +224,16 @@ def load_texts(
             line = exc.line or index.document_line(exc.document or 0)
             problems.append(LoadProblem(file, line, exc.message))
             continue
+        values = translate_file(file, raws, index, stack_namespace)  # a helm-lib values file
+        if values is not None:
+            problems.extend(values[0].problems)
+            violations.extend(values[0].warnings)
+            raws = [produced.body for produced in values[0].documents]
         for position, document in enumerate(raws):
             if document is None:
                 continue
             for raw, prefix in list_items(document):
-                source = Source(file, position, index, prefix)
+                source = values[1][position] if values else Source(file, position, index, prefix)
                 problem = _identify(raw)
                 if problem:
                     line = source.line() or index.document_line(position)

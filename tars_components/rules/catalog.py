@@ -543,6 +543,14 @@ _RULES = (
         "controller only)",
         "controller",
     ),
+    Rule(
+        "TH001",
+        WARNING,
+        "TServer",
+        "a helm-lib values file key that the v1.4.1 chart does not read (labelMatch, important, "
+        "a typo) is ignored",
+        "tars-components",
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
