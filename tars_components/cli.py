@@ -196,6 +196,14 @@ def _parser() -> argparse.ArgumentParser:
     _diff_parser(commands)
     _add_import_parser(commands)
     _add_schema_parser(commands)
+    convert = commands.add_parser(
+        "convert",
+        help="write helm-lib values files as TarsK8S documents (v1beta3)",
+        description="Write the documents the helm-lib v1.4.1 chart renders from each values "
+        "file (TServer, TImage, TConfigs) as k8s.tars.io/v1beta3, one file per server.",
+    )
+    convert.add_argument("inputs", nargs="+", metavar="VALUES", help="helm-lib values file")
+    convert.add_argument("--out", required=True, metavar="DIR", help="output directory")
     return parser
 
 
@@ -587,7 +595,18 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "diff": _diff,
     "import": _import,
     "schema": _schema,
+    "convert": lambda args, out: _lazy("convert", "command")(args, out),
 }
+
+
+def _lazy(module: str, name: str) -> Callable[[argparse.Namespace, TextIO], int]:
+    """A command function of another module, imported when the command runs."""
+    import importlib
+
+    found: Callable[[argparse.Namespace, TextIO], int] = getattr(
+        importlib.import_module(f".{module}", __package__), name
+    )
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:

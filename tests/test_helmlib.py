@@ -3,21 +3,27 @@ chart, they flow through the same pipeline, and violations point at the values f
 
 from __future__ import annotations
 
+import runpy
+import shutil
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from helpers import NAMESPACE, stack_text, template
+from helpers import NAMESPACE, plain, stack_text, template
 
+from tars_components.cli import main as cli
+from tars_components.components.testing import record
 from tars_components.errors import LoadError
 from tars_components.helmlib import is_values_text, translate, values_mapping
 from tars_components.loader import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build
+from tars_components.render import render_path
 from tars_components.yamlio import YamlLoader
 
+ROOT = Path(__file__).resolve().parent.parent
 HELM_LIB_TEST = Path("/work/shared/wild/k8sframework/helm-lib-test")
 VALUES_FILES = sorted(HELM_LIB_TEST.glob("values*.yaml"))
 needs_wild = pytest.mark.skipif(not VALUES_FILES, reason="needs /work/shared/wild")
@@ -223,3 +229,82 @@ def test_recognition() -> None:
     assert not is_values_text("replicas: 2\n")
     with pytest.raises(LoadError):  # still unreadable, as before
         load_texts({"v.yaml": "replicas: 2\n"})
+
+
+def test_cli_and_pulumi_program_take_a_values_file(tmp_path: Path) -> None:
+    """The same stack directory (stacks/dev plus one values file) through `render` and through
+    the project's Pulumi program: both build the values file's server, the same objects."""
+    stack = tmp_path / "stack"
+    shutil.copytree(ROOT / "stacks" / "dev", stack)
+    (stack / "70-hello.values.yaml").write_text(BASIC, encoding="utf-8")
+    out = tmp_path / "out"
+    assert cli(["render", str(stack), "--namespace", "tars-dev", "--out", str(out)]) == 0
+    written = {
+        str(p.relative_to(out)): yaml.safe_load(p.read_text(encoding="utf-8"))
+        for p in sorted(out.rglob("*.yaml"))
+    }
+    assert "1-manifest/apps_v1-statefulset-tars-dev-demo-helloserver.yaml" in written
+    recording = record(
+        lambda: runpy.run_path(str(ROOT / "__main__.py")),
+        config={
+            "tars:namespace": "tars-dev",
+            "tars:stackDir": str(stack),
+            "tars:mode": "expand",
+        },
+        stack="dev",
+    )
+    registered = {render_path(r.inputs): plain(r.inputs) for r in recording.kubernetes()}
+    assert registered == written
+
+
+def test_convert_writes_v1beta3_documents_that_render_the_same(tmp_path: Path) -> None:
+    values = tmp_path / "hello.yaml"
+    values.write_text(BASIC, encoding="utf-8")
+    out = tmp_path / "converted"
+    assert cli(["convert", str(values), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["demo-helloserver.yaml"]
+    text = (out / "demo-helloserver.yaml").read_text(encoding="utf-8")
+    docs = [d for d in yaml.safe_load_all(text) if d]
+    assert {d["apiVersion"] for d in docs} == {"k8s.tars.io/v1beta3"}
+    assert [d["kind"] for d in docs] == ["TServer", "TConfig", "TImage"]
+    assert "helm.sh/resource-policy" not in text
+    dev = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "stacks" / "dev").glob("[01]*")}
+    options = Options(namespace="tars-dev")
+    converted = build(load_texts({**dev, "c.yaml": text}, "tars-dev"), options)
+    original = build(load_texts({**dev, "v.yaml": BASIC}, "tars-dev"), options)
+    assert converted.ok
+    assert converted.objects == original.objects
+    # the same config version names: moving from values to documents is no change
+    assert [d.name for d in load_texts({"c.yaml": text}).configs] == [
+        d.name for d in load_texts({"v.yaml": BASIC}).configs
+    ]
+    assert cli(["convert", str(values), "--out", str(out)]) == 0  # again: same bytes
+    assert (out / "demo-helloserver.yaml").read_text(encoding="utf-8") == text
+    assert sorted(p.name for p in out.iterdir()) == ["demo-helloserver.yaml"]
+
+
+def test_convert_exit_codes_and_nothing_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BASIC.replace("port: 10000", "port: 70000"), encoding="utf-8")
+    out = tmp_path / "out"
+    assert cli(["convert", str(bad), "--out", str(out)]) == 1
+    assert f"{bad}:6: TS021 error" in capsys.readouterr().out
+    assert not out.exists()
+    document = tmp_path / "doc.yaml"
+    document.write_text(stack_text(template("tars.cpp")), encoding="utf-8")
+    assert cli(["convert", str(document), "--out", str(out)]) == 2
+    assert "not a helm-lib values file" in capsys.readouterr().err
+    unrenderable = tmp_path / "u.yaml"
+    unrenderable.write_text(BASIC + "updateStrategy: {type: OnDelete}\n", encoding="utf-8")
+    assert cli(["convert", str(unrenderable), "--out", str(out)]) == 2
+    assert f"{unrenderable}:18: helm-lib values updateStrategy" in capsys.readouterr().err
+    assert cli(["convert", str(tmp_path / "missing.yaml"), "--out", str(out)]) == 2
+    twice = tmp_path / "twice.yaml"
+    twice.write_text(BASIC, encoding="utf-8")
+    good = tmp_path / "good.yaml"
+    good.write_text(BASIC, encoding="utf-8")
+    assert cli(["convert", str(good), str(twice), "--out", str(out)]) == 2
+    assert "same server" in capsys.readouterr().err
+    assert not out.exists()
