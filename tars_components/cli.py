@@ -97,6 +97,11 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         help="crd mode: the namespace already has its tars-framework TFrameworkConfig (as "
         "tars:frameworkConfig: existing does); it is counted for TS020, never written",
     )
+    cmd.add_argument(
+        "--approvers",
+        metavar="A,B",
+        help="who may approve TDeploy requests (as tars:approvers does; TD006)",
+    )
 
 
 def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -288,6 +293,7 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         "skip_await": getattr(args, "skip_await", None),
         "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
         "existing_framework_config": getattr(args, "existing_framework_config", None),
+        "approvers": _approvers(getattr(args, "approvers", None)),
     }
     given = {k: v for k, v in overrides.items() if v is not None}
     check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
@@ -299,6 +305,12 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         if value is not None:
             limits[field] = value
     return replace(settings, options=options, limits=replace(settings.limits, **limits))
+
+
+def _approvers(text: str | None) -> tuple[str, ...] | None:
+    from .options import parse_approvers
+
+    return None if text is None else parse_approvers(text)
 
 
 def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:

@@ -47,6 +47,7 @@ from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .paths import FileIndex, Segment
 from .rules.tserver import section_mismatch
 from .stack import KubeObject, Rejected, Stack, violation
+from .tdeploy import Requests, is_request
 from .yamlio import LIMIT_NAMES, Limits, YamlLimitError, format_size, load_documents
 
 SCHEMA_CODES = {
@@ -213,6 +214,7 @@ def load_texts(
     objects: list[KubeObject] = []
     problems: list[LoadProblem] = []
     live = 0
+    requests = Requests()
     for file in sorted(texts):
         index = FileIndex(file, texts[file])
         try:
@@ -234,6 +236,12 @@ def load_texts(
                 continue
             for raw, prefix in list_items(document):
                 source = values[1][position] if values else Source(file, position, index, prefix)
+                if is_request(raw):  # a TDeploy: its apply as a TServer once approved
+                    produced, found = requests.read(raw, source, stack_namespace)
+                    violations.extend(found)
+                    if produced is None:
+                        continue
+                    raw, source = produced
                 problem = _identify(raw)
                 if problem:
                     line = source.line() or index.document_line(position)
@@ -276,6 +284,7 @@ def load_texts(
         rejected=tuple(rejected),
         objects=tuple(objects),
         notes=notes,
+        requests=tuple(requests.requests),
     )
 
 

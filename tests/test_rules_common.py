@@ -239,7 +239,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TC{n:03d}" for n in range(1, 14)} | {f"TI{n:03d}" for n in range(1, 5)}
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005"}
-    expected |= {"TH001"}
+    expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",
@@ -249,6 +249,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TI": "TImage",
         "TR": "TTree",
         "TA": "TAccount",
+        "TD": "TDeploy",
     }
     for code, rule in RULES.items():
         assert rule.code == code
@@ -273,6 +274,8 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TX001",
         "TX002",
         "TH001",
+        "TD004",
+        "TD005",
     }
     assert {c for c, r in RULES.items() if r.change} == {
         "TS001",
@@ -287,6 +290,8 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TC009",
         "TR006",
         "TR007",
+        "TD001",
+        "TD002",
     }
     assert {c for c, r in RULES.items() if r.create_only} == {
         "TC002",
