@@ -17,17 +17,20 @@ import argparse
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
+
+import yaml
 
 from .errors import LoadError, LoadProblem, UsageError, Violation, sorted_violations
 from .expansion.crd import convert
 from .helmlib import translate, values_mapping
+from .legacy import upgrade
 from .loader import load_texts
 from .models import V1BETA3
 from .paths import FileIndex
-from .yamlio import Limits, dump, load_documents
+from .yamlio import Limits, YamlLimitError, dump, load_documents
 
 HELM_ANNOTATION = "helm.sh/resource-policy"
 
@@ -44,9 +47,10 @@ class ConvertResult:
 
 
 def convert_texts(texts: Mapping[str, str], limits: Limits | None = None) -> ConvertResult:
-    """Convert ``{input name: values text}``. Raises :class:`LoadError` for an input that is
-    not a helm-lib values file or that helm cannot render, :class:`UsageError` when two inputs
-    are the same server."""
+    """Convert ``{input name: text}``: helm-lib values files (one file per server, named
+    after it) and files of k8s.tars.io/v1beta1 or v1beta2 documents (upgraded to v1beta3, same
+    file name). Raises :class:`LoadError` for an input that is neither or that cannot be read
+    or rendered, :class:`UsageError` when two inputs would be written to one file."""
     problems: list[LoadProblem] = []
     files: dict[str, str] = {}
     origin: dict[str, str] = {}
@@ -54,35 +58,83 @@ def convert_texts(texts: Mapping[str, str], limits: Limits | None = None) -> Con
     violations: list[Violation] = []
     for name in sorted(texts):
         text = texts[name]
-        try:  # YAML syntax, limits, what helm cannot render: worded by the loader
-            stack = load_texts({name: text}, limits=limits)
-        except LoadError as exc:
-            problems.extend(exc.problems)
-            continue
-        values = values_mapping(load_documents(text, limits))
-        if values is None:
-            problems.append(
-                LoadProblem(
-                    name,
-                    1,
-                    "not a helm-lib values file (one mapping with app, server, "
-                    "repo, servants; no apiVersion or kind)",
-                )
-            )
-            continue
-        translation = translate(name, values, index=FileIndex(name, text))
-        violations.extend(stack.violations)
-        bodies = [_v1beta3(produced.body) for produced in translation.documents]
-        target = f"{bodies[0]['metadata']['name']}.yaml"
+        try:
+            documents = load_documents(text, limits)
+        except (yaml.YAMLError, YamlLimitError):
+            documents = None
+        values = values_mapping(documents) if documents is not None else None
+        if documents is not None and values is None:
+            converted = _upgrade_documents(name, text, documents, limits)
+            if isinstance(converted, LoadProblem):
+                problems.append(converted)
+                continue
+            target, body, found, note = converted
+        else:
+            try:  # YAML syntax, limits, what helm cannot render: worded by the loader
+                stack = load_texts({name: text}, limits=limits)
+            except LoadError as exc:
+                problems.extend(exc.problems)
+                continue
+            assert values is not None
+            translation = translate(name, values, index=FileIndex(name, text))
+            found = list(stack.violations)
+            bodies = [_v1beta3(produced.body) for produced in translation.documents]
+            target = f"{bodies[0]['metadata']['name']}.yaml"
+            body = "".join(f"---\n{dump(b)}" for b in bodies)
+            kinds = ", ".join(str(b["kind"]) for b in bodies)
+            note = f"{name}: {len(bodies)} documents ({kinds}) -> {target}"
         if target in origin:
-            raise UsageError(f"{name} and {origin[target]} are the same server ({target})")
+            raise UsageError(f"{name} and {origin[target]} are both written to {target}")
         origin[target] = name
-        files[target] = "".join(f"---\n{dump(body)}" for body in bodies)
-        kinds = ", ".join(str(b["kind"]) for b in bodies)
-        notes.append(f"{name}: {len(bodies)} documents ({kinds}) -> {target}")
+        files[target] = body
+        violations.extend(found)
+        notes.append(note)
     if problems:
         raise LoadError(problems)
     return ConvertResult(files, sorted_violations(violations), notes)
+
+
+def _upgrade_documents(
+    name: str, text: str, documents: list[Any], limits: Limits | None
+) -> LoadProblem | tuple[str, str, list[Violation], str]:
+    """A file of TarsK8S documents upgraded to v1beta3 (:func:`legacy.upgrade`): the target
+    name (the input's), its text, the violations of the upgraded documents (located in the
+    input file when the field exists there) and a note naming what was dropped."""
+    upgraded: list[Any] = []
+    dropped: list[str] = []
+    changed = 0
+    for document in documents:
+        if not isinstance(document, dict):
+            upgraded.append(document)
+            continue
+        doc, lost = upgrade(document)
+        changed += doc is not document
+        upgraded.append(doc)
+        dropped.extend(f"{document.get('kind')} {_name(document)} {path}" for path in lost)
+    if not changed:
+        return LoadProblem(
+            name,
+            1,
+            "nothing to convert: not a helm-lib values file (one mapping with app, server, "
+            "repo, servants; no apiVersion or kind) nor k8s.tars.io/v1beta1 or v1beta2 "
+            "documents",
+        )
+    body = "".join(f"---\n{dump(d)}" for d in upgraded if d is not None)
+    try:
+        stack = load_texts({name: body}, limits=limits)
+    except LoadError as exc:
+        return exc.problems[0]
+    found = [replace(v, line=None) for v in stack.violations]  # lines of a text not written
+    target = Path(name).name
+    note = f"{name}: {changed} document(s) upgraded to {V1BETA3} -> {target}"
+    if dropped:
+        note += f"; not carried over: {', '.join(dropped)}"
+    return target, body, found, note
+
+
+def _name(raw: Mapping[str, Any]) -> str:
+    meta = raw.get("metadata")
+    return str(meta.get("name")) if isinstance(meta, dict) else "(no name)"
 
 
 def _without_nulls(value: Any) -> Any:

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from .errors import LoadError, LoadProblem, Severity, Violation
 from .helmlib import translate_file
+from .legacy import old_version_problem
 from .models import (
     API_VERSIONS,
     CONTROLLER_KINDS,
@@ -231,6 +232,9 @@ def load_texts(
             problems.extend(values[0].problems)
             violations.extend(values[0].warnings)
             raws = [produced.body for produced in values[0].documents]
+        elif (old := old_version_problem(file, raws, index)) is not None:
+            problems.append(old)  # k8s.tars.io/v1beta1: one line for the whole file
+            continue
         for position, document in enumerate(raws):
             if document is None:
                 continue

@@ -306,5 +306,5 @@ def test_convert_exit_codes_and_nothing_written(
     good = tmp_path / "good.yaml"
     good.write_text(BASIC, encoding="utf-8")
     assert cli(["convert", str(good), str(twice), "--out", str(out)]) == 2
-    assert "same server" in capsys.readouterr().err
+    assert "are both written to demo-helloserver.yaml" in capsys.readouterr().err
     assert not out.exists()
