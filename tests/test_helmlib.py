@@ -308,3 +308,14 @@ def test_convert_exit_codes_and_nothing_written(
     assert cli(["convert", str(good), str(twice), "--out", str(out)]) == 2
     assert "are both written to demo-helloserver.yaml" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_re_rendering_unchanged_values_is_no_change_for_diff(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    for directory in (old, new):
+        shutil.copytree(ROOT / "stacks" / "dev", directory)
+        (directory / "70-hello.yaml").write_text(BASIC, encoding="utf-8")
+    args = ["diff", str(old), str(new), "--namespace", "tars-dev", "--mode", "crd"]
+    assert cli([*args, "--exit-code"]) == 0
+    (new / "70-hello.yaml").write_text(BASIC.replace("<main>", "<main> v2"))
+    assert cli([*args, "--exit-code"]) == 3  # a new config version
