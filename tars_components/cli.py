@@ -195,7 +195,8 @@ def _parser() -> argparse.ArgumentParser:
         "--previous",
         metavar="OLD_STACK_DIR",
         help="previous version of the stack: the change rules apply (TS001, TS002, TT003, TT005, "
-        "TC001, TC003, TC004, TC007-TC009, TR006, TR007) and known documents are updates",
+        "TC001, TC003, TC004, TC007-TC009, TR006, TR007, TD001, TD002) and known documents are "
+        "updates",
     )
     _platform_parsers(commands)
     _diff_parser(commands)
@@ -203,11 +204,15 @@ def _parser() -> argparse.ArgumentParser:
     _add_schema_parser(commands)
     convert = commands.add_parser(
         "convert",
-        help="write helm-lib values files as TarsK8S documents (v1beta3)",
+        help="write helm-lib values files and old documents as k8s.tars.io/v1beta3",
         description="Write the documents the helm-lib v1.4.1 chart renders from each values "
-        "file (TServer, TImage, TConfigs) as k8s.tars.io/v1beta3, one file per server.",
+        "file (TServer, TImage, TConfigs) as k8s.tars.io/v1beta3, one file per server; "
+        "upgrade files of v1beta1/v1beta2 documents to v1beta3 (same file name), naming what "
+        "could not be carried over.",
     )
-    convert.add_argument("inputs", nargs="+", metavar="VALUES", help="helm-lib values file")
+    convert.add_argument(
+        "inputs", nargs="+", metavar="FILE", help="helm-lib values file or TarsK8S documents"
+    )
     convert.add_argument("--out", required=True, metavar="DIR", help="output directory")
     return parser
 
