@@ -96,6 +96,11 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         help="crd mode: the namespace already has its tars-framework TFrameworkConfig (as "
         "tars:frameworkConfig: existing does); it is counted for TS020, never written",
     )
+    cmd.add_argument(
+        "--approvers",
+        metavar="A,B",
+        help="who may approve TDeploy requests (as tars:approvers does; TD006)",
+    )
 
 
 def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -196,12 +201,25 @@ def _parser() -> argparse.ArgumentParser:
         "--previous",
         metavar="OLD_STACK_DIR",
         help="previous version of the stack: the change rules apply (TS001, TS002, TT003, TT005, "
-        "TC001, TC003, TC004, TC007-TC009, TR006, TR007) and known documents are updates",
+        "TC001, TC003, TC004, TC007-TC009, TR006, TR007, TD001, TD002) and known documents are "
+        "updates",
     )
     _platform_parsers(commands)
     _diff_parser(commands)
     _add_import_parser(commands)
     _add_schema_parser(commands)
+    convert = commands.add_parser(
+        "convert",
+        help="write helm-lib values files and old documents as k8s.tars.io/v1beta3",
+        description="Write the documents the helm-lib v1.4.1 chart renders from each values "
+        "file (TServer, TImage, TConfigs) as k8s.tars.io/v1beta3, one file per server; "
+        "upgrade files of v1beta1/v1beta2 documents to v1beta3 (same file name), naming what "
+        "could not be carried over.",
+    )
+    convert.add_argument(
+        "inputs", nargs="+", metavar="FILE", help="helm-lib values file or TarsK8S documents"
+    )
+    convert.add_argument("--out", required=True, metavar="DIR", help="output directory")
     return parser
 
 
@@ -290,6 +308,7 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         "skip_await": getattr(args, "skip_await", None),
         "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
         "existing_framework_config": getattr(args, "existing_framework_config", None),
+        "approvers": _approvers(getattr(args, "approvers", None)),
     }
     given = {k: v for k, v in overrides.items() if v is not None}
     check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
@@ -301,6 +320,12 @@ def _settings(args: argparse.Namespace) -> StackSettings:
         if value is not None:
             limits[field] = value
     return replace(settings, options=options, limits=replace(settings.limits, **limits))
+
+
+def _approvers(text: str | None) -> tuple[str, ...] | None:
+    from .options import parse_approvers
+
+    return None if text is None else parse_approvers(text)
 
 
 def _print_violations(violations: Sequence[Violation], out: TextIO) -> None:
@@ -629,7 +654,18 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "diff": _diff,
     "import": _import,
     "schema": _schema,
+    "convert": lambda args, out: _lazy("convert", "command")(args, out),
 }
+
+
+def _lazy(module: str, name: str) -> Callable[[argparse.Namespace, TextIO], int]:
+    """A command function of another module, imported when the command runs."""
+    import importlib
+
+    found: Callable[[argparse.Namespace, TextIO], int] = getattr(
+        importlib.import_module(f".{module}", __package__), name
+    )
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,7 +13,13 @@ import yaml
 
 from .errors import UsageError
 from .models import API_VERSIONS, V1BETA3
-from .options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode, Options, check_options
+from .options import (
+    DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
+    Mode,
+    Options,
+    check_options,
+    parse_approvers,
+)
 from .reading import UnreadableFile, read_text
 from .yamlio import (
     LIMIT_NAMES,
@@ -114,6 +120,7 @@ def settings_from_config(
         skip_await=flag("skipAwait", False),
         tconfig_config_maps=flag("tconfigConfigMaps", False),
         existing_framework_config=framework_config == "existing",
+        approvers=parse_approvers(text("approvers") or ""),
     )
     check_options(options, config=True)
     limits = {

@@ -22,6 +22,8 @@ import yaml
 from pydantic import ValidationError
 
 from .errors import LoadError, LoadProblem, Severity, Violation
+from .helmlib import translate_file
+from .legacy import old_version_problem
 from .models import (
     API_VERSIONS,
     CONTROLLER_KINDS,
@@ -48,6 +50,7 @@ from .reading import UnreadableFile, file_size, read_text
 from .redaction import quote, secret_keys, secret_subtrees
 from .rules.tserver import section_mismatch
 from .stack import KubeObject, Rejected, Stack, violation
+from .tdeploy import Requests, is_request
 from .yamlio import (
     LIMIT_NAMES,
     Limits,
@@ -223,6 +226,7 @@ def load_texts(
     objects: list[KubeObject] = []
     problems: list[LoadProblem] = []
     live = 0
+    requests = Requests()
     for file in sorted(texts):
         index = FileIndex(file, texts[file])
         try:
@@ -234,11 +238,25 @@ def load_texts(
             line = exc.line or index.document_line(exc.document or 0)
             problems.append(LoadProblem(file, line, exc.message))
             continue
+        values = translate_file(file, raws, index, stack_namespace)  # a helm-lib values file
+        if values is not None:
+            problems.extend(values[0].problems)
+            violations.extend(values[0].warnings)
+            raws = [produced.body for produced in values[0].documents]
+        elif (old := old_version_problem(file, raws, index)) is not None:
+            problems.append(old)  # k8s.tars.io/v1beta1: one line for the whole file
+            continue
         for position, document in enumerate(raws):
             if document is None:
                 continue
             for raw, prefix in list_items(document):
-                source = Source(file, position, index, prefix)
+                source = values[1][position] if values else Source(file, position, index, prefix)
+                if is_request(raw):  # a TDeploy: its apply as a TServer once approved
+                    produced, found = requests.read(raw, source, stack_namespace)
+                    violations.extend(found)
+                    if produced is None:
+                        continue
+                    raw, source = produced
                 problem = _identify(raw)
                 if problem:
                     line = source.line() or index.document_line(position)
@@ -281,6 +299,7 @@ def load_texts(
         rejected=tuple(rejected),
         objects=tuple(objects),
         notes=notes,
+        requests=tuple(requests.requests),
     )
 
 

@@ -12,6 +12,7 @@ from .errors import UsageError
 from .models import API_VERSIONS, V1BETA3
 from .models.base import P_DNS1123SUB
 from .models.names import is_dns_label
+from .models.tdeploy import P_APPROVER
 
 DEFAULT_LOCAL_VOLUME_STORAGE_CLASS = "tars-storage-class"
 
@@ -49,6 +50,8 @@ class Options:
       already has its ``tars-framework`` TFrameworkConfig (the chart installs it): the rules
       count it as present (TS020) and the cluster's webhook fills the node image; it is never
       created or owned. Defaults to false.
+    * ``approvers``: who may approve a TDeploy request (``approve.person``, TD006); empty
+      means anyone. Defaults to empty.
     """
 
     namespace: str = "default"
@@ -60,6 +63,7 @@ class Options:
     skip_await: bool = False
     tconfig_config_maps: bool = False
     existing_framework_config: bool = False
+    approvers: tuple[str, ...] = ()
 
 
 OPTION_NAMES: dict[str, tuple[str, str]] = {
@@ -72,6 +76,7 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
     "skip_await": ("--skip-await", "tars:skipAwait"),
     "tconfig_config_maps": ("--tconfig-configmaps", "tars:tconfigConfigMaps"),
     "existing_framework_config": ("--existing-framework-config", "tars:frameworkConfig"),
+    "approvers": ("--approvers", "tars:approvers"),
 }
 """Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
 
@@ -104,7 +109,17 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "skip_await": (_is_bool, "expected true or false"),
     "tconfig_config_maps": (_is_bool, "expected true or false"),
     "existing_framework_config": (_is_bool, "expected true or false"),
+    "approvers": (
+        lambda v: isinstance(v, tuple) and all(re.fullmatch(P_APPROVER, p) for p in v),
+        "expected names separated by commas, each a letter then at most 15 letters, digits, "
+        "'_', '.' or '-'",
+    ),
 }
+
+
+def parse_approvers(text: str) -> tuple[str, ...]:
+    """``"alice, bob"`` → ``("alice", "bob")`` (empty entries dropped)."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def option_problem(field: str, value: Any) -> str | None:

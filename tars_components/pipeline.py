@@ -25,6 +25,7 @@ from .rules import validate
 from .rules.common import report
 from .rules.objects import controller_only_objects
 from .rules.taccount import unresolved_credentials
+from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing
 from .stack import Stack
 
@@ -64,6 +65,7 @@ def check(stack: Stack, options: Options = Options()) -> list[Violation]:
         found.extend(refused_statefulset_violations(stack))
         found.extend(controller_only_objects(stack))
     found.extend(kind_violations(stack, options))
+    found.extend(approver_violations(stack, options.approvers))  # TDeploy, TD006
     return sorted_violations(found)
 
 

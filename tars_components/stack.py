@@ -22,6 +22,7 @@ from .models import (
     TTree,
 )
 from .paths import Segment, format_path
+from .tdeploy import Request
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,9 @@ class Stack:
     """Plain Kubernetes objects, passed through unchanged (load order)."""
     notes: tuple[str, ...] = field(default=())
     """What the loader ignored on purpose (fields a live cluster writes), for the summary."""
+    requests: tuple[Request, ...] = field(default=())
+    """The TDeploy requests, whatever their state (an approved one's TServer is in
+    ``documents``)."""
 
     @classmethod
     def of(cls, documents: Iterable[Document], namespace: str = "default") -> Stack:

@@ -169,9 +169,9 @@ def test_cli_validate_and_render_an_export_directly(tmp_path: Path) -> None:
 
 def test_cli_import_of_unreadable_input_writes_nothing(tmp_path: Path) -> None:
     export = tmp_path / "export.yaml"
-    export.write_text("apiVersion: k8s.tars.io/v1beta3\nkind: TDeploy\n")
+    export.write_text("apiVersion: k8s.tars.io/v1beta3\nkind: TRelease\n")
     result = run("import", str(export), "--out", str(tmp_path / "stack"))
-    assert result.returncode == 2 and "unknown kind 'TDeploy'" in result.stderr
+    assert result.returncode == 2 and "unknown kind 'TRelease'" in result.stderr
     assert not (tmp_path / "stack").exists()
 
 

@@ -100,15 +100,15 @@ def test_files_are_loaded_in_sorted_order(tmp_path: Path) -> None:
         (
             "apiVersion: k8s.tars.io/v1beta1\nkind: TServer\n",
             1,
-            "unknown apiVersion 'k8s.tars.io/v1beta1'",
+            "k8s.tars.io/v1beta1 is no longer served by TarsK8S >= 1.4.0",
         ),
         ("apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n", 1, "ConfigMap without metadata.name"),
-        ("a: 1\n---\napiVersion: k8s.tars.io/v1beta3\nkind: TDeploy\n", 1, "unknown apiVersion"),
+        ("a: 1\n---\napiVersion: k8s.tars.io/v1beta3\nkind: TRelease\n", 1, "unknown apiVersion"),
         (
             "apiVersion: k8s.tars.io/v1beta3\nkind: TServer\n---\n\n"
-            "apiVersion: k8s.tars.io/v1beta3\nkind: TDeploy\n",
+            "apiVersion: k8s.tars.io/v1beta3\nkind: TRelease\n",
             5,
-            "unknown kind 'TDeploy'",
+            "unknown kind 'TRelease'",
         ),
     ],
 )

@@ -239,6 +239,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TC{n:03d}" for n in range(1, 14)} | {f"TI{n:03d}" for n in range(1, 5)}
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
+    expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",
@@ -248,6 +249,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TI": "TImage",
         "TR": "TTree",
         "TA": "TAccount",
+        "TD": "TDeploy",
     }
     for code, rule in RULES.items():
         assert rule.code == code
@@ -271,6 +273,9 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TA006",
         "TX001",
         "TX002",
+        "TH001",
+        "TD004",
+        "TD005",
     }
     assert {c for c, r in RULES.items() if r.change} == {
         "TS001",
@@ -285,6 +290,8 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TC009",
         "TR006",
         "TR007",
+        "TD001",
+        "TD002",
     }
     assert {c for c, r in RULES.items() if r.create_only} == {
         "TC002",
@@ -298,5 +305,5 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
 def test_docs_table_matches_rules() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert rules_table() in text
-    rows = re.findall(r"^\| (T[STFCIRAX]\d{3}) \|", text, flags=re.MULTILINE)
+    rows = re.findall(r"^\| (T[STFCIRAXHD]\d{3}) \|", text, flags=re.MULTILINE)
     assert rows == list(RULES)

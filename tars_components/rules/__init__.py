@@ -17,6 +17,7 @@ from .change_kinds import without_create_only
 from .objects import check_objects
 from .taccount import check_accounts
 from .tconfig import check_configs
+from .tdeploy import check_requests
 from .tframework import check_frameworks
 from .timage import check_images
 from .tserver import check_servers
@@ -40,6 +41,7 @@ def validate(stack: Stack) -> list[Violation]:
     found.extend(check_trees(stack))
     found.extend(check_accounts(stack))
     found.extend(check_objects(stack))
+    found.extend(check_requests(stack))  # TDeploy
     return sorted_violations(found)
 
 

@@ -553,6 +553,64 @@ _RULES = (
         "server admits",
         "tars-components",
     ),
+    Rule(
+        "TH001",
+        WARNING,
+        "TServer",
+        "a helm-lib values file key that the v1.4.1 chart does not read (labelMatch, important, "
+        "a typo) is ignored",
+        "tars-components",
+    ),
+    Rule(
+        "TD001",
+        ERROR,
+        "TDeploy",
+        "a request new in this change carries no approve (request and approval are two "
+        "reviewed changes)",
+        "seed",
+        change=True,
+    ),
+    Rule(
+        "TD002",
+        ERROR,
+        "TDeploy",
+        "apply does not change while approve stays the same (the approval is bound to the "
+        "approved apply)",
+        "seed",
+        change=True,
+    ),
+    Rule(
+        "TD003",
+        ERROR,
+        "TDeploy",
+        "a request's server (its name or lower(app)-lower(server)) is not also a TServer of "
+        "the stack",
+        "seed",
+    ),
+    Rule("TD004", WARNING, "TDeploy", "deployed is the controller's field: ignored", "seed"),
+    Rule(
+        "TD005",
+        WARNING,
+        "TDeploy",
+        "a pending request (no approve) deploys nothing until approved",
+        "tars-components",
+    ),
+    Rule(
+        "TD006",
+        ERROR,
+        "TDeploy",
+        "approve.person is in the stack's approver list (tars:approvers, --approvers), when "
+        "one is set",
+        "tars-components",
+    ),
+    Rule(
+        "TD007",
+        ERROR,
+        "TDeploy",
+        "schema: approve has person (pattern), time, reason (max 300) and result; apply is a "
+        "mapping (checked as a TServer spec once approved)",
+        "seed",
+    ),
 )
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -14,6 +14,7 @@ from ..models import Document, TServer, TTemplate
 from ..stack import Stack
 from .change_kinds import kind_changes
 from .common import report
+from .tdeploy import request_changes
 
 Key = tuple[str, str, str]
 
@@ -36,6 +37,7 @@ def validate_change(previous: Stack, current: Stack) -> list[Violation]:
         found.extend(_still_a_parent(template, current))
         found.extend(_still_used(template, current))
     found.extend(kind_changes(previous, current))  # TConfig, TTree (change_kinds)
+    found.extend(request_changes(previous, current))  # TDeploy
     return sorted_violations(found)
 
 

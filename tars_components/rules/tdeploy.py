@@ -1,0 +1,142 @@
+"""TDeploy rules (seed §tdeploy, reference §6.4), as a stack in version control applies them.
+
+The request is a file; its approval is a reviewed change to that file:
+
+* TD001 (change): a request new in this change already carries ``approve``: the seed's
+  webhook refuses ``approve`` on create, so the request and its approval are two changes
+  (two pull requests, or two reviewed commits);
+* TD002 (change): once approved (or rejected), ``apply`` does not change unless ``approve``
+  does: the approval is bound to the ``apply`` it approved;
+* TD003: a request whose server (its name, or ``lower(app)-lower(server)`` of ``apply``) is
+  also a TServer of the stack: the seed's "the object must not exist yet";
+* TD004 (warning): ``deployed`` is the controller's field; it is ignored;
+* TD005 (warning): a pending request deploys nothing until approved;
+* TD006: ``approve.person`` is not in the stack's approver list (``tars:approvers`` /
+  ``--approvers``, when set);
+* TD007: the request's own schema (``approve`` fields, ``apply`` a mapping), reported by the
+  loader; ``apply`` itself is checked as a TServer (TS rules) once approved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+from ..errors import Severity, Violation
+from ..paths import Segment, format_path
+from ..stack import Stack
+from ..tdeploy import KIND, Request, request_of
+
+
+def _report(
+    request: Request,
+    code: str,
+    path: Sequence[Segment],
+    message: str,
+    severity: Severity = Severity.ERROR,
+) -> Violation:
+    field = format_path(path)
+    source = request.source
+    return Violation(
+        code=code,
+        severity=severity,
+        kind=KIND,
+        namespace=request.namespace,
+        name=request.name,
+        field=field,
+        message=message,
+        file=source.file if source else None,
+        line=source.line(field) if source else None,
+    )
+
+
+def check_requests(stack: Stack) -> Iterator[Violation]:
+    """TD003, TD004, TD005 for every request of a stack."""
+    servers: dict[tuple[str, str], list[Request | None]] = {}
+    for server in stack.servers:
+        servers.setdefault((server.namespace, server.name), []).append(request_of(server.source))
+    for rejected in stack.rejected:
+        if rejected.kind == "TServer":
+            servers.setdefault((rejected.namespace, rejected.name), []).append(
+                request_of(rejected.source)
+            )
+    for request in stack.requests:
+        for name in dict.fromkeys(n for n in (request.name, request.server_name) if n):
+            owners = servers.get((request.namespace, name), [])
+            if any(owner is None or owner is not request for owner in owners):
+                yield _report(
+                    request,
+                    "TD003",
+                    ("metadata", "name"),
+                    f"TServer {name} is also in the stack: a request deploys a server that "
+                    "does not exist yet (remove the TServer, or the request once deployed)",
+                )
+                break
+        if request.has_deployed:
+            yield _report(
+                request,
+                "TD004",
+                ("deployed",),
+                "deployed is the controller's field; ignored (the approval decides)",
+                Severity.WARNING,
+            )
+        if request.state == "pending":
+            yield _report(
+                request,
+                "TD005",
+                ("metadata", "name"),
+                f"pending: deploys nothing until approved (approve: {{person, reason, "
+                f"result: true, time}}); server {request.server_name or '?'}",
+                Severity.WARNING,
+            )
+
+
+def _by_key(requests: Iterable[Request]) -> dict[tuple[str, str], Request]:
+    found: dict[tuple[str, str], Request] = {}
+    for request in requests:
+        found.setdefault((request.namespace, request.name), request)
+    return found
+
+
+def request_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
+    """TD001 and TD002: the current requests against the previous stack's."""
+    before = _by_key(previous.requests)
+    for request in current.requests:
+        old = before.get((request.namespace, request.name))
+        if old is None:
+            if request.approve is not None:
+                yield _report(
+                    request,
+                    "TD001",
+                    ("approve",),
+                    "a new request cannot carry its own approval: add the request without "
+                    "approve, and approve it in a later reviewed change",
+                )
+            continue
+        bound = old.approve is not None and request.approve == old.approve
+        if bound and old.approve is not None and dict(request.apply) != dict(old.apply):
+            yield _report(
+                request,
+                "TD002",
+                ("apply",),
+                f"apply changed but approve did not: the approval by "
+                f"{old.approve.get('person')} at {old.approve.get('time')} is for the "
+                "previous apply; approve the new one (a new approve) or restore it",
+            )
+
+
+def approver_violations(stack: Stack, approvers: Sequence[str]) -> Iterator[Violation]:
+    """TD006: approvals by someone not in ``approvers`` (nothing when the list is empty)."""
+    if not approvers:
+        return
+    allowed = set(approvers)
+    for request in stack.requests:
+        if request.approve is None:
+            continue
+        person = request.approve.get("person")
+        if person not in allowed:
+            yield _report(
+                request,
+                "TD006",
+                ("approve", "person"),
+                f"{person!r} is not an approver of this stack ({', '.join(approvers)})",
+            )

@@ -1,0 +1,182 @@
+"""TDeploy requests as a stack source (issue 20): an approved request becomes a TServer.
+
+A ``kind: TDeploy`` document (``k8s.tars.io/v1beta2`` or ``v1beta3``) is read by the loader
+through :class:`Requests`: its own fields are checked (TD007), it is recorded on the stack as a
+:class:`Request`, and when approved (``approve.result: true``) its ``apply`` becomes a TServer
+document named ``lower(app)-lower(server)`` in the request's namespace, whose
+:class:`RequestSource` points every field back at the request's ``apply`` (and carries the
+request, so the change rules can bind the approval to what was approved). That TServer then
+goes through every TServer rule, mutation and expansion. A pending request (no ``approve``)
+and a rejected one deploy nothing; the rules of :mod:`tars_components.rules.tdeploy` report
+them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from .errors import Severity, Violation
+from .models.document import API_VERSIONS, Source
+from .models.tdeploy import TDeploy
+from .paths import Segment, format_path, parse_path
+
+KIND = TDeploy.KIND
+SCHEMA_CODE = "TD007"
+
+
+@dataclass(frozen=True)
+class Request:
+    """One TDeploy of a stack, whatever its state (pending, approved, rejected)."""
+
+    namespace: str
+    name: str
+    state: str
+    apply: Mapping[str, Any]
+    approve: Mapping[str, Any] | None
+    server_name: str
+    """``lower(apply.app)-lower(apply.server)`` (empty when apply lacks them)."""
+    source: Source | None = field(default=None, compare=False)
+    has_deployed: bool = False
+    """The request carries ``deployed`` (the controller's field)."""
+
+    @property
+    def kind(self) -> str:
+        """``TDeploy`` (so that a request can be reported like a document)."""
+        return KIND
+
+
+@dataclass(frozen=True)
+class RequestSource(Source):
+    """The source of the TServer an approved request deploys: ``spec.X`` is ``apply.X`` of
+    the request's document; ``metadata`` is the request's."""
+
+    request: Request | None = field(default=None, compare=False, repr=False)
+
+    def line(self, path: str | tuple[Segment, ...] = ()) -> int | None:
+        """1-based line, in the request's file, of the ``apply`` field behind a TServer
+        field."""
+        segments = list(parse_path(path) if isinstance(path, str) else path)
+        if segments[:1] == ["spec"]:
+            segments = ["apply", *segments[1:]]
+        return Source(self.file, self.index, self.file_index, self.prefix).line(tuple(segments))
+
+
+def is_request(raw: Any) -> bool:
+    """True for a ``kind: TDeploy`` document of a served TarsK8S version."""
+    return (
+        isinstance(raw, dict) and raw.get("kind") == KIND and raw.get("apiVersion") in API_VERSIONS
+    )
+
+
+def _server_name(apply: Mapping[str, Any]) -> str:
+    app, server = apply.get("app"), apply.get("server")
+    if isinstance(app, str) and isinstance(server, str) and app and server:
+        return f"{app.lower()}-{server.lower()}"
+    return ""
+
+
+class Requests:
+    """The loader's collector: :meth:`read` each TDeploy document; :attr:`requests` holds
+    them in load order."""
+
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+
+    def read(
+        self, raw: Mapping[str, Any], source: Source | None, namespace: str
+    ) -> tuple[tuple[dict[str, Any], Source | None] | None, list[Violation]]:
+        """``((TServer document, its source) | None, violations)`` for one TDeploy: the
+        TServer only when the request is approved and its own fields are valid."""
+        meta: dict[str, Any] = raw["metadata"] if isinstance(raw.get("metadata"), dict) else {}
+        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
+        ns = ns or namespace
+        name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+        body = {k: v for k, v in raw.items() if k != "status" and v is not None}
+        body["metadata"] = {
+            k: v
+            for k, v in meta.items()
+            if k in ("name", "namespace", "labels", "annotations") and v is not None
+        }
+        errors = _schema_errors(body)
+        apply: dict[str, Any] = raw["apply"] if isinstance(raw.get("apply"), dict) else {}
+        approve = raw.get("approve") if isinstance(raw.get("approve"), dict) else None
+        state = (
+            "pending" if approve is None else "approved" if approve.get("result") else "rejected"
+        )
+        request = Request(
+            ns, str(name), state, apply, approve, _server_name(apply), source, "deployed" in raw
+        )
+        violations = [
+            Violation(
+                code=SCHEMA_CODE,
+                severity=Severity.ERROR,
+                kind=KIND,
+                namespace=ns,
+                name=str(name),
+                field=format_path(path),
+                message=message,
+                file=source.file if source else None,
+                line=source.line(path) if source else None,
+            )
+            for path, message in errors
+        ]
+        self.requests.append(request)
+        if errors or state != "approved":
+            return None, violations
+        server_source: Source | None = None
+        if source is not None:
+            server_source = RequestSource(
+                source.file, source.index, source.file_index, source.prefix, request
+            )
+        server = {
+            "apiVersion": raw["apiVersion"],
+            "kind": "TServer",
+            "metadata": {"name": request.server_name or str(name), "namespace": ns},
+            "spec": dict(apply),
+        }
+        return (server, server_source), violations
+
+
+def _schema_errors(body: Mapping[str, Any]) -> list[tuple[tuple[Segment, ...], str]]:
+    """The request's own schema errors (``apply`` is checked as a TServer spec later)."""
+    errors: list[tuple[tuple[Segment, ...], str]] = []
+    if not body.get("metadata", {}).get("name"):
+        errors.append((("metadata", "name"), "required field is missing"))
+    try:
+        TDeploy.model_validate(body)
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            path = tuple(
+                seg
+                for seg in error["loc"]
+                if isinstance(seg, (str, int)) and not (isinstance(seg, str) and "[" in seg)
+            )
+            errors.append((path, _message(error)))
+    return errors
+
+
+def _message(error: Mapping[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "string_pattern_mismatch":
+        return (
+            f"{error.get('input')!r} is not valid: expected a letter then at most 15 letters, "
+            "digits, '_', '.' or '-'"
+        )
+    return re.sub(r"\s+", " ", str(error["msg"]))
+
+
+def request_of(source: Source | None) -> Request | None:
+    """The request behind a TServer that an approved TDeploy deploys, if any."""
+    return source.request if isinstance(source, RequestSource) else None
+
+
+__all__ = ["KIND", "Request", "RequestSource", "Requests", "is_request", "request_of"]
