@@ -409,7 +409,8 @@ def _validate(args: argparse.Namespace, out: TextIO) -> int:
         print(f"note: {note}", file=sys.stderr)
     errors = sum(1 for v in violations if v.is_error)
     print(
-        f"{settings.stack_dir}: {len(stack.documents)} documents, "
+        # a document that failed its schema is still one of the stack's documents
+        f"{settings.stack_dir}: {len(stack.documents) + len(stack.rejected)} documents, "
         f"{len(stack.objects)} plain objects, {errors} error(s), "
         f"{len(violations) - errors} warning(s)",
         file=sys.stderr,

@@ -226,6 +226,7 @@ def load_texts(
     objects: list[KubeObject] = []
     problems: list[LoadProblem] = []
     live = 0
+    deprecated: list[Source] = []  # documents written as v1beta2 (not from a values file)
     requests = Requests()
     for file in sorted(texts):
         index = FileIndex(file, texts[file])
@@ -264,6 +265,8 @@ def load_texts(
                     continue
                 if live_fields(raw):
                     live += 1
+                if values is None and raw.get("apiVersion") == V1BETA2 and raw.get("kind") in KINDS:
+                    deprecated.append(source)
                 route = _route(raw)
                 if route == "skip":
                     violations.append(_skipped(raw, stack_namespace, source))
@@ -285,12 +288,19 @@ def load_texts(
                     rejected.append(_rejected(raw, stack_namespace, source))
     if problems:
         raise LoadError(problems)
-    notes: tuple[str, ...] = ()
+    notes: list[str] = []
     if live:
-        notes = (
+        notes.append(
             f"ignored the fields a live cluster writes (status, metadata.uid, resourceVersion, "
             f"generation, creationTimestamp, managedFields, selfLink, controller "
-            f"ownerReferences, the last-applied annotation) in {live} object(s)",
+            f"ownerReferences, the last-applied annotation) in {live} object(s)"
+        )
+    if deprecated:
+        first = deprecated[0]
+        notes.append(
+            f'{V1BETA2} is deprecated (its CRDs warn "please migrate to {V1BETA3}"): '
+            f"{len(deprecated)} document(s), the first at {first.file}:{first.line() or 1}; "
+            f"`tars-components convert FILE... --out DIR` writes them as {V1BETA3}"
         )
     return Stack(
         namespace=stack_namespace,
@@ -298,7 +308,7 @@ def load_texts(
         violations=tuple(violations),
         rejected=tuple(rejected),
         objects=tuple(objects),
-        notes=notes,
+        notes=tuple(notes),
         requests=tuple(requests.requests),
     )
 

@@ -178,6 +178,16 @@ def test_validate_prints_one_line_per_violation_and_exits_1(tmp_path: Path) -> N
     ) in lines
 
 
+def test_validate_counts_a_document_that_fails_its_schema(tmp_path: Path) -> None:
+    stack = _broken_stack(tmp_path)
+    doc = tars_server()
+    doc["spec"]["tars"]["servants"][0]["port"] = "not a port"  # TS021: the TServer is rejected
+    (stack / "servers.yaml").write_text(stack_text(doc))
+    result = run("validate", str(stack), "--namespace", "tars-dev")
+    assert result.returncode == 1 and " TS021 error " in result.stdout
+    assert f"{stack}: 3 documents, 0 plain objects, 1 error(s)" in result.stderr
+
+
 def test_render_refuses_a_stack_with_errors_and_writes_nothing(tmp_path: Path) -> None:
     stack = _broken_stack(tmp_path)
     result = run("render", str(stack), "--namespace", "tars-dev", "--out", str(tmp_path / "out"))

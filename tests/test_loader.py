@@ -366,3 +366,17 @@ def test_crlf_and_cr_files_load_like_lf_files(tmp_path: Path) -> None:
         )
     assert loaded["crlf"] == loaded["cr"] == loaded["lf"]
     assert loaded["lf"][1] and loaded["lf"][1][0][1] > 1
+
+
+def test_v1beta2_documents_get_one_deprecation_note_per_stack() -> None:
+    """v1.4.1's CRDs serve v1beta2 with a deprecation warning: said once for the stack, with
+    the count and where the first one is, not once per document."""
+    v1beta2 = tars_server(api_version="k8s.tars.io/v1beta2")
+    other = tars_server(api_version="k8s.tars.io/v1beta2")
+    other["metadata"]["name"] = "test-other"
+    other["spec"]["server"] = "Other"
+    stack = load_texts({"a.yaml": stack_text(tars_server()), "b.yaml": stack_text(v1beta2, other)})
+    (note,) = stack.notes
+    assert note.startswith("k8s.tars.io/v1beta2 is deprecated")
+    assert "2 document(s), the first at b.yaml:1" in note and "convert" in note
+    assert load_texts({"a.yaml": stack_text(tars_server())}).notes == ()
