@@ -22,10 +22,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,29 +34,17 @@ for path in (REPO, REPO / "tests"):
         sys.path.insert(0, str(path))
 
 from export import NAMESPACE, export_text  # noqa: E402
+from timing import best_wall_time  # noqa: E402
 
 from tars_components.importer import import_texts  # noqa: E402
 from tars_components.loader import load_texts  # noqa: E402
 from tars_components.options import Mode, Options  # noqa: E402
 from tars_components.pipeline import build, check  # noqa: E402
-from tars_components.render import render_files, suspended_gc  # noqa: E402
+from tars_components.render import render_files  # noqa: E402
 
 FIXED_OBJECTS = 69  # chart objects, tree, accounts and the TEndpoint of tests/export.py
 PER_SERVER = 6
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _best(fn: Callable[[], object], repeat: int) -> float:
-    """Best wall time of ``repeat`` runs, with the cyclic collector paused as the CLI does
-    (``render.suspended_gc``; the floor is measured the same way)."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        with suspended_gc():
-            start = time.perf_counter()
-            fn()
-            best = min(best, time.perf_counter() - start)
-    return best
 
 
 def measure(objects: int, repeat: int) -> dict[str, float]:
@@ -79,10 +64,10 @@ def measure(objects: int, repeat: int) -> dict[str, float]:
 
     return {
         "objects": count,
-        "floor": _best(lambda: yaml.load(text, Loader=_LOADER), repeat),
-        "load+validate": _best(validate, repeat),
-        "render crd": _best(render, repeat),
-        "import": _best(lambda: import_texts(texts, NAMESPACE), repeat),
+        "floor": best_wall_time(lambda: yaml.load(text, Loader=_LOADER), repeat),
+        "load+validate": best_wall_time(validate, repeat),
+        "render crd": best_wall_time(render, repeat),
+        "import": best_wall_time(lambda: import_texts(texts, NAMESPACE), repeat),
     }
 
 
