@@ -35,6 +35,7 @@ from .expansion.layout import CRD_DIR, MANIFEST_DIR, output_path
 from .loader import load_stack
 from .options import Mode, Options, check_options
 from .pipeline import Build, build
+from .reading import UnreadableFile, read_bytes
 from .stack import Stack
 from .yamlio import Limits, YamlLimitError, dump
 
@@ -402,9 +403,10 @@ def render_stack(
     value or ``--out``.
 
     A TAccount password is hashed with the salt of ``salt_key`` when given, else with the salt
-    of the account's hash in the previous render in ``out_dir``, else with a random one
-    (:class:`~tars_components.secrets.AccountHashing`): re-rendering into the same directory
-    writes the same hash, and a new password keeps the account's salt.
+    of the account's hash in the previous render in ``out_dir``, else with the salt of this
+    machine's key (:func:`local_salt_key`), else with a random one
+    (:class:`~tars_components.secrets.AccountHashing`): re-rendering writes the same hash, and
+    a new password keeps the account's salt.
     """
     check_options(options)
     check_out_dir(out_dir, stack_dir)
@@ -415,7 +417,10 @@ def render_stack(
             from .secrets import AccountHashing
 
             hashing = AccountHashing(
-                key=salt_key, previous=previous_hashes(out_dir, stack), entropy=os.urandom
+                key=salt_key,
+                previous=previous_hashes(out_dir, stack),
+                local_key=None if salt_key is not None else local_salt_key(),
+                entropy=os.urandom,
             )
         result = build(stack, options, hashing)
         if not result.ok:
@@ -423,3 +428,35 @@ def render_stack(
         files = render_files(result.objects)
         write_tree(out_dir, files)
     return RenderResult(stack=stack, build=result, files=list(files))
+
+
+LOCAL_KEY_NAME = "account-salt.key"
+"""The file of this machine's TAccount salt key, in :func:`local_key_dir`."""
+
+
+def local_key_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_STATE_HOME/tars-components``, by default ``~/.local/state/tars-components``."""
+    env = os.environ if environ is None else environ
+    state = env.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "tars-components"
+
+
+def local_salt_key(directory: Path | None = None) -> bytes | None:
+    """This machine's TAccount salt key: 32 random bytes (hex) in a file created 0600 in a 0700
+    directory on first use, read afterwards. None when it can be neither read nor created (a
+    read-only home): the caller then draws a random salt."""
+    folder = local_key_dir() if directory is None else directory
+    path = folder / LOCAL_KEY_NAME
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            key = read_bytes(path, max_bytes=1024).strip()
+            return key if len(key) >= 16 else None
+        with os.fdopen(fd, "w", encoding="ascii") as out:
+            key = os.urandom(32).hex().encode("ascii")
+            out.write(key.decode("ascii") + "\n")
+        return key
+    except (OSError, UnreadableFile):
+        return None

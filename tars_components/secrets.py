@@ -144,12 +144,16 @@ class AccountHashing:
     * ``key``: the user's salt key (a secret). Defaults to None.
     * ``previous``: the previous hash of each account, by ``(namespace, name)``. Defaults to
       none.
+    * ``local_key``: a key kept on this machine, used when neither ``key`` nor a previous hash
+      gives the salt, so that renders on one machine agree without the user's key. Defaults
+      to None.
     * ``entropy``: a source of random bytes (``os.urandom``). Defaults to None.
     """
 
     salt: Any = field(default=None, repr=False)
     key: bytes | None = field(default=None, repr=False)
     previous: Mapping[tuple[str, str], str] = field(default_factory=dict, repr=False)
+    local_key: bytes | None = field(default=None, repr=False)
     entropy: Callable[[int], bytes] | None = field(default=None, repr=False)
 
     def salt_for(self, namespace: str, name: str) -> Any:
@@ -161,6 +165,8 @@ class AccountHashing:
         kept = reusable_salt(self.previous.get((namespace, name)))
         if kept is not None:
             return kept
+        if self.local_key is not None:
+            return keyed_salt(self.local_key, namespace, name)
         if self.entropy is not None:
             return encode_salt(self.entropy(SALT_BYTES))
         return account_salt(namespace, name)

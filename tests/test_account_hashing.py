@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import re
 import runpy
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from tars_components.components.testing import Recording, record, strip_secrets
 from tars_components.loader import parse_document
 from tars_components.models import TAccount
 from tars_components.mutation_kinds import mutate_account
+from tars_components.render import local_salt_key
 from tars_components.secrets import (
     BCRYPT_COST,
     AccountHashing,
@@ -196,8 +198,35 @@ def test_two_renders_into_one_out_keep_the_salt_across_a_password_change(
     assert salt(second) == salt(first) and checks("Changed-pw-2", second)
     assert not checks("Secret-1", second)
     assert _render(_stack(tmp_path, "Changed-pw-2"), out) == second  # a re-render: no change
-    # another --out without a key: another random salt (no installation shares one)
-    assert salt(_render(_stack(tmp_path, "Changed-pw-2"), tmp_path / "elsewhere")) != salt(first)
+
+
+def test_renders_on_one_machine_agree_without_a_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a key or a previous render, the salt comes from this machine's key (created
+    0600 in $XDG_STATE_HOME on first use): renders into two directories agree, another
+    machine (another state home) draws another salt."""
+    state = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))
+    first = _render(_stack(tmp_path, "Secret-1"), tmp_path / "a")
+    second = _render(_stack(tmp_path, "Changed-pw-2"), tmp_path / "b")
+    assert salt(first) == salt(second) and checks("Changed-pw-2", second)
+    assert _render(_stack(tmp_path, "Changed-pw-2"), tmp_path / "c") == second
+    key = state / "tars-components" / "account-salt.key"
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+    assert key.read_text() not in "".join(p.read_text() for p in tmp_path.glob("*/1-manifest/*"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "other-machine"))
+    assert salt(_render(_stack(tmp_path, "Changed-pw-2"), tmp_path / "d")) != salt(first)
+
+
+def test_without_a_usable_machine_key_the_salt_is_random(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    assert local_salt_key(blocked / "tars-components") is None  # cannot be created: random
+    folder = tmp_path / "state"
+    key = local_salt_key(folder)
+    assert key is not None and len(key) == 64 and local_salt_key(folder) == key
 
 
 def test_a_salt_key_keeps_the_salt_across_output_directories(
