@@ -57,7 +57,18 @@ def describe(provider: pulumi.ProviderResource | None) -> str:
     """A provider as messages name it."""
     if provider is None:
         return "the default Kubernetes provider (the ambient kubeconfig)"
-    return f"the Kubernetes provider {provider.pulumi_resource_name!r}"
+    return f"the Kubernetes provider {resource_name(provider)!r}"
+
+
+def resource_name(resource: pulumi.Resource) -> str:
+    """The name a resource was declared with (for messages)."""
+    # pulumi >= 3.158 has the public property; the declared floor (3.121) only the attribute
+    return str(getattr(resource, "pulumi_resource_name", None) or getattr(resource, "_name", ""))
+
+
+def resource_type(resource: pulumi.Resource) -> str:
+    """The type token of a resource (for messages)."""
+    return str(getattr(resource, "pulumi_resource_type", None) or getattr(resource, "_type", ""))
 
 
 def place(
@@ -83,7 +94,7 @@ def place(
     resource is registered."""
     opts = opts or pulumi.ResourceOptions()
     wanted = kubernetes_provider(owner)
-    owner_name = f"{owner.pulumi_resource_type.rsplit(':', 1)[-1]} {owner.pulumi_resource_name!r}"
+    owner_name = f"{resource_type(owner).rsplit(':', 1)[-1]} {resource_name(owner)!r}"
     own = explicit_provider(opts)
     if own is not None:
         if own is not wanted and not explicit_wins:
@@ -102,7 +113,7 @@ def place(
     if wanted is None:
         inherited = kubernetes_provider(opts.parent) if opts.parent is not None else None
         if inherited is not None and opts.parent is not None:
-            parent = opts.parent.pulumi_resource_name
+            parent = resource_name(opts.parent)
             refuse(
                 what,
                 [
