@@ -151,6 +151,16 @@ class Stack:
         """``(namespace, app)`` of every TServer."""
         return frozenset((s.namespace, s.spec.app) for s in self.servers)
 
+    @cached_property
+    def activated_versions(self) -> dict[tuple[str, str, str, str, str], frozenset[str]]:
+        """Names of the activated TConfigs of each ``TConfig.activation_key`` (file and
+        podSeq)."""
+        names: dict[tuple[str, str, str, str, str], set[str]] = {}
+        for config in self.configs:
+            if config.activated:
+                names.setdefault(config.activation_key, set()).add(config.name)
+        return {key: frozenset(found) for key, found in names.items()}
+
     def server_names(self, namespace: str) -> frozenset[str]:
         """Names of the TServers of a namespace, including schema-rejected ones."""
         return self._server_names.get(namespace, frozenset())

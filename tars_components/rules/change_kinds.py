@@ -99,10 +99,7 @@ def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Viola
 
 def _replaced(config: TConfig, current: Stack) -> bool:
     """Whether another version of ``config``'s file and podSeq is activated in ``current``."""
-    return any(
-        c.activated and c.activation_key == config.activation_key and c.name != config.name
-        for c in current.configs
-    )
+    return bool(current.activated_versions.get(config.activation_key, frozenset()) - {config.name})
 
 
 def _config_deletion(config: TConfig, current: Stack) -> Iterator[Violation]:
