@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +15,7 @@ import pytest
 import yaml
 from helpers import FRAMEWORK, stack_text, tars_server, template
 from platform_fixtures import FIXTURES
+from test_hostile_yaml import run
 
 from tars_components import yamlio
 from tars_components.config import read_stack_config
@@ -27,25 +26,6 @@ from tars_components.yamlio import YamlLimitError, check_nesting, load_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPTH_MESSAGE = "nesting deeper than 100 levels (limit: --max-depth, tars:maxDepth)"
-
-
-def run(
-    *args: str, cwd: Path, timeout: float = 60
-) -> tuple[subprocess.CompletedProcess[str], float]:
-    """``python -m tars_components ARGS`` in ``cwd``; the result and its wall time. A command
-    that waits on a FIFO fails the test by its timeout instead of hanging it."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    started = time.monotonic()
-    result = subprocess.run(
-        [sys.executable, "-m", "tars_components", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        check=False,
-        timeout=timeout,
-    )
-    return result, time.monotonic() - started
 
 
 def _stack(directory: Path) -> Path:

@@ -36,12 +36,12 @@ def tree(root: Path) -> dict[str, str]:
     }
 
 
-def _loop_writing(out: Path) -> None:
-    """In a forked child: write OLD and NEW in turn until killed."""
+def loop_writing(out: Path, old: dict[str, str] = OLD, new: dict[str, str] = NEW) -> None:
+    """In a forked child: write ``old`` and ``new`` in turn until killed."""
     try:
         while True:
-            write_tree(out, NEW)
-            write_tree(out, OLD)
+            write_tree(out, new)
+            write_tree(out, old)
     finally:
         os._exit(1)
 
@@ -54,7 +54,7 @@ def test_write_tree_killed_at_random_instants_leaves_a_whole_tree(tmp_path: Path
     for _ in range(40):
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child never returns
-            _loop_writing(out)
+            loop_writing(out)
         deadline = time.monotonic() + rng.uniform(0.0, 0.4)
         while time.monotonic() < deadline:  # watch --out while the child swaps trees
             if not out.is_dir():

@@ -23,6 +23,7 @@ from export import namespace_export
 from helpers import FRAMEWORK, NAMESPACE, stack_text, tars_server, template
 from platform_fixtures import FIXTURES
 from test_cli import run
+from test_render_atomic import loop_writing
 
 from tars_components import render
 from tars_components.render import holds_secret, staging_dirs, write_tree
@@ -219,16 +220,6 @@ def test_killed_right_after_the_swap_leaves_no_readable_secret(tmp_path: Path) -
     assert staging_dirs(out) == [] and readable_secrets(tmp_path) == []
 
 
-def _loop_writing(out: Path) -> None:
-    """In a forked child: write OLD and NEW in turn until killed."""
-    try:
-        while True:
-            write_tree(out, NEW)
-            write_tree(out, OLD)
-    finally:
-        os._exit(1)
-
-
 def test_killed_at_random_instants_leaves_no_readable_secret(tmp_path: Path) -> None:
     out = tmp_path / "out"
     write_tree(out, OLD)
@@ -236,7 +227,7 @@ def test_killed_at_random_instants_leaves_no_readable_secret(tmp_path: Path) -> 
     for _ in range(25):
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child never returns
-            _loop_writing(out)
+            loop_writing(out, OLD, NEW)
         time.sleep(rng.uniform(0.0, 0.3))
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
