@@ -24,7 +24,6 @@ from tars_components.platform.values import FrameworkValues, parse_values
 from tars_components.reading import UnreadableFile, read_text
 from tars_components.yamlio import YamlLimitError, check_nesting, load_documents
 
-ROOT = Path(__file__).resolve().parent.parent
 DEPTH_MESSAGE = "nesting deeper than 100 levels (limit: --max-depth, tars:maxDepth)"
 
 
