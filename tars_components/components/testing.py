@@ -29,6 +29,7 @@ import asyncio
 import base64
 import gc
 import logging
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -204,9 +205,14 @@ class RecordingMocks(mocks.Mocks):
             for r in (previous.registrations if previous is not None else ())
             if r.type.startswith(DYNAMIC_PREFIX) and r.outputs
         }
-        self.pending_inputs: dict[str, Any] | None = None
-        """The inputs of the dynamic resource being registered with their unknowns kept (the
-        monitor sets it; older SDKs' mocks turn unknowns into None)."""
+        self._pending = threading.local()
+        # The inputs of the dynamic resource being registered, unknowns kept (older SDKs'
+        # mocks turn them into None): set by the monitor for its own thread, since the SDK
+        # registers resources from a pool of threads.
+
+    def set_pending_inputs(self, inputs: dict[str, Any] | None) -> None:
+        """The inputs of the dynamic resource this thread registers next (None: done)."""
+        self._pending.inputs = inputs
 
     def new_resource(self, args: mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
         """Resource id and outputs of one registration."""
@@ -226,7 +232,8 @@ class RecordingMocks(mocks.Mocks):
         return {}, []
 
     def _dynamic(self, args: mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
-        given = self.pending_inputs if self.pending_inputs is not None else args.inputs
+        pending: dict[str, Any] | None = getattr(self._pending, "inputs", None)
+        given = pending if pending is not None else args.inputs
         inputs = strip_secrets(given)  # the engine strips them for pulumi.dynamic
         props = {k: v for k, v in inputs.items() if k != PROVIDER_KEY}
         provider = dill.loads(base64.b64decode(inputs[PROVIDER_KEY]))
@@ -270,12 +277,12 @@ class _RecordingMonitor(mocks.MockMonitor):
         dynamic = request.type.startswith(DYNAMIC_PREFIX)
         recording_mocks = self.mocks if isinstance(self.mocks, RecordingMocks) else None
         if recording_mocks is not None and dynamic:
-            recording_mocks.pending_inputs = inputs
+            recording_mocks.set_pending_inputs(inputs)
         try:
             response = super().RegisterResource(request)
         finally:
             if recording_mocks is not None:
-                recording_mocks.pending_inputs = None
+                recording_mocks.set_pending_inputs(None)
         secret = self._secret_outputs(request, inputs if dynamic else None)
         if secret:
             registration = self.resources[response.urn]
