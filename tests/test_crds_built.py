@@ -184,3 +184,36 @@ def test_patterns_said_to_be_the_same_admit_the_same_strings() -> None:
         theirs = re.compile(_schema_at(_upstream(kind), version, path)["pattern"])
         for text in SAMPLES:
             assert bool(mine.search(text)) == bool(theirs.search(text)), (kind, path, text)
+
+
+def test_v1beta1_is_v1beta2_with_what_v1beta1_had() -> None:
+    old = openapi_schema("TServer", "v1beta1")["properties"]["spec"]["properties"]
+    new = openapi_schema("TServer", "v1beta2")["properties"]["spec"]["properties"]
+    assert "launcherType" not in old["k8s"]["properties"]
+    assert "launcherType" in new["k8s"]["properties"]
+    assert old["release"]["properties"]["source"] == {"type": "string", "maxLength": 253}
+    assert "source" not in new["release"]["properties"]
+    assert "extern" not in openapi_schema("TPlugin", "v1beta1")["properties"]["spec"]["properties"]
+    assert openapi_schema("TPlugin", "v1beta3")["properties"]["spec"]["properties"]["extern"] == {
+        "type": "integer"
+    }
+
+
+def test_model_validators_become_one_of_and_stack_file_forms_do_not_reach_the_crd() -> None:
+    spec = openapi_schema("TServer", "v1beta3")["properties"]["spec"]
+    env = spec["properties"]["k8s"]["properties"]["env"]["items"]
+    assert env["oneOf"] == [{"required": ["value"]}, {"required": ["valueFrom"]}]
+    divisor = env["properties"]["valueFrom"]["properties"]["resourceFieldRef"]["properties"]
+    assert divisor["divisor"]["x-kubernetes-int-or-string"] is True
+    auth = openapi_schema("TAccount", "v1beta3")["properties"]["spec"]["properties"]
+    password = auth["authentication"]["properties"]["password"]
+    # a stack file may say {configSecret: KEY}; the cluster only ever holds the string
+    assert password["type"] == "string" and "properties" not in password
+
+
+def test_untyped_shapes_keep_a_property_named_type() -> None:
+    plugin = openapi_schema("TPlugin", "v1beta3")["properties"]["spec"]
+    assert plugin["type"] == "object" and plugin["properties"]["type"] == {"type": "integer"}
+    exited = openapi_schema("TExitedRecord", "v1beta3")
+    assert exited["required"] == ["app", "server", "pods"]
+    assert exited["properties"]["pods"]["maxItems"] == 150

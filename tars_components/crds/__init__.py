@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..models import KINDS
 from ..schema import kind_schema
 from .kinds import CRD_KINDS, GROUP, LATEST, WEBHOOK_NAMESPACE, WEBHOOK_SERVICE, CrdKind
 from .overlays import apply_overlays
@@ -111,4 +110,4 @@ def crd_documents() -> dict[str, dict[str, Any]]:
     return {spec.kind: crd_document(spec) for spec in CRD_KINDS}
 
 
-__all__ = ["CRD_KINDS", "KINDS", "crd_document", "crd_documents", "openapi_schema"]
+__all__ = ["CRD_KINDS", "crd_document", "crd_documents", "openapi_schema"]

@@ -13,20 +13,24 @@ from typing import Any
 Shape = str | dict[str, Any] | list[Any]
 
 
+class Built(dict[str, Any]):
+    """A schema already built by :func:`obj` or :func:`arr` (not a shape to convert)."""
+
+
 def schema(shape: Shape) -> dict[str, Any]:
     """The structural schema of a shape."""
     if isinstance(shape, str):
         return {"type": shape}
     if isinstance(shape, list):
         return {"type": "array", "items": schema(shape[0])}
-    if shape.get("type") in ("object", "array"):
-        return shape  # already built by obj/arr
+    if isinstance(shape, Built):
+        return dict(shape)
     return {"type": "object", "properties": {k: schema(v) for k, v in shape.items()}}
 
 
 def obj(properties: dict[str, Shape], *required: str) -> dict[str, Any]:
     """An object with ``required`` properties."""
-    out = schema(dict(properties))
+    out = Built(schema(dict(properties)))
     if required:
         out["required"] = list(required)
     return out
@@ -34,7 +38,7 @@ def obj(properties: dict[str, Shape], *required: str) -> dict[str, Any]:
 
 def arr(item: Shape, **keywords: Any) -> dict[str, Any]:
     """An array with keywords such as ``maxItems``."""
-    return {"type": "array", "items": schema(item), **keywords}
+    return Built(type="array", items=schema(item), **keywords)
 
 
 _PORT = {"name": "string", "port": "integer", "isTcp": "boolean"}
