@@ -36,6 +36,10 @@ def structural(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _convert(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    if len(node.get("allOf", ())) == 1:
+        # pydantic before 2.9 wraps a $ref that has siblings (a default) in allOf
+        outer = {k: v for k, v in node.items() if k != "allOf"}
+        return _convert({**node["allOf"][0], **outer}, defs)
     if "$ref" in node:
         target = defs[node["$ref"].rsplit("/", 1)[-1]]
         return _convert({**target, **{k: v for k, v in node.items() if k != "$ref"}}, defs)
