@@ -1,5 +1,6 @@
-"""The TarsK8S CRD schemas (vendored from K8SFramework v1.4.1 under tests/crds) as strict
-JSON Schema validators.
+"""The TarsK8S CRD schemas of K8SFramework v1.4.1 (``tarsk8s/crd-schemas`` of the shared folder,
+see ``upstream.py``; a test using them is skipped when it is absent) as strict JSON Schema
+validators.
 
 What the API server checks is the CRD's ``openAPIV3Schema``; unknown fields it would prune
 (silently losing them), so these validators also refuse unknown fields
@@ -11,12 +12,11 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema
+from upstream import shared
 
-CRDS = Path(__file__).parent / "crds"
 HAN = (
     "\u2e80-\u2e99\u2e9b-\u2ef3\u2f00-\u2fd5\u3005\u3007\u3021-\u3029\u3038-\u303b"
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufa6d\ufa70-\ufad9\U00020000-\U0003134a"
@@ -43,7 +43,7 @@ def _strict(node: Any) -> Any:
 @cache
 def validator(kind: str, version: str) -> jsonschema.protocols.Validator:
     """A validator of one kind's custom resource in ``version`` (``v1beta2``/``v1beta3``)."""
-    crd = json.loads((CRDS / f"{kind}.json").read_text(encoding="utf-8"))
+    crd = json.loads((shared("tarsk8s", "crd-schemas") / f"{kind}.json").read_text("utf-8"))
     schema = _strict(crd["versions"][version])
     schema["properties"] = {**TOP_LEVEL, **schema["properties"]}
     schema["required"] = sorted({"apiVersion", "kind", "metadata", *schema.get("required", [])})

@@ -1,4 +1,5 @@
-"""Shared readers for the platform tests: the helm golden files and object keys."""
+"""Shared readers for the platform tests: our values files, the upstream chart renders (read
+from the shared folder, see ``upstream.py``) and object keys."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from upstream import shared
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "platform"
 NAMESPACE = "tars-dev"
@@ -21,14 +23,23 @@ CLUSTER_SCOPED = {
 HELM_ONLY_LABELS = ("helm.sh/chart", "app.kubernetes.io/managed-by")
 
 
+def values_path(name: str) -> Path:
+    """``fixtures/platform/<name>.values.yaml``; the charts' own ``*-published`` values are
+    upstream files, read from ``tarsk8s/chart-renders`` of the shared folder."""
+    if name.endswith("-published"):
+        return shared("tarsk8s", "chart-renders") / f"{name}.values.yaml"
+    return FIXTURES / f"{name}.values.yaml"
+
+
 def values_text(name: str) -> str:
-    """Text of ``fixtures/platform/<name>.values.yaml``."""
-    return (FIXTURES / f"{name}.values.yaml").read_text(encoding="utf-8")
+    """Text of :func:`values_path`."""
+    return values_path(name).read_text(encoding="utf-8")
 
 
 def helm_objects(name: str) -> list[dict[str, Any]]:
-    """The objects of ``fixtures/platform/<name>.helm.yaml`` (helm template output)."""
-    text = (FIXTURES / f"{name}.helm.yaml").read_text(encoding="utf-8")
+    """The objects of ``tarsk8s/chart-renders/<name>.helm.yaml`` of the shared folder (helm
+    template output of the v1.4.1 charts for our values files)."""
+    text = (shared("tarsk8s", "chart-renders") / f"{name}.helm.yaml").read_text(encoding="utf-8")
     return [doc for doc in yaml.safe_load_all(text) if doc]
 
 

@@ -22,6 +22,7 @@ from grpc_provider import DynamicProviderProcess, from_struct, registered_inputs
 from pulumi.runtime import rpc
 from test_cli import run
 from test_rules_namespace import account
+from upstream import shared_path
 
 from tars_components.components.account_salt import RESOURCE_TYPE as SALT_TYPE
 from tars_components.components.account_salt import TAccountSalt
@@ -42,7 +43,7 @@ from tars_components.secrets import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = Path("/work/shared/reference/tarsk8s.md")
+REFERENCE = shared_path("reference", "tarsk8s.md")
 NS = "tars-dev"
 ADMIN = hashlib.md5(b"admin").hexdigest()
 KEY = b"0123456789abcdef-a-salt-key-of-32"

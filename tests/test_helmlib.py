@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 from helpers import NAMESPACE, plain, stack_text, template
+from upstream import shared_path
 
 from tars_components.cli import main as cli
 from tars_components.components.testing import record
@@ -24,9 +25,9 @@ from tars_components.render import render_path
 from tars_components.yamlio import YamlLoader
 
 ROOT = Path(__file__).resolve().parent.parent
-HELM_LIB_TEST = Path("/work/shared/wild/k8sframework/helm-lib-test")
+HELM_LIB_TEST = shared_path("wild", "k8sframework", "helm-lib-test")
 VALUES_FILES = sorted(HELM_LIB_TEST.glob("values*.yaml"))
-needs_wild = pytest.mark.skipif(not VALUES_FILES, reason="needs /work/shared/wild")
+needs_wild = pytest.mark.skipif(not VALUES_FILES, reason="needs shared wild/ (tests/upstream.py)")
 
 
 def _text(body: str) -> str:

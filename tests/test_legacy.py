@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import tars_server
+from upstream import shared_path
 
 from tars_components.cli import main as cli
 from tars_components.errors import LoadError
@@ -16,7 +17,7 @@ from tars_components.loader import load_texts
 from tars_components.yamlio import dump
 
 ROOT = Path(__file__).resolve().parent.parent
-WILD_V1BETA1 = Path("/work/shared/wild/renders/wenbinye-tars-k8s/helloserver-v1beta1.yaml")
+WILD_V1BETA1 = shared_path("wild", "renders", "wenbinye-tars-k8s", "helloserver-v1beta1.yaml")
 
 
 def v1beta1_server(name: str = "HelloServer") -> dict[str, object]:
@@ -37,7 +38,7 @@ def test_a_v1beta1_file_is_one_problem_for_the_file() -> None:
     assert "change apiVersion to k8s.tars.io/v1beta3" in problem.message
 
 
-@pytest.mark.skipif(not WILD_V1BETA1.exists(), reason="needs /work/shared/wild")
+@pytest.mark.skipif(not WILD_V1BETA1.exists(), reason="needs shared wild/ (tests/upstream.py)")
 def test_convert_upgrades_a_real_v1beta1_render_that_validate_admits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

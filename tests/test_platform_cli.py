@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from platform_fixtures import FIXTURES
+from platform_fixtures import FIXTURES, values_path
 
 from tars_components.platform.certificates import generate_ca
 
@@ -68,7 +68,7 @@ def test_framework_refuses_the_published_values_and_writes_nothing(tmp_path: Pat
     result = run(
         "framework",
         "--values",
-        str(FIXTURES / "framework-published.values.yaml"),
+        str(values_path("framework-published")),
         "--namespace",
         "tars-dev",
         "--out",
@@ -145,7 +145,7 @@ def test_controller_refuses_placeholders_and_half_a_ca(
     published = run(
         "controller",
         "--values",
-        str(FIXTURES / "controller-published.values.yaml"),
+        str(values_path("controller-published")),
         "--out",
         str(out),
     )

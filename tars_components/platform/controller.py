@@ -4,6 +4,9 @@ Same objects as the chart (namespace ``tars-system``, the eleven CRDs, StorageCl
 controller, webhook and tarsagent with their RBAC, the webhook Service and configurations)
 plus the CA Secret, with these differences:
 
+* the CRDs are built from the project's models (:mod:`tars_components.crds`); ``docs/crds.md``
+  lists where their schemas differ from the chart's;
+
 * every ``caBundle`` (both webhook configurations, the TServer and TFrameworkConfig conversion
   webhooks) is the installation's own CA, and the webhook Deployment mounts that CA's Secret
   (``ca.crt``, PKCS#1 ``ca.key``) over ``/etc/tarswebhook-cert``, where the image's built-in,
@@ -20,12 +23,10 @@ from __future__ import annotations
 import base64
 import copy
 from functools import cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
-from ..yamlio import YamlLoader
+from ..crds import CRD_KINDS as CRD_SPECS
+from ..crds import crd_document
 from .ca import CERT_DIR, SECRET_NAME, CertificateAuthority
 from .values import ControllerValues
 
@@ -33,19 +34,6 @@ SYSTEM_NAMESPACE = "tars-system"
 RBAC_API = "rbac.authorization.k8s.io/v1"
 WEBHOOK_SERVICE = "tars-webhook-service"
 CA_ANNOTATION = "tars.io/webhook-ca-sha256"
-CRD_KINDS = (
-    "TAccount",
-    "TConfig",
-    "TEndpoint",
-    "TExitedRecord",
-    "TFrameworkConfig",
-    "TFrameworkKey",
-    "TImage",
-    "TPlugin",
-    "TServer",
-    "TTemplate",
-    "TTree",
-)
 _STORAGE_FALLBACK = frozenset({"TFrameworkConfig", "TFrameworkKey"})
 """CRDs without a v1beta1 version: the chart stores them as v1beta3 when crds.storage is
 v1beta1."""
@@ -53,8 +41,7 @@ v1beta1."""
 
 @cache
 def _crd_template(kind: str) -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("crds", f"{kind}.yaml").read_text("utf-8")
-    return yaml.load(text, Loader=YamlLoader)  # type: ignore[no-any-return]
+    return crd_document(next(spec for spec in CRD_SPECS if spec.kind == kind))
 
 
 def crd(kind: str, values: ControllerValues, ca_bundle: str) -> dict[str, Any]:
@@ -75,6 +62,9 @@ def crd(kind: str, values: ControllerValues, ca_bundle: str) -> dict[str, Any]:
     if conversion.get("strategy") == "Webhook":
         conversion["webhook"]["clientConfig"]["caBundle"] = ca_bundle
     return doc
+
+
+CRD_KINDS = tuple(spec.kind for spec in CRD_SPECS)
 
 
 def crds(values: ControllerValues, ca_bundle: str) -> list[dict[str, Any]]:
