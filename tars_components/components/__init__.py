@@ -8,12 +8,18 @@ re-implements a mapping rule. :func:`components_from_stack` declares a whole loa
 directory; :mod:`.testing` runs a program under Pulumi's mocks and records what it registers.
 """
 
-from .args import TFrameworkArgs, TServerArgs, TTemplateArgs
+from .args import (
+    TAccountArgs,
+    TConfigArgs,
+    TFrameworkArgs,
+    TImageArgs,
+    TServerArgs,
+    TTemplateArgs,
+    TTreeArgs,
+)
 from .failure import ComponentError
 from .framework import TFramework
 from .from_stack import StackComponents, components_from_stack, config_secrets
-from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
-from .kinds import TAccount, TConfig, TImage, TTree
 from .plain import KubernetesObject
 from .server import TServer
 from .shapes import (
@@ -28,7 +34,11 @@ from .shapes import (
     TFrameworkConfigArgsDict,
     TreeAppArgsDict,
 )
+from .taccount import TAccount
+from .tconfig import TConfig
 from .template import TTemplate
+from .timage import TImage
+from .ttree import TTree
 
 __all__ = [
     "AuthorizationArgsDict",

@@ -13,7 +13,8 @@ from ..expansion import crd_document
 from ..models import FRAMEWORK_CONFIG_NAME, Document, TFrameworkConfig
 from ..options import Mode, Options
 from ..provider import TarsValidation
-from .args import TFrameworkArgs, _in_namespace, split_args
+from .args import TFrameworkArgs, split_args
+from .args.common import in_namespace
 from .failure import ArgumentProblems, refusing
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
@@ -83,7 +84,7 @@ class TFramework(pulumi.ComponentResource):
     ) -> None:
         options = args.resolved_options()
         namespace = options.namespace
-        documents = [_in_namespace(d, namespace) for d in args.documents]
+        documents = [in_namespace(d, namespace) for d in args.documents]
         given = args.config_document(namespace)
         existing = (
             options.existing_framework_config

@@ -15,7 +15,8 @@ from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, is_deferre
 from ..models import TServer as TServerDocument
 from ..options import Mode, Options
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
-from .args import TServerArgs, _in_namespace, _parse, split_args
+from .args import TServerArgs, split_args
+from .args.common import in_namespace, parse_built
 from .failure import ArgumentProblems, refusing
 from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
 from .outputs import (
@@ -209,7 +210,7 @@ class TServer(pulumi.ComponentResource):
         def core(values: list[Any]) -> _Box:
             resolved = _resolved(raw, leaves, values)
             try:
-                document = _parse(resolved, options.namespace, TServerDocument)
+                document = parse_built(resolved, options.namespace, TServerDocument)
             except ValueError:
                 # The validation resource reports why, rule by rule (values redacted).
                 return _Box({"objects": None, "templates": {}, "serverNames": []})
@@ -344,7 +345,7 @@ class TServer(pulumi.ComponentResource):
     ) -> None:
         if args.previous is None:
             return
-        previous = _in_namespace(args.previous, scope.namespace)
+        previous = in_namespace(args.previous, scope.namespace)
         before = expand_server(previous, scope.config, scope.options)
         message = replacement_warning(before, objects)
         if message:
@@ -363,7 +364,7 @@ def _parsed(raw: dict[str, Any], namespace: str, deferred: bool) -> TServerDocum
     an Output sits where the model wants a plain value. A document that is wrong in its known
     fields raises ValueError, as before any Output is involved."""
     try:
-        document: TServerDocument = _parse(raw, namespace, TServerDocument)
+        document: TServerDocument = parse_built(raw, namespace, TServerDocument)
     except ValueError:
         if not deferred:
             raise
