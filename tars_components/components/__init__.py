@@ -6,6 +6,10 @@ A component turns the expansion (or, in crd mode, the mutated documents) into
 ``pulumi_kubernetes`` resources and adds one validation resource per document; it never
 re-implements a mapping rule. :func:`components_from_stack` declares a whole loaded stack
 directory; :mod:`.testing` runs a program under Pulumi's mocks and records what it registers.
+
+One module per component, named after its kind (:mod:`.framework`, :mod:`.template`,
+:mod:`.server`, :mod:`.tconfig`, :mod:`.timage`, :mod:`.ttree`, :mod:`.taccount`), its
+arguments dataclass in the module of the same name under :mod:`.args`.
 """
 
 from .args import (

@@ -38,10 +38,10 @@ def kind_object(
     secrets: Mapping[str, Any] | None = None,
     hashing: AccountHashing | None = None,
 ) -> dict[str, Any]:
-    """The custom resource of a wave-2 document, exactly as ``render --mode crd`` writes it
-    (:func:`tars_components.expansion.kinds.kind_documents`); a credential resolved from
-    ``secrets`` stays the Output it is, and so does a hash salted by an Output of
-    ``hashing``."""
+    """The custom resource of a TConfig, TImage, TTree or TAccount, exactly as ``render
+    --mode crd`` writes it (:func:`tars_components.expansion.kinds.kind_documents`); a
+    credential resolved from ``secrets`` stays the Output it is, and so does a hash salted by
+    an Output of ``hashing``."""
     body = mutate_kind(document, secrets, hashing).to_dict()
     body["apiVersion"] = scope.options.crd_api_version
     return body
