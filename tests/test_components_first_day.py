@@ -26,8 +26,8 @@ from tars_components.components import (
     TServer,
     TTemplate,
     TTree,
-    kind_args,
 )
+from tars_components.components.args import taccount as taccount_args
 from tars_components.components.shapes import RoleValue
 from tars_components.components.testing import Recording, record
 from tars_components.loader import parse_document
@@ -219,7 +219,7 @@ def test_the_taccount_docs_and_types_name_the_roles_ta003_accepts() -> None:
     roles = {role.value for role in Role}
     assert set(typing.get_args(RoleValue)) == roles
     assert "authorization" in TAccountArgs.__dataclass_fields__
-    source = inspect.getsource(kind_args)
+    source = inspect.getsource(taccount_args)
     start = source.index("    authorization: Sequence[AuthorizationArgsDict]")
     docstring = source[start : source.index('"""', source.index('"""', start) + 3)]
     named = set(re.findall(r"``(\w+)``", docstring))

@@ -5,6 +5,11 @@ does; integers stay integers; digest-pinned images are accepted (expand mode).""
 
 from __future__ import annotations
 
+import ast
+import builtins
+import dataclasses
+import importlib.util
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -15,12 +20,20 @@ import pytest
 from helpers import FRAMEWORK, NAMESPACE, plain, tars_server
 
 from tars_components.components import (
+    TAccount,
+    TAccountArgs,
+    TConfig,
+    TConfigArgs,
     TFramework,
     TFrameworkArgs,
+    TImage,
+    TImageArgs,
     TServer,
     TServerArgs,
     TTemplate,
     TTemplateArgs,
+    TTree,
+    TTreeArgs,
 )
 from tars_components.components.testing import Recording, record
 from tars_components.loader import load_texts, parse_document
@@ -189,34 +202,78 @@ def test_digest_pinned_images_deploy_in_expand_mode_and_are_refused_in_crd_mode(
     assert [v.code for v in refused.violations] == ["TS021"]
 
 
-def test_the_argsdict_shapes_are_generated_from_the_models() -> None:
-    """``shapes.py`` is what ``tools/gen_argsdicts.py`` prints for the current models (run it
-    again after changing a model), and every field of a section model has its key."""
-    generated = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "gen_argsdicts.py")],
+def test_the_argsdict_shapes_and_the_overloads_are_generated() -> None:
+    """``shapes.py`` and the components' ``@overload`` signatures are what
+    ``tools/gen_argsdicts.py`` writes for the current models and arguments dataclasses (run it
+    again after changing either), and every field of a section model has its key."""
+    checked = subprocess.run(
+        [sys.executable, str(REPO / "tools" / "gen_argsdicts.py"), "--check"],
         capture_output=True,
         text=True,
-        check=True,
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
-        timeout=120,
-    ).stdout
-    committed = (REPO / "tars_components" / "components" / "shapes.py").read_text("utf-8")
-    formatted = subprocess.run(
-        [sys.executable, "-m", "ruff", "format", "-"],
-        input=generated,
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO,
-        timeout=120,
-    ).stdout
-    assert formatted == committed
+        timeout=300,
+    )
+    assert checked.returncode == 0, checked.stderr
     from tars_components.components.shapes import K8sSpecArgsDict
     from tars_components.models import K8sSpec
 
     assert set(K8sSpecArgsDict.__annotations__) == {
         info.alias or name for name, info in K8sSpec.model_fields.items()
     }
+
+
+COMPONENTS = {
+    TFramework: TFrameworkArgs,
+    TTemplate: TTemplateArgs,
+    TServer: TServerArgs,
+    TConfig: TConfigArgs,
+    TImage: TImageArgs,
+    TTree: TTreeArgs,
+    TAccount: TAccountArgs,
+}
+
+
+def _keyword_overload(component: type) -> ast.FunctionDef:
+    """The keyword form of ``component.__init__`` as a type checker reads it."""
+    tree = ast.parse(Path(inspect.getsourcefile(component) or "").read_text("utf-8"))
+    [cls] = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == component.__name__]
+    inits = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"]
+    [keyword] = [n for n in inits if n.args.kwonlyargs]
+    assert [ast.unparse(d) for d in keyword.decorator_list] == ["overload"]
+    return keyword
+
+
+@pytest.mark.parametrize("component", list(COMPONENTS), ids=lambda c: c.__name__)
+def test_each_component_takes_every_field_of_its_args_as_a_keyword(component: type) -> None:
+    args = COMPONENTS[component]
+    keyword = _keyword_overload(component)
+    fields = dataclasses.fields(args)
+    assert [a.arg for a in keyword.args.kwonlyargs] == [f.name for f in fields]
+    assert [ast.unparse(a.annotation) for a in keyword.args.kwonlyargs if a.annotation] == [
+        ast.unparse(ast.parse(str(f.type), mode="eval").body) for f in fields
+    ]
+    missing = dataclasses.MISSING
+    required = [f.name for f in fields if f.default is missing and f.default_factory is missing]
+    names = [a.arg for a in keyword.args.kwonlyargs]
+    defaults = dict(zip(names, keyword.args.kw_defaults, strict=True))
+    assert [name for name, default in defaults.items() if default is None] == required
+
+
+def test_the_generator_rewrites_a_stale_overload_and_names_a_missing_import() -> None:
+    spec = importlib.util.spec_from_file_location("gen_argsdicts", REPO / "tools/gen_argsdicts.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    path = Path(inspect.getsourcefile(TServer) or "")
+    committed = path.read_text("utf-8")
+    line = "        external_replicas: bool | None = None,\n"
+    stale = committed.replace(line, "", 1)
+    assert stale != committed
+    names = set(vars(sys.modules[TServer.__module__])) | set(dir(builtins))
+    regenerated = tool.with_overloads(stale, {"TServerArgs": TServerArgs}, names)
+    assert tool.formatted(regenerated, path) == committed
+    with pytest.raises(ValueError, match="SubTypeValue"):
+        tool.with_overloads(stale, {"TServerArgs": TServerArgs}, names - {"SubTypeValue"})
 
 
 # --- what a Pulumi user's checker says (issue 17.6) -------------------------------------------

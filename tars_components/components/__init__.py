@@ -6,14 +6,24 @@ A component turns the expansion (or, in crd mode, the mutated documents) into
 ``pulumi_kubernetes`` resources and adds one validation resource per document; it never
 re-implements a mapping rule. :func:`components_from_stack` declares a whole loaded stack
 directory; :mod:`.testing` runs a program under Pulumi's mocks and records what it registers.
+
+One module per component, named after its kind (:mod:`.framework`, :mod:`.template`,
+:mod:`.server`, :mod:`.tconfig`, :mod:`.timage`, :mod:`.ttree`, :mod:`.taccount`), its
+arguments dataclass in the module of the same name under :mod:`.args`.
 """
 
-from .args import TFrameworkArgs, TServerArgs, TTemplateArgs
+from .args import (
+    TAccountArgs,
+    TConfigArgs,
+    TFrameworkArgs,
+    TImageArgs,
+    TServerArgs,
+    TTemplateArgs,
+    TTreeArgs,
+)
 from .failure import ComponentError
 from .framework import TFramework
 from .from_stack import StackComponents, components_from_stack, config_secrets
-from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
-from .kinds import TAccount, TConfig, TImage, TTree
 from .plain import KubernetesObject
 from .server import TServer
 from .shapes import (
@@ -28,7 +38,11 @@ from .shapes import (
     TFrameworkConfigArgsDict,
     TreeAppArgsDict,
 )
+from .taccount import TAccount
+from .tconfig import TConfig
 from .template import TTemplate
+from .timage import TImage
+from .ttree import TTree
 
 __all__ = [
     "AuthorizationArgsDict",

@@ -17,14 +17,24 @@ from ..models import TServer as TServerDocument
 from ..models.taccount import SecretRef
 from ..options import Mode, Options
 from ..stack import Stack
-from .args import TFrameworkArgs, TServerArgs, TTemplateArgs
+from .args import (
+    TAccountArgs,
+    TConfigArgs,
+    TFrameworkArgs,
+    TImageArgs,
+    TServerArgs,
+    TTemplateArgs,
+    TTreeArgs,
+)
 from .framework import TFramework
-from .kind_args import TAccountArgs, TConfigArgs, TImageArgs, TTreeArgs
-from .kinds import TAccount, TConfig, TImage, TTree
 from .kube import object_id
 from .plain import KubernetesObject, plain_name
 from .server import TServer
+from .taccount import TAccount
+from .tconfig import TConfig
 from .template import TTemplate
+from .timage import TImage
+from .ttree import TTree
 
 
 @dataclass

@@ -73,7 +73,7 @@ class TarsCustomResource(CustomResource):
             opts=opts,
         )
 
-    def _internal_init(  # type: ignore[override]
+    def _internal_init(
         self,
         resource_name: str,
         api_version: str,

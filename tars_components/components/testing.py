@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import dill
+import dill  # type: ignore[import-untyped,unused-ignore]
 import pulumi
 from pulumi.dynamic.dynamic import PROVIDER_KEY
 from pulumi.runtime import mocks, rpc
@@ -258,6 +258,15 @@ class RecordingMocks(mocks.Mocks):
         return created.id, {**props, **(created.outs or {})}
 
 
+# The SDK's mock monitor and test runner are untyped: typed handles on them.
+_MOCK_REGISTER: Callable[[mocks.MockMonitor, Any], Any] = mocks.MockMonitor.RegisterResource
+_MOCK_READ: Callable[[mocks.MockMonitor, Any], Any] = mocks.MockMonitor.ReadResource
+_MOCK_REGISTER_OUTPUTS: Callable[[mocks.MockMonitor, Any], Any] = (
+    mocks.MockMonitor.RegisterResourceOutputs
+)
+_RUN_TEST: Callable[[Callable[[], Any]], Callable[[], Any]] = pulumi.runtime.test
+
+
 class _RecordingMonitor(mocks.MockMonitor):
     def __init__(self, mock: mocks.Mocks, recording: Recording) -> None:
         super().__init__(mock)
@@ -279,7 +288,7 @@ class _RecordingMonitor(mocks.MockMonitor):
         if recording_mocks is not None and dynamic:
             recording_mocks.set_pending_inputs(inputs)
         try:
-            response = super().RegisterResource(request)
+            response = _MOCK_REGISTER(self, request)
         finally:
             if recording_mocks is not None:
                 recording_mocks.set_pending_inputs(None)
@@ -313,7 +322,7 @@ class _RecordingMonitor(mocks.MockMonitor):
         return response
 
     def ReadResource(self, request: Any) -> Any:
-        response = super().ReadResource(request)
+        response = _MOCK_READ(self, request)
         self.recording.registrations.append(
             Registration(
                 type=request.type,
@@ -343,7 +352,7 @@ class _RecordingMonitor(mocks.MockMonitor):
         return names
 
     def RegisterResourceOutputs(self, request: Any) -> Any:
-        response = super().RegisterResourceOutputs(request)
+        response = _MOCK_REGISTER_OUTPUTS(self, request)
         if "::pulumi:pulumi:Stack::" not in request.urn:
             self.recording.component_outputs[request.urn] = (
                 pulumi.runtime.rpc.deserialize_properties(request.outputs)
@@ -419,7 +428,7 @@ def record(
 
     _quiet_echoes(asyncio.get_event_loop())
     try:
-        pulumi.runtime.test(body)()
+        _RUN_TEST(body)()
     finally:
         # The SDK's settings keep the monitor until the next run: let it drop what it held
         # (every registration's state), so that one run's heap does not weigh on the next.

@@ -17,11 +17,13 @@ webhook:
 
 One module per concern: :mod:`.wire` (property names, inputs, values as they cross gRPC),
 :mod:`.facts` (the constant-size facts of a namespace, program side), :mod:`.context` (the
-document and stand-ins for its facts, as a stack) and :mod:`.verdicts` (what check, diff and
-create decide). This module holds the two Pulumi classes: the provider class lives here so
-that ``pulumi.dynamic`` pickles it by reference as
-``tars_components.provider.TarsValidationProvider``, the name existing states hold; the
-``pulumi.dynamic`` process therefore needs ``tars_components`` installed, like the program.
+document and stand-ins for its facts, as a stack), :mod:`.standins` (those stand-ins),
+:mod:`.preview` (stand-ins for the values a preview does not know), :mod:`.editing` (raw
+documents by field path) and :mod:`.verdicts` (what check, diff and create decide). This
+module holds the two Pulumi classes: the provider class lives here so that ``pulumi.dynamic``
+pickles it by reference as ``tars_components.provider.TarsValidationProvider``, the name
+existing states hold; the ``pulumi.dynamic`` process therefore needs ``tars_components``
+installed, like the program.
 """
 
 from __future__ import annotations
@@ -35,8 +37,9 @@ import pulumi
 import pulumi.dynamic
 from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
 
-from .context import Subject, build_documents, stub_framework, stub_server, stub_template
+from .context import Subject
 from .facts import NamespaceFacts, inputs_for_document
+from .standins import build_documents, stub_framework, stub_server, stub_template
 from .verdicts import (
     AdmissionError,
     Evaluation,

@@ -21,7 +21,8 @@ from ..mutation import mutate
 from ..paths import parse_path
 from ..redaction import masking, redact_text
 from ..rules import validate, validate_change
-from .context import DOCUMENT_FILE, Subject, is_target, under
+from .context import DOCUMENT_FILE, Subject, is_target
+from .editing import under
 from .wire import (
     CONTEXT_RULES,
     DOCUMENT,
