@@ -299,4 +299,3 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TR001",
         "TR002",
     }
-
