@@ -35,7 +35,9 @@ def kind_schema(kind: str, api_version: str) -> dict[str, Any]:
     """The JSON Schema (draft-07) of one kind in one served version."""
     generated = KINDS[kind].model_json_schema(by_alias=True, mode="validation")
     # draft-07 (what yaml-language-server reads best) calls $defs "definitions"
-    schema = json.loads(json.dumps(generated).replace('"#/$defs/', '"#/definitions/'))
+    schema: dict[str, Any] = json.loads(
+        json.dumps(generated).replace('"#/$defs/', '"#/definitions/')
+    )
     defs = schema["definitions"] = schema.pop("$defs", {})
     props = schema["properties"]
     props["apiVersion"] = {"const": api_version, "description": "k8s.tars.io/v1beta2 or v1beta3"}

@@ -294,10 +294,9 @@ WRONG_LINES = ["4", "5", "6", "7", "8"]
 
 
 def readme_program() -> str:
-    """The Python block of the README's "Use in your own Pulumi program"."""
-    text = (REPO / "README.md").read_text("utf-8")
-    section = text[text.index("## Use in your own Pulumi program") :]
-    return section.split("```python\n", 1)[1].split("```", 1)[0]
+    """The first Python block of the docs page "Use in your own Pulumi program"."""
+    text = (REPO / "docs" / "pulumi" / "own-program.md").read_text("utf-8")
+    return text.split("```python\n", 1)[1].split("```", 1)[0]
 
 
 def _checked(tmp_path: Path, programs: dict[str, str]) -> dict[str, list[tuple[str, str]]]:
@@ -354,7 +353,7 @@ def test_the_readme_example_and_the_consumer_pass_mypy_strict_and_pyright(
     }
     found = _checked(tmp_path, programs)
     for checker, errors in found.items():
-        # Nothing in the README block or the consumer; each mistake of the wrong program.
+        # Nothing in the docs' block or the consumer; each mistake of the wrong program.
         assert sorted({line for file, line in errors if file == "wrong.py"}) == WRONG_LINES, (
             checker,
             errors,

@@ -7,7 +7,6 @@ The other ``test_rules_*`` modules import the builders from here (pytest puts ``
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from helpers import DROP, edited
 from tars_components.errors import Severity, Violation
 from tars_components.loader import load_texts
 from tars_components.mutation import mutate
-from tars_components.rules import RULES, rules_table, validate
+from tars_components.rules import RULES, validate
 from tars_components.stack import Stack
 
 NS = "tars-dev"
@@ -300,10 +299,3 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TR001",
         "TR002",
     }
-
-
-def test_docs_table_matches_rules() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert rules_table() in text
-    rows = re.findall(r"^\| (T[STFCIRAXHD]\d{3}) \|", text, flags=re.MULTILINE)
-    assert rows == list(RULES)

@@ -843,11 +843,11 @@ def test_the_preview_identity_can_only_send_dry_runs(operation: str) -> None:
     assert vap_allows(request("system:serviceaccount:tars-ci:tars-deploy", dry_run=False))
 
 
-def test_the_readme_documents_the_preview_role_and_environments() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "docs/ci/preview-rbac.yaml" in readme
+def test_the_docs_document_the_preview_role_and_environments() -> None:
+    page = (ROOT / "docs" / "pulumi" / "pr-review.md").read_text(encoding="utf-8")
+    assert "docs/ci/preview-rbac.yaml" in page
     for env in ("preview-dev", "preview-staging", "preview-prod"):
-        assert env in readme
+        assert env in page
 
 
 # --- the shell steps, run for real -----------------------------------------------------------
