@@ -56,6 +56,7 @@ from .models.taccount import P_CONFIG_KEY
 from .options import Mode, Options, check_option_values
 from .pipeline import check
 from .render import check_new_dir, write_tree
+from .rules.taccount import TA006
 from .stack import Stack
 from .yamlio import Limits
 
@@ -125,7 +126,7 @@ def import_texts(
         written.append(doc)
     stack = _with_accounts(loaded, [d for d in written if _is_account(d)], stack_namespace)
     options = Options(namespace=stack_namespace, mode=IMPORT_MODE)
-    violations = [v for v in check(stack, options) if v.code != "TA006"]
+    violations = [v for v in check(stack, options) if v.code != TA006.code]
     if has_errors(violations):
         return ImportResult(violations=violations, notes=list(stack.notes), stack=stack)
     groups: dict[str, list[dict[str, Any]]] = {}

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from .errors import LoadError, LoadProblem, Severity, Violation
+from .errors import LoadError, LoadProblem, Violation
 from .helmlib import translate_file
 from .legacy import old_version_problem
 from .models import (
@@ -34,22 +34,16 @@ from .models import (
     V1BETA3,
     Document,
     Source,
-    TAccount,
-    TConfig,
     TFrameworkConfig,
-    TImage,
     TServer,
-    TTemplate,
-    TTree,
 )
 from .models.base import P_DNS1123SUB, PATTERN_HINTS
 from .models.names import is_dns_label
-from .mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .paths import FileIndex, Segment
 from .reading import UnreadableFile, file_size, read_text
 from .redaction import quote, secret_keys, secret_subtrees
-from .rules.tserver import section_mismatch
-from .stack import KubeObject, Rejected, Stack, violation
+from .rules.schema import SECTION_MISMATCH, schema_violation, section_mismatch, skipped_object
+from .stack import KubeObject, Rejected, Stack
 from .tdeploy import Requests, is_request
 from .yamlio import (
     LIMIT_NAMES,
@@ -59,16 +53,6 @@ from .yamlio import (
     format_size,
     load_documents,
 )
-
-SCHEMA_CODES = {
-    TServer.KIND: "TS021",
-    TTemplate.KIND: "TT006",
-    TFrameworkConfig.KIND: "TF001",
-    TConfig.KIND: "TC011",
-    TImage.KIND: "TI001",
-    TTree.KIND: "TR008",
-    TAccount.KIND: "TA003",
-}
 
 # What a live cluster adds to an object; ignored so that exported objects load unchanged.
 CLUSTER_METADATA = (
@@ -257,7 +241,7 @@ def load_texts(
                     violations.extend(found)
                     if produced is None:
                         continue
-                    raw, source = produced
+                    raw, source = produced[0], produced[1] or source  # never None here
                 problem = _identify(raw)
                 if problem:
                     line = source.line() or index.document_line(position)
@@ -394,7 +378,7 @@ def _without_nulls(value: Any) -> Any:
 
 def _clean(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
     """Drop nulls and what a live cluster adds, and default the namespace (a copy)."""
-    doc = _without_nulls(raw)
+    doc: dict[str, Any] = _without_nulls(raw)
     doc.pop("status", None)
     meta = doc.get("metadata")
     if meta is None:
@@ -510,8 +494,7 @@ def _skipped(raw: Mapping[str, Any], namespace: str, source: Source | None) -> V
         )
     else:
         why = "written only by the TarsK8S controller"
-    message = f"{raw['kind']} is {why}; skipped"
-    return violation(identity, "TX002", "kind", message, Severity.WARNING)
+    return skipped_object(identity, why)
 
 
 def _clean_plain(raw: Mapping[str, Any], namespace: str) -> dict[str, Any]:
@@ -579,7 +562,7 @@ def _build(
         errors = [_section_error(raw, error) for error in errors]
     identity = _rejected(raw, namespace, source)
     violations = [
-        _schema_violation(identity, kind, path, error_type, message)
+        schema_violation(identity, path, error_type, message)
         for path, error_type, message in errors
     ]
     return doc, violations
@@ -620,27 +603,7 @@ def _section_error(
     )
     if mismatch is None:
         return error
-    return (mismatch[0], "section_mismatch", mismatch[1])
-
-
-def _schema_code(kind: str, path: tuple[Segment, ...], error_type: str) -> str:
-    """The kind's schema code, or the more specific code where one exists (design §3)."""
-    if error_type == "section_mismatch":
-        return "TS014"
-    if kind == TServer.KIND and path in (
-        ("metadata", "annotations", ANNOTATION_MIN_REPLICAS),
-        ("metadata", "annotations", ANNOTATION_MAX_REPLICAS),
-    ):
-        return "TS019"
-    if kind == TTemplate.KIND and path == ("spec", "parent") and error_type in ("missing", "empty"):
-        return "TT001"
-    return SCHEMA_CODES[kind]
-
-
-def _schema_violation(
-    doc: Rejected, kind: str, path: tuple[Segment, ...], error_type: str, message: str
-) -> Violation:
-    return violation(doc, _schema_code(kind, path, error_type), path, message)
+    return (mismatch[0], SECTION_MISMATCH, mismatch[1])
 
 
 def _version_errors(

@@ -21,6 +21,7 @@ from .models import (
     TServer,
     TTemplate,
 )
+from .models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .mutation_kinds import mutate_kind
 from .stack import Stack
 
@@ -30,8 +31,6 @@ LABEL_SUBTYPE = "tars.io/SubType"
 LABEL_TEMPLATE = "tars.io/Template"
 LABEL_SERVER_ID = "tars.io/ServerID"
 LABEL_PARENT = "tars.io/Parent"
-ANNOTATION_MAX_REPLICAS = "tars.io/MaxReplicas"
-ANNOTATION_MIN_REPLICAS = "tars.io/MinReplicas"
 REPLICA_ANNOTATION = re.compile(r"^[1-9]?[0-9]$")
 
 

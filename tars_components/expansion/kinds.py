@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import Severity, Violation
 from ..models import MASTER, Document, TConfig, TServer
 from ..mutation_kinds import LABEL_APP, LABEL_SERVER, mutate_kind
 from ..options import Options
+from ..rules.output import expand_mode_warnings
 from ..secrets import AccountHashing
-from ..stack import Stack, violation
+from ..stack import Stack
 
 CONFIG_MAP_SUFFIX = "-tconfig"
 
@@ -46,30 +46,6 @@ def kind_documents(
 def plain_objects(stack: Stack) -> list[dict[str, Any]]:
     """The plain Kubernetes objects, unchanged (copies), in load order."""
     return [obj.to_dict() for obj in stack.objects]
-
-
-def expand_mode_warnings(stack: Stack) -> list[Violation]:
-    """TX001 once per wave-2 kind present: expand mode emits no object for it."""
-    found: list[Violation] = []
-    for docs in (stack.configs, stack.images, stack.trees, stack.accounts):
-        if docs:
-            first = docs[0]
-            hint = (
-                " (--tconfig-configmaps renders TConfigs as ConfigMaps)"
-                if isinstance(first, TConfig)
-                else ""
-            )
-            found.append(
-                violation(
-                    first,
-                    "TX001",
-                    "kind",
-                    f"{len(docs)} {first.kind} object(s) skipped: expand mode has no TarsK8S "
-                    f"controller to read them; use --mode crd{hint}",
-                    Severity.WARNING,
-                )
-            )
-    return found
 
 
 def config_maps(stack: Stack) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from ..errors import Violation, sorted_violations
 from ..models import Document, TServer, TTemplate
 from ..stack import Stack
 from .change_kinds import kind_changes
-from .common import report
+from .registry import ERROR, rule
 from .tdeploy import request_changes
 
 Key = tuple[str, str, str]
@@ -52,14 +52,32 @@ def _by_key(documents: Iterable[Document]) -> dict[Key, Document]:
     return found
 
 
+TS001 = rule(
+    "TS001",
+    ERROR,
+    "TServer",
+    "spec.app, spec.server and spec.subType never change",
+    origin="seed",
+    change=True,
+)
+
+
 def _immutable_fields(old: TServer, new: TServer) -> Iterator[Violation]:
     """TS001."""
     for field, attr in _IMMUTABLE:
         was, now = getattr(old.spec, attr), getattr(new.spec, attr)
         if was != now:
-            yield report(
-                new, "TS001", ("spec", field), f"spec.{field} is immutable: was {was}, now {now}"
-            )
+            yield TS001.at(new, ("spec", field), f"spec.{field} is immutable: was {was}, now {now}")
+
+
+TS002 = rule(
+    "TS002",
+    ERROR,
+    "TServer",
+    "spec.tars and spec.normal are never added or removed",
+    origin="seed",
+    change=True,
+)
 
 
 def _frozen_sections(old: TServer, new: TServer) -> Iterator[Violation]:
@@ -69,9 +87,8 @@ def _frozen_sections(old: TServer, new: TServer) -> Iterator[Violation]:
         has = getattr(new.spec, section) is not None
         if had != has:
             change = "added" if has else "removed"
-            yield report(
+            yield TS002.at(
                 new,
-                "TS002",
                 ("spec", section),
                 f"spec.{section} cannot be {change}: delete and recreate the TServer instead",
             )
@@ -83,26 +100,44 @@ def _removed_templates(previous: Stack, current: Stack) -> Iterator[TTemplate]:
             yield template
 
 
+TT003 = rule(
+    "TT003",
+    ERROR,
+    "TTemplate",
+    "a removed TTemplate is no remaining template's parent",
+    origin="seed",
+    change=True,
+)
+
+
 def _still_a_parent(template: TTemplate, current: Stack) -> Iterator[Violation]:
     """TT003."""
     children = current.template_children(template.namespace, template.name)
     if children:
-        yield report(
+        yield TT003.at(
             template,
-            "TT003",
             "metadata.name",
             f"TTemplate {template.name} is removed but is still the parent of "
             f"{', '.join(children)}",
         )
 
 
+TT005 = rule(
+    "TT005",
+    ERROR,
+    "TTemplate",
+    "a removed TTemplate is not named by a TServer's spec.tars.template",
+    origin="controller",
+    change=True,
+)
+
+
 def _still_used(template: TTemplate, current: Stack) -> Iterator[Violation]:
     """TT005."""
     users = current.template_servers(template.namespace, template.name)
     if users:
-        yield report(
+        yield TT005.at(
             template,
-            "TT005",
             "metadata.name",
             f"TTemplate {template.name} is removed but TServer {', '.join(users)} still uses it",
         )

@@ -13,8 +13,7 @@ from ..errors import Violation
 from ..models import MASTER, TREE_NAME, Document, TConfig, TTree
 from ..mutation_kinds import LABEL_DELETING
 from ..stack import Stack
-from .catalog import RULES
-from .common import report
+from .registry import ERROR, WARNING, lookup, rule
 
 Key = tuple[str, str, str]
 
@@ -32,6 +31,11 @@ _CONFIG_IMMUTABLE = (
 
 def _key(doc: Document) -> Key:
     return doc.kind, doc.namespace, doc.name
+
+
+TR007 = rule(
+    "TR007", ERROR, "TTree", "tars-tree is never deleted", origin="controller", change=True
+)
 
 
 def kind_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
@@ -55,12 +59,46 @@ def kind_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
             yield from _apps_removed(old, tree, current)
     for tree in previous.trees:
         if tree.name == TREE_NAME and _key(tree) not in now:
-            yield report(
+            yield TR007.at(
                 tree,
-                "TR007",
                 "metadata.name",
                 f"TTree {tree.name} is removed: only the TarsK8S controller may delete it",
             )
+
+
+TC001 = rule(
+    "TC001",
+    ERROR,
+    "TConfig",
+    "app, server, podSeq, configName, version, updateTime, updatePerson and updateReason never "
+    "change",
+    origin="seed",
+    change=True,
+)
+TC004 = rule(
+    "TC004",
+    ERROR,
+    "TConfig",
+    "configContent never changes (create a new version instead)",
+    origin="seed",
+    change=True,
+)
+TC007 = rule(
+    "TC007",
+    ERROR,
+    "TConfig",
+    "activated never goes from true to false (activate another version instead)",
+    origin="controller",
+    change=True,
+)
+TC008 = rule(
+    "TC008",
+    ERROR,
+    "TConfig",
+    "a TConfig being deleted (tars.io/Deleting) is not updated",
+    origin="controller",
+    change=True,
+)
 
 
 def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Violation]:
@@ -70,27 +108,24 @@ def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Viola
     file is activated in the same change is what the controller does itself when that other
     version is activated (reference §7.1): not a TC007."""
     if LABEL_DELETING in old.labels and old.to_dict() != new.to_dict():
-        yield report(
+        yield TC008.at(
             new,
-            "TC008",
             "metadata.name",
             f"TConfig {new.name} is being deleted (label {LABEL_DELETING}): it cannot be updated",
         )
     for field, attr in _CONFIG_IMMUTABLE:
         was, now = getattr(old, attr), getattr(new, attr)
         if was != now:
-            yield report(new, "TC001", field, f"{field} is immutable: was {was}, now {now}")
+            yield TC001.at(new, field, f"{field} is immutable: was {was}, now {now}")
     if old.config_content != new.config_content:
-        yield report(
+        yield TC004.at(
             new,
-            "TC004",
             "configContent",
             "configContent is immutable: create a new TConfig (a new version) and activate it",
         )
     if old.activated and not new.activated and not _replaced(new, current):
-        yield report(
+        yield TC007.at(
             new,
-            "TC007",
             "activated",
             "activated cannot go from true to false: activate another version of "
             f"{new.config_name} instead (it deactivates this one)",
@@ -100,6 +135,26 @@ def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Viola
 def _replaced(config: TConfig, current: Stack) -> bool:
     """Whether another version of ``config``'s file and podSeq is activated in ``current``."""
     return bool(current.activated_versions.get(config.activation_key, frozenset()) - {config.name})
+
+
+TC003 = rule(
+    "TC003",
+    ERROR,
+    "TConfig",
+    "an activated master is not deleted while node-level configs of the file remain, unless a new "
+    "master version is activated in the same change",
+    origin="seed",
+    change=True,
+)
+TC009 = rule(
+    "TC009",
+    WARNING,
+    "TConfig",
+    "deleting the activated version deletes every version of the file (and is refused during 48 s "
+    "after its creation); not when a new version replaces it in the same change",
+    origin="controller",
+    change=True,
+)
 
 
 def _config_deletion(config: TConfig, current: Stack) -> Iterator[Violation]:
@@ -119,17 +174,15 @@ def _config_deletion(config: TConfig, current: Stack) -> Iterator[Violation]:
             if c.config_key == config.config_key and c.pod_seq != MASTER
         ]
         if nodes:
-            yield report(
+            yield TC003.at(
                 config,
-                "TC003",
                 "metadata.name",
                 f"activated master TConfig {config.name} is removed but node-level configs "
                 f"{', '.join(nodes)} still reference it",
             )
     scope = "version" if config.pod_seq == MASTER else f"podSeq {config.pod_seq} version"
-    yield report(
+    yield TC009.at(
         config,
-        "TC009",
         "metadata.name",
         f"removing the activated TConfig {config.name} makes the controller delete every "
         f"{scope} of {config.config_name} (app {config.app}, server {config.server or '-'}); "
@@ -137,14 +190,23 @@ def _config_deletion(config: TConfig, current: Stack) -> Iterator[Violation]:
     )
 
 
+TR006 = rule(
+    "TR006",
+    ERROR,
+    "TTree",
+    "an app is not removed from the tree while TServers of that app exist",
+    origin="controller",
+    change=True,
+)
+
+
 def _apps_removed(old: TTree, new: TTree, current: Stack) -> Iterator[Violation]:
     """TR006."""
     kept = {a.name for a in new.apps}
     for app in old.apps:
         if app.name not in kept and (new.namespace, app.name) in current.server_apps:
-            yield report(
+            yield TR006.at(
                 new,
-                "TR006",
                 "apps",
                 f"app {app.name} is removed from the tree but TServers of app {app.name} "
                 "still exist",
@@ -160,8 +222,8 @@ def without_create_only(violations: Iterable[Violation], previous: Stack) -> lis
         v
         for v in violations
         if not (
-            v.code in RULES
-            and RULES[v.code].create_only
+            (declared := lookup(v.code)) is not None
+            and declared.create_only
             and (v.kind, v.namespace, v.name) in existing
         )
     ]

@@ -2,38 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TypeVar
 
-from ..errors import Severity, Violation
+from ..errors import Violation
 from ..models import Document
-from ..paths import Segment
-from ..stack import KubeObject, Rejected, violation
-from .catalog import RULES
+from .registry import Rule
 
 T = TypeVar("T")
 
 
-def report(
-    doc: Document | Rejected | KubeObject,
-    code: str,
-    path: str | Sequence[Segment],
-    message: str,
-    severity: Severity | None = None,
-) -> Violation:
-    """A violation of rule ``code`` at a field of ``doc``, with the catalogue's severity unless
-    ``severity`` says otherwise (TS014 is a warning in one of its cases)."""
-    return violation(doc, code, path, message, severity or RULES[code].severity)
-
-
-def same_names(docs: Iterable[Document], code: str) -> Iterator[Violation]:
+def same_names(docs: Iterable[Document], code: Rule) -> Iterator[Violation]:
     """``code`` at ``metadata.name`` of every document whose kind, namespace and name an
     earlier one already has: applied to a cluster, the later one would replace it."""
     for later, first in repeats(docs, lambda d: (d.kind, d.namespace, d.name)):
         where = f" ({first.source.file})" if first.source else ""
-        yield report(
+        yield code.at(
             later,
-            code,
             "metadata.name",
             f"{later.kind} {later.namespace}/{later.name} is already defined{where}",
         )

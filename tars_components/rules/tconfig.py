@@ -19,7 +19,16 @@ from ..errors import Violation
 from ..models import MASTER, TConfig, TServer
 from ..mutation_kinds import LABEL_DEACTIVATE, LABEL_DELETING
 from ..stack import Stack
-from .common import repeats, report, same_names
+from .common import repeats, same_names
+from .registry import ERROR, WARNING, rule
+
+TC013 = rule(
+    "TC013",
+    ERROR,
+    "TConfig",
+    "one TConfig per name in a namespace (a second would replace the first)",
+    origin="tars-components",
+)
 
 
 def check_configs(stack: Stack) -> Iterator[Violation]:
@@ -42,49 +51,87 @@ def check_configs(stack: Stack) -> Iterator[Violation]:
             yield from _master_exists(config, masters)
         yield from _server_exists(config, stack)
     yield from _one_activated(stack.configs)
-    yield from same_names(stack.configs, "TC013")
+    yield from same_names(stack.configs, TC013)
 
 
 def _live(config: TConfig) -> bool:
     return LABEL_DEACTIVATE not in config.labels and LABEL_DELETING not in config.labels
 
 
+TC005 = rule(
+    "TC005",
+    ERROR,
+    "TConfig",
+    "a new TConfig carries no tars.io/Deactivate or tars.io/Deleting label",
+    origin="controller",
+    create_only=True,
+)
+
+
 def _create_labels(config: TConfig) -> Iterator[Violation]:
     """TC005: the controller's labels cannot be set by a create."""
     for label in (LABEL_DEACTIVATE, LABEL_DELETING):
         if label in config.labels:
-            yield report(
+            yield TC005.at(
                 config,
-                "TC005",
                 ("metadata", "labels", label),
                 f"label {label} cannot be set when a TConfig is created (the controller sets "
                 "it while deactivating or deleting versions)",
             )
 
 
+TC006 = rule(
+    "TC006",
+    ERROR,
+    "TConfig",
+    "an app-level config (server empty) has podSeq m",
+    origin="controller",
+    create_only=True,
+)
+
+
 def _app_level_master(config: TConfig) -> Iterator[Violation]:
     """TC006."""
     if config.is_app_level and config.pod_seq != MASTER:
-        yield report(
+        yield TC006.at(
             config,
-            "TC006",
             "podSeq",
             f"app level tconfig does not support master/slave: podSeq must be m, not "
             f"{config.pod_seq} (or set server)",
         )
 
 
+TC002 = rule(
+    "TC002",
+    ERROR,
+    "TConfig",
+    "a node-level config (podSeq 0..99) needs the activated master (podSeq m) of the same app, "
+    "server and configName",
+    origin="seed",
+    create_only=True,
+)
+
+
 def _master_exists(config: TConfig, masters: set[tuple[str, str, str, str]]) -> Iterator[Violation]:
     """TC002: a node-level config needs the activated master of the same file."""
     if config.pod_seq != MASTER and config.config_key not in masters:
-        yield report(
+        yield TC002.at(
             config,
-            "TC002",
             "podSeq",
             f"no activated master tconfig found: podSeq {config.pod_seq} needs an activated "
             f"TConfig with app {config.app}, server {config.server}, configName "
             f"{config.config_name} and podSeq m",
         )
+
+
+TC012 = rule(
+    "TC012",
+    WARNING,
+    "TConfig",
+    "a server's config names a TServer of the stack (server empty: an app-level config); a "
+    "warning, as a live namespace keeps the configs of removed servers",
+    origin="tars-components",
+)
 
 
 def _server_exists(config: TConfig, stack: Stack) -> Iterator[Violation]:
@@ -93,9 +140,8 @@ def _server_exists(config: TConfig, stack: Stack) -> Iterator[Violation]:
     if config.is_app_level or _rejected_server(config, stack):
         return
     if (config.namespace, config.app, config.server) not in stack.server_keys:
-        yield report(
+        yield TC012.at(
             config,
-            "TC012",
             "server",
             f"no TServer with app {config.app} and server {config.server} in namespace "
             f'{config.namespace}: add it, or make this an app-level config (server: "")',
@@ -117,13 +163,21 @@ def _rejected_server(config: TConfig, stack: Stack) -> bool:
     return _rejected(TServer.KIND, stack, config.namespace, app=config.app, server=config.server)
 
 
+TC010 = rule(
+    "TC010",
+    ERROR,
+    "TConfig",
+    "at most one activated version per app, server, configName and podSeq",
+    origin="controller",
+)
+
+
 def _one_activated(configs: list[TConfig]) -> Iterator[Violation]:
     """TC010: one activated version per (app, server, configName, podSeq)."""
     activated = [c for c in configs if c.activated]
     for later, first in repeats(activated, lambda c: c.activation_key):
-        yield report(
+        yield TC010.at(
             later,
-            "TC010",
             "activated",
             f"TConfig {first.name} is already the activated version of {later.config_name} "
             f"(app {later.app}, server {later.server or '-'}, podSeq {later.pod_seq}): "

@@ -44,7 +44,9 @@ from ..mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS, replica
 from ..paths import Segment
 from ..redaction import quote
 from ..stack import Stack
-from .common import repeats, report
+from .common import repeats
+from .registry import ERROR, WARNING, Rule, rule
+from .schema import TS014, TS019, TS021, section_mismatch
 
 RESERVED_SERVANT = "nodeobj"
 """Servant name that tarsnode uses (compared case-insensitively, TS005)."""
@@ -97,30 +99,6 @@ def check_server(server: TServer, stack: Stack) -> Iterator[Violation]:
     yield from _node_image(server, stack)
 
 
-def section_mismatch(sub_type: object, has_tars: bool, has_normal: bool) -> tuple[Path, str] | None:
-    """TS014 for a subType and the sections present: ``(field, message)`` or None.
-
-    Pure on plain values, so the loader can use it on a document that both sections make
-    schema-invalid.
-    """
-    if sub_type == SubType.TARS.value:
-        if has_normal:
-            return ("spec", "normal"), (
-                "subType tars takes spec.tars, not spec.normal: use spec.tars.ports for plain ports"
-            )
-        if not has_tars:
-            return ("spec", "tars"), "subType tars needs spec.tars"
-    elif sub_type == SubType.NORMAL.value:
-        if has_tars:
-            return ("spec", "tars"), (
-                "subType normal takes spec.normal, not spec.tars: use subType tars for a "
-                "server run by tarsnode"
-            )
-        if not has_normal:
-            return ("spec", "normal"), "subType normal needs spec.normal"
-    return None
-
-
 # --- ports (TS003-TS008) ------------------------------------------------------------------
 
 
@@ -150,68 +128,102 @@ def _normal_ports(server: TServer) -> list[_Port]:
     ]
 
 
-def _duplicate_names(server: TServer, code: str, ports: list[_Port]) -> Iterator[Violation]:
+def _duplicate_names(server: TServer, code: Rule, ports: list[_Port]) -> Iterator[Violation]:
     for later, first in repeats(ports, lambda p: p.name.lower()):
-        yield report(
+        yield code.at(
             server,
-            code,
             (*later.path, "name"),
             f"name {later.name} is already used by {first.label}",
         )
 
 
-def _duplicate_numbers(server: TServer, code: str, ports: list[_Port]) -> Iterator[Violation]:
+def _duplicate_numbers(server: TServer, code: Rule, ports: list[_Port]) -> Iterator[Violation]:
     for later, first in repeats(ports, lambda p: p.port):
-        yield report(
+        yield code.at(
             server,
-            code,
             (*later.path, "port"),
             f"port {later.port} is already used by {first.label}",
         )
 
 
+TS003 = rule(
+    "TS003",
+    ERROR,
+    "TServer",
+    "servant and spec.tars.ports names are unique (case-insensitive)",
+    origin="seed",
+)
+
+
 def _tars_names_unique(server: TServer) -> Iterator[Violation]:
     """TS003."""
-    return _duplicate_names(server, "TS003", _tars_ports(server))
+    return _duplicate_names(server, TS003, _tars_ports(server))
+
+
+TS004 = rule(
+    "TS004", ERROR, "TServer", "servant and spec.tars.ports port numbers are unique", origin="seed"
+)
 
 
 def _tars_ports_unique(server: TServer) -> Iterator[Violation]:
     """TS004."""
-    return _duplicate_numbers(server, "TS004", _tars_ports(server))
+    return _duplicate_numbers(server, TS004, _tars_ports(server))
+
+
+TS005 = rule("TS005", ERROR, "TServer", "no servant is named NodeObj (in any case)", origin="seed")
 
 
 def _no_node_obj(server: TServer) -> Iterator[Violation]:
     """TS005."""
     for entry in _tars_ports(server):
         if entry.role == "servant" and entry.name.lower() == RESERVED_SERVANT:
-            yield report(
+            yield TS005.at(
                 server,
-                "TS005",
                 (*entry.path, "name"),
                 f"servant name {entry.name} is reserved for tarsnode",
             )
+
+
+TS006 = rule(
+    "TS006",
+    ERROR,
+    "TServer",
+    "servants and spec.tars.ports do not use port 19385 (tarsnode)",
+    origin="seed",
+)
 
 
 def _no_reserved_port(server: TServer) -> Iterator[Violation]:
     """TS006 (port 19385 stays allowed in spec.normal.ports)."""
     for entry in _tars_ports(server):
         if entry.port == RESERVED_PORT:
-            yield report(
+            yield TS006.at(
                 server,
-                "TS006",
                 (*entry.path, "port"),
                 f"port {RESERVED_PORT} is reserved for tarsnode",
             )
 
 
+TS007 = rule(
+    "TS007",
+    ERROR,
+    "TServer",
+    "spec.normal.ports names are unique (case-insensitive)",
+    origin="seed",
+)
+
+
 def _normal_names_unique(server: TServer) -> Iterator[Violation]:
     """TS007."""
-    return _duplicate_names(server, "TS007", _normal_ports(server))
+    return _duplicate_names(server, TS007, _normal_ports(server))
+
+
+TS008 = rule("TS008", ERROR, "TServer", "spec.normal.ports port numbers are unique", origin="seed")
 
 
 def _normal_ports_unique(server: TServer) -> Iterator[Violation]:
     """TS008."""
-    return _duplicate_numbers(server, "TS008", _normal_ports(server))
+    return _duplicate_numbers(server, TS008, _normal_ports(server))
 
 
 # --- mounts (TS009, TS013, TS015, TS016) ---------------------------------------------------
@@ -230,10 +242,13 @@ def _claim_source(mount: Mount) -> str | None:
     return None
 
 
+TS009 = rule("TS009", ERROR, "TServer", "spec.k8s.mounts names are unique", origin="seed")
+
+
 def _mount_names_unique(server: TServer) -> Iterator[Violation]:
     """TS009 (exact, case-sensitive)."""
     for (path, later), _ in repeats(_mounts(server), lambda entry: entry[1].name):
-        yield report(server, "TS009", (*path, "name"), f"mount name {later.name} is already used")
+        yield TS009.at(server, (*path, "name"), f"mount name {later.name} is already used")
 
 
 def _claim_mounts(server: TServer) -> Iterator[tuple[Path, Mount, str]]:
@@ -244,18 +259,35 @@ def _claim_mounts(server: TServer) -> Iterator[tuple[Path, Mount, str]]:
             yield path, mount, source
 
 
+TS013 = rule(
+    "TS013",
+    ERROR,
+    "TServer",
+    "a daemonSet server has no persistentVolumeClaimTemplate or tLocalVolume mount",
+    origin="seed",
+)
+
+
 def _daemon_claims(server: TServer) -> Iterator[Violation]:
     """TS013."""
     if not server.spec.k8s.daemon_set:
         return
     for path, mount, source in _claim_mounts(server):
-        yield report(
+        yield TS013.at(
             server,
-            "TS013",
             (*path, "source", source),
             f"a daemonSet server cannot mount {source} {mount.name}: claim templates "
             "need a StatefulSet",
         )
+
+
+TS015 = rule(
+    "TS015",
+    WARNING,
+    "TServer",
+    "persistentVolumeClaimTemplate and tLocalVolume mounts are meant for tars servers",
+    origin="seed",
+)
 
 
 def _normal_claims(server: TServer) -> Iterator[Violation]:
@@ -263,9 +295,8 @@ def _normal_claims(server: TServer) -> Iterator[Violation]:
     if server.is_tars:
         return
     for path, mount, source in _claim_mounts(server):
-        yield report(
+        yield TS015.at(
             server,
-            "TS015",
             (*path, "source", source),
             f"{source} {mount.name} on a normal server: TarsK8S documents claim templates "
             "for tars servers only",
@@ -282,21 +313,31 @@ def _generated_volumes(server: TServer) -> set[str]:
     return names
 
 
+TS016 = rule(
+    "TS016",
+    ERROR,
+    "TServer",
+    "names Kubernetes accepts: metadata.name is lower(app)-lower(server), at most 58 characters "
+    "(52 for a StatefulSet); ability label keys at most 63; mount names are DNS-1123 labels, "
+    "mount names and paths are not reserved, mount paths are unique; tars/normal port names are "
+    "IANA service names",
+    origin="controller",
+)
+
+
 def _mount_volume_names(server: TServer) -> Iterator[Violation]:
     """TS016: mount names are DNS-1123 labels and not the pod's own volumes."""
     generated = _generated_volumes(server)
     for path, mount in _mounts(server):
         if mount.name in generated:
-            yield report(
+            yield TS016.at(
                 server,
-                "TS016",
                 (*path, "name"),
                 f"mount name {mount.name} is reserved for {RESERVED_VOLUMES[mount.name]}",
             )
         elif not is_dns_label(mount.name):
-            yield report(
+            yield TS016.at(
                 server,
-                "TS016",
                 (*path, "name"),
                 f"mount name {mount.name} is not a valid volume name (DNS-1123 label: lowercase "
                 "letters, digits and '-')",
@@ -314,16 +355,14 @@ def _mount_paths(server: TServer) -> Iterator[Violation]:
     for path, mount in mounts:
         volume = RESERVED_MOUNT_PATHS.get(_normal_path(mount.mount_path))
         if volume in generated:
-            yield report(
+            yield TS016.at(
                 server,
-                "TS016",
                 (*path, "mountPath"),
                 f"mountPath {mount.mount_path} is reserved for the {volume} volume",
             )
     for (path, later), (_, first) in repeats(mounts, lambda e: _normal_path(e[1].mount_path)):
-        yield report(
+        yield TS016.at(
             server,
-            "TS016",
             (*path, "mountPath"),
             f"mountPath {later.mount_path} is already used by mount {first.name}",
         )
@@ -333,16 +372,14 @@ def _mount_options(server: TServer) -> Iterator[Violation]:
     """TS016: volume mount options Kubernetes accepts for the main container."""
     for path, mount in _mounts(server):
         if mount.sub_path is not None and mount.sub_path_expr is not None:
-            yield report(
+            yield TS016.at(
                 server,
-                "TS016",
                 (*path, "subPathExpr"),
                 "subPath and subPathExpr are mutually exclusive",
             )
         if mount.mount_propagation == MountPropagation.BIDIRECTIONAL:
-            yield report(
+            yield TS016.at(
                 server,
-                "TS016",
                 (*path, "mountPropagation"),
                 "Bidirectional propagation needs a privileged container, and the main "
                 "container is not privileged: use HostToContainer",
@@ -368,9 +405,8 @@ def _node_selector(server: TServer) -> Iterator[Violation]:
             problem = "needs exactly one integer value"
         else:
             continue
-        yield report(
+        yield TS016.at(
             server,
-            "TS016",
             ("spec", "k8s", "nodeSelector", i, "values"),
             f"operator {operator} {problem}",
         )
@@ -391,9 +427,8 @@ def _name_matches(server: TServer) -> Iterator[Violation]:
     """TS016: metadata.name is lower(app)-lower(server) (a missing name is TS021)."""
     name = server.metadata.name
     if name is not None and name != server.object_name:
-        yield report(
+        yield TS016.at(
             server,
-            "TS016",
             "metadata.name",
             f"name {name} must be {server.object_name} (lower(app)-lower(server))",
         )
@@ -403,16 +438,14 @@ def _name_length(server: TServer) -> Iterator[Violation]:
     """TS016: at most 58 characters; at most 52 for a StatefulSet."""
     name = server.name
     if len(name) > MAX_NAME:
-        yield report(
+        yield TS016.at(
             server,
-            "TS016",
             "metadata.name",
             f"name {name} has {len(name)} characters, more than {MAX_NAME}",
         )
     elif len(name) > MAX_STATEFULSET_NAME and not server.spec.k8s.daemon_set:
-        yield report(
+        yield TS016.at(
             server,
-            "TS016",
             "metadata.name",
             f"name {name} has {len(name)} characters: a StatefulSet name over "
             f"{MAX_STATEFULSET_NAME} leaves no room for the controller-revision-hash label, so "
@@ -439,9 +472,8 @@ def _namespace_label(server: TServer) -> Iterator[Violation]:
     """TS016: the node label key ``tars.io/node.<namespace>`` every pod requires is valid."""
     name = node_label(server.namespace).removeprefix(LABEL_PREFIX)
     if len(name) > MAX_LABEL_NAME:
-        yield report(
+        yield TS016.at(
             server,
-            "TS016",
             "metadata.namespace",
             f"node label key tars.io/{name} has a name part of {len(name)} characters, more "
             f"than {MAX_LABEL_NAME}: the namespace may have at most "
@@ -453,9 +485,8 @@ def _ability_keys(server: TServer) -> Iterator[Violation]:
     """TS016: ability label keys that Kubernetes would reject in the node affinity."""
     for name in ability_label_names(server):
         if len(name) > MAX_LABEL_NAME:
-            yield report(
+            yield TS016.at(
                 server,
-                "TS016",
                 "spec.k8s.abilityAffinity",
                 f"node label key tars.io/{name} (abilityAffinity "
                 f"{server.spec.k8s.ability_affinity}) has a name part of {len(name)} characters, "
@@ -468,9 +499,8 @@ def _port_names(server: TServer) -> Iterator[Violation]:
     plain = [p for p in _tars_ports(server) if p.role == "port"] + _normal_ports(server)
     for entry in plain:
         if not is_port_name(entry.name):
-            yield report(
+            yield TS016.at(
                 server,
-                "TS016",
                 (*entry.path, "name"),
                 f"port name {entry.name} is not a valid Kubernetes port name (at most 15 "
                 "lowercase letters, digits and '-', with a letter and no '--')",
@@ -487,9 +517,8 @@ def _container_port_names_unique(server: TServer) -> Iterator[Violation]:
     for (later, name), (first, _) in repeats(entries, lambda entry: entry[1]):
         if later.name.lower() == first.name.lower():
             continue  # the same name twice: TS003/TS007
-        yield report(
+        yield TS016.at(
             server,
-            "TS016",
             (*later.path, "name"),
             f"{later.label} becomes container port {name}, which {first.label} already is",
         )
@@ -507,9 +536,8 @@ def _sections(server: TServer) -> Iterator[Violation]:
         return
     path, message = found
     if spec.sub_type == SubType.NORMAL.value and spec.normal is None:
-        yield report(
+        yield TS014.at(
             server,
-            "TS014",
             path,
             "subType normal with spec.tars instead of spec.normal: the controller builds it "
             "without tarsnode and its servants become Service ports; use spec.normal.ports "
@@ -517,7 +545,7 @@ def _sections(server: TServer) -> Iterator[Violation]:
             Severity.WARNING,
         )
         return
-    yield report(server, "TS014", path, message)
+    yield TS014.at(server, path, message)
 
 
 def _port_names_lower(server: TServer) -> set[str]:
@@ -531,17 +559,35 @@ def _host_ports(server: TServer) -> list[tuple[Path, str, int]]:
     ]
 
 
+TS011 = rule(
+    "TS011",
+    ERROR,
+    "TServer",
+    "every hostPorts nameRef names a servant or port of the server (case-insensitive)",
+    origin="seed",
+)
+
+
 def _host_port_refs(server: TServer) -> Iterator[Violation]:
     """TS011."""
     names = _port_names_lower(server)
     for path, name_ref, _ in _host_ports(server):
         if name_ref.lower() not in names:
-            yield report(
+            yield TS011.at(
                 server,
-                "TS011",
                 (*path, "nameRef"),
                 f"nameRef {name_ref} names no servant or port of this server",
             )
+
+
+TS024 = rule(
+    "TS024",
+    WARNING,
+    "TServer",
+    "a hostPorts nameRef is spelled in the same case as its servant or port (the v1.4.1 "
+    "controller matches case-sensitively and binds no host port otherwise)",
+    origin="tars-components",
+)
 
 
 def _host_port_case(server: TServer) -> Iterator[Violation]:
@@ -556,9 +602,8 @@ def _host_port_case(server: TServer) -> Iterator[Violation]:
     for path, name_ref, _ in _host_ports(server):
         target = by_lower.get(name_ref.lower())
         if target is not None and name_ref not in exact:
-            yield report(
+            yield TS024.at(
                 server,
-                "TS024",
                 (*path, "nameRef"),
                 f"nameRef {name_ref} differs in case from {target}: the TarsK8S v1.4.1 "
                 f"controller matches it case-sensitively and exposes no host port for it; "
@@ -566,20 +611,28 @@ def _host_port_case(server: TServer) -> Iterator[Violation]:
             )
 
 
+TS012 = rule("TS012", ERROR, "TServer", "hostPorts port numbers are unique", origin="seed")
+
+
 def _host_ports_unique(server: TServer) -> Iterator[Violation]:
     """TS012."""
     for (path, _, port), (_, first_ref, _) in repeats(_host_ports(server), lambda h: h[2]):
-        yield report(
-            server, "TS012", (*path, "port"), f"host port {port} is already used by {first_ref}"
-        )
+        yield TS012.at(server, (*path, "port"), f"host port {port} is already used by {first_ref}")
+
+
+TS018 = rule(
+    "TS018",
+    ERROR,
+    "TServer",
+    "hostPorts nameRefs are unique (case-insensitive)",
+    origin="controller",
+)
 
 
 def _host_port_refs_unique(server: TServer) -> Iterator[Violation]:
     """TS018 (case-insensitive)."""
     for (path, name_ref, _), _ in repeats(_host_ports(server), lambda h: h[1].lower()):
-        yield report(
-            server, "TS018", (*path, "nameRef"), f"nameRef {name_ref} already has a host port"
-        )
+        yield TS018.at(server, (*path, "nameRef"), f"nameRef {name_ref} already has a host port")
 
 
 def _replica_annotations(server: TServer) -> Iterator[Violation]:
@@ -593,18 +646,16 @@ def _replica_annotations(server: TServer) -> Iterator[Violation]:
         if count is not None:
             bounds[key] = count
         else:
-            yield report(
+            yield TS019.at(
                 server,
-                "TS019",
                 ("metadata", "annotations", key),
                 f"{quote(value, ('metadata', 'annotations', key))} is not a replica count "
                 "from 0 to 99",
             )
     low, high = bounds.get(ANNOTATION_MIN_REPLICAS), bounds.get(ANNOTATION_MAX_REPLICAS)
     if low is not None and high is not None and low > high:
-        yield report(
+        yield TS019.at(
             server,
-            "TS019",
             ("metadata", "annotations", ANNOTATION_MIN_REPLICAS),
             f"MinReplicas {low} is greater than MaxReplicas {high}",
         )
@@ -624,36 +675,60 @@ def _conversion_annotation(server: TServer) -> Iterator[Violation]:
         return
     for gate in restored.readiness_gates or []:
         if len(gate) > MAX_LABEL_NAME or _GATE.fullmatch(gate) is None:
-            yield report(
+            yield TS021.at(
                 server,
-                "TS021",
                 ("metadata", "annotations", CONVERSION_ANNOTATION),
                 f"restores readiness gate {quote(gate)}, which is not valid: expected "
                 f"{PATTERN_HINTS[P_QUALNAME]}, at most {MAX_LABEL_NAME} characters",
             )
 
 
+TS023 = rule(
+    "TS023",
+    WARNING,
+    "TServer",
+    "a daemonSet server has a release (without one no DaemonSet is emitted)",
+    origin="tars-components",
+)
+
+
 def _daemon_release(server: TServer) -> Iterator[Violation]:
     """TS023 (warning)."""
     if server.spec.k8s.daemon_set and server.spec.release is None:
-        yield report(
+        yield TS023.at(
             server,
-            "TS023",
             "spec.k8s.daemonSet",
             "a daemonSet server without spec.release emits no DaemonSet",
         )
+
+
+TS010 = rule(
+    "TS010",
+    ERROR,
+    "TServer",
+    "the TTemplate named by spec.tars.template exists in the namespace",
+    origin="seed",
+)
 
 
 def _template_exists(server: TServer, stack: Stack) -> Iterator[Violation]:
     """TS010 (whenever spec.tars is present, whatever the subType)."""
     tars = server.spec.tars
     if tars is not None and tars.template not in stack.template_names(server.namespace):
-        yield report(
+        yield TS010.at(
             server,
-            "TS010",
             "spec.tars.template",
             f"TTemplate {tars.template} does not exist in namespace {server.namespace}",
         )
+
+
+TS020 = rule(
+    "TS020",
+    ERROR,
+    "TServer",
+    "a released tars server has a nodeImage or its namespace has TFrameworkConfig tars-framework",
+    origin="controller",
+)
 
 
 def _node_image(server: TServer, stack: Stack) -> Iterator[Violation]:
@@ -664,13 +739,21 @@ def _node_image(server: TServer, stack: Stack) -> Iterator[Violation]:
     if is_deferred(release.node_image) or release.node_image:
         return
     if stack.framework(server.namespace) is None:
-        yield report(
+        yield TS020.at(
             server,
-            "TS020",
             "spec.release.nodeImage",
             f"no nodeImage, and namespace {server.namespace} has no TFrameworkConfig "
             "tars-framework to take the default tarsnode image from",
         )
+
+
+TS017 = rule(
+    "TS017",
+    ERROR,
+    "TServer",
+    "no two TServers of a namespace map to the same object name",
+    origin="tars-components",
+)
 
 
 def _same_object_name(servers: Iterable[TServer]) -> Iterator[Violation]:
@@ -681,9 +764,8 @@ def _same_object_name(servers: Iterable[TServer]) -> Iterator[Violation]:
         taken = next((key for key in keys if key in seen), None)
         if taken is not None:
             first = seen[taken]
-            yield report(
+            yield TS017.at(
                 server,
-                "TS017",
                 "metadata.name",
                 f"object name {taken[1]} is already used by TServer {first.name} "
                 f"(app {first.spec.app}, server {first.spec.server})",
