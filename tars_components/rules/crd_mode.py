@@ -190,4 +190,4 @@ def _lookup(document: dict[str, Any], path: tuple[str, ...]) -> Any:
     return node
 
 
-__all__ = ["TF005", "TS025", "conversion_violations", "refused_statefulset_violations"]
+__all__ = ["conversion_violations", "refused_statefulset_violations"]

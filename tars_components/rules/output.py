@@ -90,4 +90,4 @@ def expand_mode_warnings(stack: Stack) -> list[Violation]:
     return found
 
 
-__all__ = ["TF004", "TS026", "TT008", "TX001", "TX004", "expand_mode_warnings", "file_collision"]
+__all__ = ["expand_mode_warnings", "file_collision"]
