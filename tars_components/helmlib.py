@@ -46,7 +46,7 @@ from .errors import LoadProblem, Violation
 from .models.document import V1BETA2, Source
 from .paths import FileIndex, Segment, format_path, parse_path
 from .rules.schema import ignored_values_key
-from .yamlio import YamlLoader
+from .yaml_reader import YamlLoader
 
 CHART = "helm-lib v1.4.1 (tserver chart 1.3.0)"
 MARKER_KEYS = ("app", "server", "repo", "servants")

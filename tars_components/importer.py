@@ -49,7 +49,11 @@ from typing import Any
 import yaml
 
 from .errors import Violation, has_errors
-from .loader import CLUSTER_SCOPED_KINDS, load_texts, parse_document, read_texts
+from .limits import Limits
+from .loading.documents import parse_document
+from .loading.exports import CLUSTER_SCOPED_KINDS
+from .loading.files import read_texts
+from .loading.load import load_texts
 from .models import API_VERSIONS, FRAMEWORK_CONFIG_NAME, KINDS, V1BETA3
 from .models.document import Document, Source
 from .models.taccount import P_CONFIG_KEY
@@ -58,7 +62,6 @@ from .pipeline import check
 from .render import check_new_dir, write_tree
 from .rules.taccount import TA006
 from .stack import Stack
-from .yamlio import Limits
 
 SECRETS_SCRIPT = "pulumi-secrets.sh"
 PULUMI_IMPORT_FILE = "pulumi-import.json"

@@ -14,7 +14,7 @@ from functools import cached_property
 import yaml
 
 from .text import printable
-from .yamlio import YamlLoader
+from .yaml_reader import YamlLoader
 
 Segment = str | int
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

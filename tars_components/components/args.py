@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import pulumi
 
 from ..errors import LoadError
-from ..loader import SchemaError, parse_document
+from ..loading.documents import SchemaError, parse_document
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     V1BETA2,

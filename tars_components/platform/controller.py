@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from ..yamlio import YamlLoader
+from ..yaml_reader import YamlLoader
 from .ca import CERT_DIR, SECRET_NAME, CertificateAuthority
 from .values import ControllerValues
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError, Violation
-from ..loader import parse_document
+from ..loading.documents import parse_document
 from ..models import Document
 from ..options import Mode, Options
 from ..pipeline import build

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import LoadError, LoadProblem
-from ..loader import load_texts
+from ..loading.load import load_texts
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     KINDS,
@@ -39,7 +39,7 @@ from ..models import (
 )
 from ..paths import Segment, parse_path
 from ..stack import Rejected, Stack
-from ..yamlio import dump
+from ..yaml_writer import dump
 from .wire import (
     CONFIG_MASTER,
     DOCUMENT,

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import Violation
-from ..loader import VERSION_REQUIRED_FIELDS
+from ..loading.documents import VERSION_REQUIRED_FIELDS
 from ..models import V1BETA2, V1BETA3, ExecutorRef, TFrameworkConfig, UpdateStrategyType
 from ..models.base import P_IMAGE_OR_EMPTY
 from ..models.conversion import CONVERSION_ANNOTATION, convert
