@@ -51,11 +51,11 @@ import yaml
 from .errors import Violation, has_errors
 from .limits import Limits
 from .loading.documents import parse_document
-from .loading.exports import CLUSTER_SCOPED_KINDS
 from .loading.files import read_texts
 from .loading.load import load_texts
 from .models import API_VERSIONS, FRAMEWORK_CONFIG_NAME, KINDS, V1BETA3
 from .models.document import Document, Source
+from .models.kind_facts import CLUSTER_SCOPED_KINDS
 from .models.taccount import P_CONFIG_KEY
 from .options import Mode, Options, check_option_values
 from .pipeline import check

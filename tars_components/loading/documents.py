@@ -27,7 +27,7 @@ from ..models import (
 )
 from ..models.base import P_DNS1123SUB, PATTERN_HINTS
 from ..models.names import is_dns_label
-from ..paths import Segment
+from ..paths import MISSING, Segment, lookup
 from ..redaction import quote, secret_keys, secret_subtrees
 from ..rules.schema import SECTION_MISMATCH, schema_violation, section_mismatch, skipped_object
 from ..stack import Rejected
@@ -246,24 +246,12 @@ def _version_errors(
     kind: str, api_version: str, raw: Mapping[str, Any]
 ) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
     for path, hint in VERSION_ONLY_FIELDS.get((kind, api_version), {}).items():
-        if _lookup(raw, path) is not _MISSING:
+        if lookup(raw, path) is not MISSING:
             yield path, "extra_forbidden", f"unknown field in {api_version} ({hint})"
     for path in VERSION_REQUIRED_FIELDS.get((kind, api_version), ()):
-        parent = _lookup(raw, path[:-1]) if len(path) > 1 else raw
+        parent = lookup(raw, path[:-1]) if len(path) > 1 else raw
         if isinstance(parent, dict) and path[-1] not in parent:
             yield path, "missing", f"required field is missing in {api_version}"
-
-
-_MISSING = object()
-
-
-def _lookup(raw: Any, path: tuple[str, ...]) -> Any:
-    node = raw
-    for key in path:
-        if not isinstance(node, dict) or key not in node:
-            return _MISSING
-        node = node[key]
-    return node
 
 
 def _pydantic_errors(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from ..paths import Segment
 
 # What a live cluster adds to an object; ignored so that exported objects load unchanged.
@@ -28,32 +29,6 @@ LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 
 
 LIST_KIND = "List"
-
-
-CLUSTER_SCOPED_KINDS = frozenset(
-    {
-        "APIService",
-        "CertificateSigningRequest",
-        "ClusterIssuer",
-        "ClusterRole",
-        "ClusterRoleBinding",
-        "CSIDriver",
-        "CSINode",
-        "CustomResourceDefinition",
-        "IngressClass",
-        "MutatingWebhookConfiguration",
-        "Namespace",
-        "Node",
-        "PersistentVolume",
-        "PodSecurityPolicy",
-        "PriorityClass",
-        "RuntimeClass",
-        "StorageClass",
-        "ValidatingWebhookConfiguration",
-        "VolumeAttachment",
-    }
-)
-"""Kinds without a namespace: a plain object of these kinds never gets the stack namespace."""
 
 
 def list_items(document: Any) -> Iterator[tuple[Any, tuple[Segment, ...]]]:

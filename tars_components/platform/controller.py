@@ -25,12 +25,12 @@ from typing import Any
 
 import yaml
 
+from ..models.kind_facts import RBAC_API
 from ..yaml_reader import YamlLoader
 from .ca import CERT_DIR, SECRET_NAME, CertificateAuthority
 from .values import ControllerValues
 
 SYSTEM_NAMESPACE = "tars-system"
-RBAC_API = "rbac.authorization.k8s.io/v1"
 WEBHOOK_SERVICE = "tars-webhook-service"
 CA_ANNOTATION = "tars.io/webhook-ca-sha256"
 CRD_KINDS = (

@@ -6,7 +6,6 @@ version or the CRD's own patterns refuse a loaded document)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -16,6 +15,7 @@ from ..models import V1BETA2, V1BETA3, ExecutorRef, TFrameworkConfig, UpdateStra
 from ..models.base import P_IMAGE_OR_EMPTY
 from ..models.conversion import CONVERSION_ANNOTATION, convert
 from ..options import Options
+from ..paths import lookup
 from ..stack import Stack
 from .registry import ERROR, WARNING, rule
 from .schema import TF001, TS021
@@ -60,7 +60,7 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
         for path in required:
             if any(path[: len(m)] == m for m in missing):
                 continue  # its parent is already reported
-            if _lookup(converted, path) is None:
+            if lookup(converted, path, None) is None:
                 missing.append(path)
                 found.append(
                     TF001.at(
@@ -71,7 +71,7 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
                         f"{options.crd_api_version}",
                     )
                 )
-        executor = _lookup(converted, ("imageBuild", "executor"))
+        executor = lookup(converted, ("imageBuild", "executor"), None)
         if config.api_version == V1BETA2 and executor and not missing:
             try:  # restored from the conversion annotation, not checked by the loader
                 ExecutorRef.model_validate(executor)
@@ -179,15 +179,6 @@ def _crd_pattern_violations(stack: Stack) -> list[Violation]:
 # The v1.4.1 TServer CRD's pattern of env secretKeyRef/configMapKeyRef keys: narrower than
 # Kubernetes' own key rule (no '.' or '_'), which the models follow (issue #9).
 _CRD_KEY = re.compile(r"^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$")
-
-
-def _lookup(document: dict[str, Any], path: tuple[str, ...]) -> Any:
-    node: Any = document
-    for key in path:
-        if not isinstance(node, dict):
-            return None
-        node = node.get(key)
-    return node
 
 
 __all__ = ["conversion_violations", "refused_statefulset_violations"]
