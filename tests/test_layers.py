@@ -111,4 +111,4 @@ def test_the_layer_test_sees_an_upward_import() -> None:
     found = [target for _, target in _targets("loading.load", False, tree)]
     assert found == ["rules", "loading.documents"]
     assert _layer("rules") > _layer("loading.load") == _layer("loading.documents")
-    assert _layer("rules.schema") < _layer("loading") < _layer("rules.tserver")
+    assert _layer("rules.schema") < _layer("loading") < _layer("rules.tserver.ports")

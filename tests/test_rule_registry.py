@@ -123,7 +123,7 @@ def test_declaring_a_code_twice_raises() -> None:
 
 def test_rule_at_locates_the_violation() -> None:
     from tars_components.loading.load import load_texts
-    from tars_components.rules.tserver import TS004
+    from tars_components.rules.tserver.ports import TS004
 
     stack = load_texts({"s.yaml": _SERVER})
     server = stack.servers[0]

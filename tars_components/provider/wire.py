@@ -22,7 +22,9 @@ from ..paths import Segment
 from ..rules.registry import Rule
 from ..rules.schema import TS014
 from ..rules.tconfig import TC002
-from ..rules.tserver import TS010, TS011, TS016, TS017, TS020, TS024
+from ..rules.tserver.names import TS016
+from ..rules.tserver.ports import TS011, TS024
+from ..rules.tserver.spec import TS010, TS017, TS020
 from ..rules.ttemplate import TT002, TT004
 
 # --- property names ------------------------------------------------------------------------
