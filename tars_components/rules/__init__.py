@@ -5,8 +5,9 @@
 :func:`.registry.rule`, next to the check that reports it: one module per kind
 (:mod:`.tserver`, :mod:`.ttemplate`, :mod:`.tframework`, :mod:`.tconfig`, :mod:`.timage`,
 :mod:`.ttree`, :mod:`.taccount`, :mod:`.tdeploy`), plain objects in :mod:`.objects`, the
-version-comparing rules in :mod:`.change` and :mod:`.change_kinds`, what the loader reports in
-:mod:`.schema`, crd mode's own rules in :mod:`.crd_mode` and the output's in :mod:`.output`.
+version-comparing rules in :mod:`.change` (the TConfig and TTree ones in their kind's module),
+what the loader reports in :mod:`.schema`, crd mode's own rules in :mod:`.crd_mode` and the
+output's in :mod:`.output`.
 
 The names below are imported on first use, so that the loader can import :mod:`.schema`
 without importing every check.
@@ -20,8 +21,7 @@ from ..lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from .catalog import RULES, rules_table
-    from .change import validate_change
-    from .change_kinds import without_create_only
+    from .change import validate_change, without_create_only
     from .check import validate
     from .registry import Origin, Rule
 else:
@@ -34,7 +34,7 @@ else:
             "Rule": ".registry",
             "validate": ".check",
             "validate_change": ".change",
-            "without_create_only": ".change_kinds",
+            "without_create_only": ".change",
         },
         globals(),
     )

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..errors import Violation, sorted_violations
-from ..models import Document, TServer, TTemplate
+from ..models import TServer, TTemplate
 from ..stack import Stack
-from .change_kinds import kind_changes
-from .registry import ERROR, rule
+from .common import by_key, key_of, keys_present
+from .registry import ERROR, lookup, rule
+from .tconfig import config_changes
 from .tdeploy import request_changes
-
-Key = tuple[str, str, str]
+from .ttree import tree_changes
 
 _IMMUTABLE = (("app", "app"), ("server", "server"), ("subType", "sub_type"))
 _SECTIONS = ("tars", "normal")
@@ -24,32 +24,22 @@ _SECTIONS = ("tars", "normal")
 
 def validate_change(previous: Stack, current: Stack) -> list[Violation]:
     """Change rules comparing two versions of a stack: TS001, TS002, TT003, TT005 and the
-    TConfig/TTree ones of :mod:`.change_kinds`, in report order. Neither stack needs to be
-    mutated."""
-    before = _by_key(previous.documents)
+    TConfig and TTree ones (:func:`.tconfig.config_changes`, :func:`.ttree.tree_changes`), in
+    report order. Neither stack needs to be mutated."""
+    before = by_key(previous.documents)
     found: list[Violation] = []
     for server in current.servers:
-        old = before.get(_key(server))
+        old = before.get(key_of(server))
         if isinstance(old, TServer):
             found.extend(_immutable_fields(old, server))
             found.extend(_frozen_sections(old, server))
     for template in _removed_templates(previous, current):
         found.extend(_still_a_parent(template, current))
         found.extend(_still_used(template, current))
-    found.extend(kind_changes(previous, current))  # TConfig, TTree (change_kinds)
+    found.extend(config_changes(previous, current))
+    found.extend(tree_changes(previous, current))
     found.extend(request_changes(previous, current))  # TDeploy
     return sorted_violations(found)
-
-
-def _key(doc: Document) -> Key:
-    return doc.kind, doc.namespace, doc.name
-
-
-def _by_key(documents: Iterable[Document]) -> dict[Key, Document]:
-    found: dict[Key, Document] = {}
-    for doc in documents:
-        found.setdefault(_key(doc), doc)
-    return found
 
 
 TS001 = rule(
@@ -141,3 +131,18 @@ def _still_used(template: TTemplate, current: Stack) -> Iterator[Violation]:
             "metadata.name",
             f"TTemplate {template.name} is removed but TServer {', '.join(users)} still uses it",
         )
+
+
+def without_create_only(violations: Iterable[Violation], previous: Stack) -> list[Violation]:
+    """The violations minus those of create-only rules (TC002, TC005, TC006, TR001, TR002)
+    about objects the previous stack already has: for them the change is an update."""
+    existing = keys_present(previous)
+    return [
+        v
+        for v in violations
+        if not (
+            (declared := lookup(v.code)) is not None
+            and declared.create_only
+            and (v.kind, v.namespace, v.name) in existing
+        )
+    ]

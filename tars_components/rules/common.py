@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from ..errors import Violation
 from ..models import Document
+from ..stack import Rejected, Stack
 from .registry import Rule
 
 T = TypeVar("T")
@@ -31,3 +32,26 @@ def repeats(items: Iterable[T], key: Callable[[T], Hashable]) -> Iterator[tuple[
         seen = first.setdefault(key(item), item)
         if seen is not item:
             yield item, seen
+
+
+Key = tuple[str, str, str]
+"""A document's ``(kind, namespace, name)``."""
+
+
+def key_of(doc: Document | Rejected) -> Key:
+    """``(kind, namespace, name)`` of a document (or of one the schema rejected)."""
+    return doc.kind, doc.namespace, doc.name
+
+
+def by_key(docs: Iterable[Document]) -> dict[Key, Document]:
+    """The first document of each key, in load order."""
+    found: dict[Key, Document] = {}
+    for doc in docs:
+        found.setdefault(key_of(doc), doc)
+    return found
+
+
+def keys_present(stack: Stack) -> set[Key]:
+    """The keys of a stack's documents, those the schema rejected included (a document that
+    failed its schema is still there: reported at its field, not removed)."""
+    return {*map(key_of, stack.documents), *map(key_of, stack.rejected)}

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from ..errors import Violation
 from ..models import TREE_NAME, TTree
 from ..stack import Stack
-from .common import repeats
+from .common import by_key, key_of, keys_present, repeats
 from .registry import ERROR, WARNING, rule
 
 TR002 = rule(
@@ -121,4 +121,53 @@ def _servers_in_tree(stack: Stack, trees: list[TTree]) -> Iterator[Violation]:
                 "spec.app",
                 f"app {server.spec.app} is not in TTree {tree.name}: the controller appends "
                 "it, so the live tree differs from the declared one; add it to apps",
+            )
+
+
+# --- changes (compared with the previous stack) ---------------------------------------------
+
+
+TR006 = rule(
+    "TR006",
+    ERROR,
+    "TTree",
+    "an app is not removed from the tree while TServers of that app exist",
+    origin="controller",
+    change=True,
+)
+
+
+def _apps_removed(old: TTree, new: TTree, current: Stack) -> Iterator[Violation]:
+    """TR006."""
+    kept = {a.name for a in new.apps}
+    for app in old.apps:
+        if app.name not in kept and (new.namespace, app.name) in current.server_apps:
+            yield TR006.at(
+                new,
+                "apps",
+                f"app {app.name} is removed from the tree but TServers of app {app.name} "
+                "still exist",
+            )
+
+
+TR007 = rule(
+    "TR007", ERROR, "TTree", "tars-tree is never deleted", origin="controller", change=True
+)
+
+
+def tree_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
+    """The TTree change rules: apps still used are not removed (TR006), tars-tree is never
+    deleted (TR007)."""
+    before = by_key(previous.documents)
+    now = keys_present(current)
+    for tree in current.trees:
+        old = before.get(key_of(tree))
+        if isinstance(old, TTree):
+            yield from _apps_removed(old, tree, current)
+    for tree in previous.trees:
+        if tree.name == TREE_NAME and key_of(tree) not in now:
+            yield TR007.at(
+                tree,
+                "metadata.name",
+                f"TTree {tree.name} is removed: only the TarsK8S controller may delete it",
             )
