@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the registry and the rules the loader reports (the package __init__ imports lazily)
     ("rules.registry", "rules.schema", "rules.__init__"),
     ("loading", "loader", "yamlio", "legacy", "helmlib", "tdeploy", "stack"),
-    ("mutation", "mutation_kinds"),
+    ("mutation",),
     ("rules",),
     ("expansion",),
     ("pipeline", "diff", "render", "convert", "importer", "schema", "platform"),

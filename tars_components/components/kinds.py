@@ -2,7 +2,7 @@
 ``tars:index:TAccount``: the rest of a TarsK8S namespace as components (issue #11), built like
 :class:`~tars_components.components.TTemplate`: one validation resource per document (the same
 rules and change rules as ``validate``, through the dynamic provider), and in crd mode the
-document as the webhook admits it (:mod:`tars_components.mutation_kinds`) as a custom resource
+document as the webhook admits it (:mod:`tars_components.mutation`) as a custom resource
 that depends on the validation, named ``<component>-<kind>``. Expand mode has no controller for
 these kinds: the components then validate and apply nothing (``render`` warns TX001).
 
@@ -39,7 +39,7 @@ from ..models import TConfig as TConfigDocument
 from ..models import TImage as TImageDocument
 from ..models import TTree as TTreeDocument
 from ..models.taccount import SecretRef
-from ..mutation_kinds import mutate_kind
+from ..mutation import mutate_kind
 from ..options import Mode
 from ..secrets import AccountHashing, check_key, is_placeholder, keyed_salt
 from .account_salt import TAccountSalt

@@ -1,7 +1,7 @@
 """Output of the wave-2 kinds and of plain Kubernetes objects.
 
 * crd mode: TTree, TImages, TConfigs and TAccounts (in that order, each in load order) as the
-  custom resources the webhook admits (:mod:`tars_components.mutation_kinds`); their schemas
+  custom resources the webhook admits (:mod:`tars_components.mutation`); their schemas
   are the same in v1beta2 and v1beta3, so converting is setting ``apiVersion``.
 * expand mode has no controller for them: :func:`expand_mode_warnings` gives one TX001 per
   kind present; optionally (``Options.tconfig_config_maps``) the activated TConfigs of each
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..models import MASTER, Document, TConfig, TServer
-from ..mutation_kinds import LABEL_APP, LABEL_SERVER, mutate_kind
+from ..mutation import LABEL_APP, LABEL_SERVER, mutate_kind
 from ..options import Options
 from ..rules.output import expand_mode_warnings
 from ..secrets import AccountHashing
@@ -33,7 +33,7 @@ def kind_documents(
     """The TTrees, TImages, TConfigs and TAccounts as custom resources of
     ``options.crd_api_version``. ``secrets`` resolves ``{configSecret: KEY}`` credentials,
     ``hashing`` salts the TAccount passwords (see
-    :func:`tars_components.mutation_kinds.mutate_account`)."""
+    :func:`tars_components.mutation.taccount.mutate_account`)."""
     ordered: list[Document] = [*stack.trees, *stack.images, *stack.configs, *stack.accounts]
     out = []
     for doc in ordered:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from ..errors import Violation
 from ..models import MASTER, TConfig, TServer
-from ..mutation_kinds import LABEL_DEACTIVATE, LABEL_DELETING
+from ..mutation import LABEL_DEACTIVATE, LABEL_DELETING
 from ..stack import Stack
 from .common import by_key, key_of, keys_present, repeats, same_names
 from .registry import ERROR, WARNING, rule

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ..errors import Violation
 from ..models import TImage
-from ..mutation_kinds import LABEL_APP, LABEL_SERVER
+from ..mutation import LABEL_APP, LABEL_SERVER
 from ..stack import Stack
 from .common import repeats, same_names
 from .registry import ERROR, WARNING, rule
