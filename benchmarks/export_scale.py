@@ -37,7 +37,7 @@ from export import NAMESPACE, export_text  # noqa: E402
 from timing import best_wall_time  # noqa: E402
 
 from tars_components.importer import import_texts  # noqa: E402
-from tars_components.loader import load_texts  # noqa: E402
+from tars_components.loading.load import load_texts  # noqa: E402
 from tars_components.options import Mode, Options  # noqa: E402
 from tars_components.pipeline import build, check  # noqa: E402
 from tars_components.render import render_files  # noqa: E402

@@ -131,7 +131,7 @@ def run_program(
 
 def rendered_objects(stack_dir: Path, namespace: str) -> list[dict[str, Any]]:
     """What ``tars-components render`` writes for the stack (same options as the program)."""
-    from tars_components.loader import load_stack
+    from tars_components.loading.load import load_stack
     from tars_components.options import Options
     from tars_components.pipeline import build
 

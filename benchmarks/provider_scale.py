@@ -41,7 +41,7 @@ def all_inputs(stack_dir: Path, namespace: str) -> list[tuple[str, Any]]:
     """``(urn, property struct)`` of every document's validation resource."""
     from pulumi.dynamic.dynamic import serialize_provider
 
-    from tars_components.loader import load_stack
+    from tars_components.loading.load import load_stack
     from tars_components.provider import (
         DOCUMENT,
         NamespaceFacts,

@@ -34,7 +34,7 @@ if str(REPO) not in sys.path:
 from timing import best_wall_time  # noqa: E402
 
 from tars_components.convert import convert_texts  # noqa: E402
-from tars_components.loader import load_texts  # noqa: E402
+from tars_components.loading.load import load_texts  # noqa: E402
 from tars_components.options import Options  # noqa: E402
 from tars_components.pipeline import check  # noqa: E402
 

@@ -19,10 +19,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "crd_documents": (".expansion", "crd_documents"),
     "expand": (".expansion", "expand"),
     "expand_server": (".expansion", "expand_server"),
-    "load_stack": (".loader", "load_stack"),
-    "load": (".loader", "load_stack"),
-    "load_texts": (".loader", "load_texts"),
-    "parse_document": (".loader", "parse_document"),
+    "load_stack": (".loading.load", "load_stack"),
+    "load": (".loading.load", "load_stack"),
+    "load_texts": (".loading.load", "load_texts"),
+    "parse_document": (".loading.documents", "parse_document"),
     "TFrameworkConfigDocument": (".models", "TFrameworkConfig"),
     "TServerDocument": (".models", "TServer"),
     "TTemplateDocument": (".models", "TTemplate"),
@@ -74,8 +74,9 @@ if TYPE_CHECKING:
     )
     from .errors import LoadError, LoadProblem, Severity, Violation
     from .expansion import crd_documents, expand, expand_server
-    from .loader import load_stack, load_texts, parse_document
-    from .loader import load_stack as load
+    from .loading.documents import parse_document
+    from .loading.load import load_stack, load_texts
+    from .loading.load import load_stack as load
     from .models import TFrameworkConfig as TFrameworkConfigDocument
     from .models import TServer as TServerDocument
     from .models import TTemplate as TTemplateDocument

@@ -12,6 +12,8 @@ from typing import Any
 import yaml
 
 from .errors import UsageError
+from .limits import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, parse_size
+from .loading.files import UnreadableFile, read_text
 from .models import API_VERSIONS, V1BETA3
 from .options import (
     DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
@@ -20,16 +22,7 @@ from .options import (
     check_options,
     parse_approvers,
 )
-from .reading import UnreadableFile, read_text
-from .yamlio import (
-    LIMIT_NAMES,
-    MAX_DEPTH_CEILING,
-    Limits,
-    YamlLimitError,
-    describe_yaml_error,
-    load_documents,
-    parse_size,
-)
+from .yaml_reader import YamlLimitError, describe_yaml_error, load_documents
 
 NAMESPACE_KEY = "tars"
 
@@ -49,7 +42,7 @@ class StackSettings:
     * ``external_replicas``: ``tars:externalReplicas``; leave ``spec.replicas`` to an HPA or
       ``kubectl scale`` (``ignore_changes``).
     * ``limits``: bounds on the stack's files (``tars:maxFileSize``, ``tars:maxStackSize``,
-      ``tars:maxDepth``, ``tars:maxAliasExpansion``; see :class:`~.yamlio.Limits`).
+      ``tars:maxDepth``, ``tars:maxAliasExpansion``; see :class:`~.limits.Limits`).
 
     ``tars:frameworkConfig`` (``stack``, the default, or ``existing``) sets
     ``options.existing_framework_config``: crd mode on a cluster that already has its
@@ -138,10 +131,10 @@ def settings_from_config(
 
 
 def limit_value(field: str, value: Any, config: bool) -> int | None:
-    """One :class:`~.yamlio.Limits` field from a flag or config value (None when unset).
+    """One :class:`~.limits.Limits` field from a flag or config value (None when unset).
 
     Sizes take units (``16Mi``); depth and expansion are positive integers, the depth at most
-    :data:`~.yamlio.MAX_DEPTH_CEILING`. Raises :class:`UsageError` naming the flag or key.
+    :data:`~.limits.MAX_DEPTH_CEILING`. Raises :class:`UsageError` naming the flag or key.
     """
     if value is None or value == "":
         return None

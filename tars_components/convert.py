@@ -27,10 +27,12 @@ from .errors import LoadError, LoadProblem, UsageError, Violation, sorted_violat
 from .expansion.crd import convert
 from .helmlib import translate, values_mapping
 from .legacy import upgrade
-from .loader import load_texts
+from .limits import Limits
+from .loading.load import load_texts
 from .models import V1BETA3
 from .paths import FileIndex
-from .yamlio import Limits, YamlLimitError, dump, load_documents
+from .yaml_reader import YamlLimitError, load_documents
+from .yaml_writer import dump
 
 HELM_ANNOTATION = "helm.sh/resource-policy"
 

@@ -42,10 +42,11 @@ from typing import Any
 
 import yaml
 
-from .errors import LoadProblem, Severity, Violation
+from .errors import LoadProblem, Violation
 from .models.document import V1BETA2, Source
 from .paths import FileIndex, Segment, format_path, parse_path
-from .yamlio import YamlLoader
+from .rules.schema import ignored_values_key
+from .yaml_reader import YamlLoader
 
 CHART = "helm-lib v1.4.1 (tserver chart 1.3.0)"
 MARKER_KEYS = ("app", "server", "repo", "servants")
@@ -308,14 +309,11 @@ def translate(
             continue
         hint = IGNORED_HINTS.get(key, f"{CHART} does not read it (a typo?)")
         warnings.append(
-            Violation(
-                code="TH001",
-                severity=Severity.WARNING,
-                kind="TServer",
+            ignored_values_key(
                 namespace=namespace,
                 name=name,
                 field=format_path((key,)),
-                message=f"values key ignored: {hint}",
+                hint=hint,
                 file=file,
                 line=line((key,)),
             )

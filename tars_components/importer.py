@@ -49,15 +49,19 @@ from typing import Any
 import yaml
 
 from .errors import Violation, has_errors
-from .loader import CLUSTER_SCOPED_KINDS, load_texts, parse_document, read_texts
+from .limits import Limits
+from .loading.documents import parse_document
+from .loading.files import read_texts
+from .loading.load import load_texts
 from .models import API_VERSIONS, FRAMEWORK_CONFIG_NAME, KINDS, V1BETA3
 from .models.document import Document, Source
+from .models.kind_facts import CLUSTER_SCOPED_KINDS
 from .models.taccount import P_CONFIG_KEY
 from .options import Mode, Options, check_option_values
 from .pipeline import check
 from .render import check_new_dir, write_tree
+from .rules.taccount import TA006
 from .stack import Stack
-from .yamlio import Limits
 
 SECRETS_SCRIPT = "pulumi-secrets.sh"
 PULUMI_IMPORT_FILE = "pulumi-import.json"
@@ -125,7 +129,7 @@ def import_texts(
         written.append(doc)
     stack = _with_accounts(loaded, [d for d in written if _is_account(d)], stack_namespace)
     options = Options(namespace=stack_namespace, mode=IMPORT_MODE)
-    violations = [v for v in check(stack, options) if v.code != "TA006"]
+    violations = [v for v in check(stack, options) if v.code != TA006.code]
     if has_errors(violations):
         return ImportResult(violations=violations, notes=list(stack.notes), stack=stack)
     groups: dict[str, list[dict[str, Any]]] = {}

@@ -16,7 +16,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .errors import LoadProblem
+from .loading.exports import list_items
 from .models import V1BETA2, V1BETA3
+from .models.conversion import convert
 from .paths import FileIndex, Segment
 
 V1BETA1 = "k8s.tars.io/v1beta1"
@@ -29,8 +31,6 @@ UPGRADABLE = frozenset(
 
 
 def _items(documents: Sequence[Any]) -> Iterator[tuple[int, tuple[Segment, ...], Any]]:
-    from .loader import list_items
-
     for position, document in enumerate(documents):
         if document is None:
             continue
@@ -73,8 +73,6 @@ def _name(raw: dict[str, Any]) -> str:
 def upgrade(raw: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """A v1beta1 or v1beta2 document as v1beta3, and the fields that could not be carried
     over (dotted paths; empty when nothing was lost). Other documents come back unchanged."""
-    from .expansion.crd import convert  # the expansion package imports the loader
-
     api_version, kind = raw.get("apiVersion"), raw.get("kind")
     if api_version not in (V1BETA1, V1BETA2) or kind not in UPGRADABLE:
         return raw, []

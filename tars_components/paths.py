@@ -10,11 +10,12 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
+from typing import Any
 
 import yaml
 
 from .text import printable
-from .yamlio import YamlLoader
+from .yaml_reader import YamlLoader
 
 Segment = str | int
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -47,6 +48,21 @@ def parse_path(path: str) -> list[Segment]:
         else:
             segments.append(name)
     return segments
+
+
+MISSING: Any = object()
+"""What :func:`lookup` returns, unless told otherwise, for a path that is not there."""
+
+
+def lookup(document: Any, path: Sequence[str], missing: Any = MISSING) -> Any:
+    """The value at ``path`` in nested mappings, or ``missing`` when a key is absent or a node
+    on the way is not a mapping."""
+    node = document
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return missing
+        node = node[key]
+    return node
 
 
 def _unquote(quoted: str) -> str:

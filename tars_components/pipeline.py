@@ -22,8 +22,7 @@ from .expansion.layout import layout_violations
 from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfig
 from .options import Mode, Options
 from .rules import validate
-from .rules.common import report
-from .rules.objects import controller_only_objects
+from .rules.objects import controller_only_objects, overwritten_by_output
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing
@@ -143,15 +142,7 @@ def _collisions(stack: Stack, objects: list[dict[str, Any]]) -> list[Violation]:
         key = _identity(obj)
         if key in plain and key not in seen:
             seen.add(key)
-            found.append(
-                report(
-                    plain[key],
-                    "TX003",
-                    "metadata.name",
-                    f"{key[0]} {key[1]}/{key[2]} is also created by the stack's "
-                    "TarsK8S objects: rename or remove this object",
-                )
-            )
+            found.append(overwritten_by_output(plain[key]))
     return found
 
 

@@ -32,12 +32,14 @@ except ImportError:  # pragma: no cover - not a POSIX system: no locking
 from .batch import suspended_gc
 from .errors import UsageError
 from .expansion.layout import CRD_DIR, MANIFEST_DIR, output_path
-from .loader import load_stack
+from .limits import Limits
+from .loading.files import UnreadableFile, read_bytes
+from .loading.load import load_stack
 from .options import Mode, Options, check_options
 from .pipeline import Build, build
-from .reading import UnreadableFile, read_bytes
 from .stack import Stack
-from .yamlio import Limits, YamlLimitError, dump
+from .yaml_reader import YamlLimitError
+from .yaml_writer import dump
 
 
 def render_path(obj: Mapping[str, Any]) -> str:
@@ -343,7 +345,7 @@ def previous_hashes(out_dir: str | Path, stack: Stack) -> dict[tuple[str, str], 
     ``out_dir`` (either apiVersion), by ``(namespace, name)``. A file that is missing, too
     large, unreadable or not that TAccount is skipped: the previous render is only a hint."""
     from .models import API_VERSIONS
-    from .yamlio import load_documents
+    from .yaml_reader import load_documents
 
     found: dict[tuple[str, str], str] = {}
     for account in stack.accounts:
@@ -399,7 +401,7 @@ def render_stack(
 
     Nothing is written when a rule error blocks (``result.build.ok`` is false). Raises
     :class:`~tars_components.errors.LoadError` for unreadable input or input beyond ``limits``
-    (default :class:`~tars_components.yamlio.Limits`), :class:`UsageError` for a bad option
+    (default :class:`~tars_components.limits.Limits`), :class:`UsageError` for a bad option
     value or ``--out``.
 
     A TAccount password is hashed with the salt of ``salt_key`` when given, else with the salt

@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .loader import VERSION_ONLY_FIELDS, VERSION_REQUIRED_FIELDS
+from .loading.documents import VERSION_ONLY_FIELDS, VERSION_REQUIRED_FIELDS
 from .models import API_VERSIONS, KINDS
 
 STACK_SCHEMA = "stack.json"

@@ -20,13 +20,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .errors import Severity, Violation
+from .errors import Violation
 from .models.document import API_VERSIONS, Source
 from .models.tdeploy import TDeploy
 from .paths import Segment, format_path, parse_path
+from .rules.schema import request_schema_violation
 
 KIND = TDeploy.KIND
-SCHEMA_CODE = "TD007"
 
 
 @dataclass(frozen=True)
@@ -112,10 +112,7 @@ class Requests:
             ns, str(name), state, apply, approve, _server_name(apply), source, "deployed" in raw
         )
         violations = [
-            Violation(
-                code=SCHEMA_CODE,
-                severity=Severity.ERROR,
-                kind=KIND,
+            request_schema_violation(
                 namespace=ns,
                 name=str(name),
                 field=format_path(path),

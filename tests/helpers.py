@@ -6,9 +6,9 @@ import copy
 from typing import Any
 
 from tars_components.expansion import expand
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Options
-from tars_components.yamlio import dump
+from tars_components.yaml_writer import dump
 
 NAMESPACE = "tars-dev"
 

@@ -27,9 +27,9 @@ from upstream import shared_path
 from tars_components.components.account_salt import RESOURCE_TYPE as SALT_TYPE
 from tars_components.components.account_salt import TAccountSalt
 from tars_components.components.testing import Recording, record, strip_secrets
-from tars_components.loader import parse_document
+from tars_components.loading.documents import parse_document
 from tars_components.models import TAccount
-from tars_components.mutation_kinds import mutate_account
+from tars_components.mutation import mutate_account
 from tars_components.render import local_salt_key
 from tars_components.secrets import (
     BCRYPT_COST,

@@ -17,7 +17,7 @@ from helpers import FRAMEWORK, NAMESPACE, edited, load, stack_text, tars_server,
 
 from tars_components.errors import Violation
 from tars_components.expansion import crd_documents
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.models.base import is_image_reference
 from tars_components.mutation import mutate
 from tars_components.options import Mode, Options

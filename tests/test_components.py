@@ -40,12 +40,13 @@ from tars_components.components.testing import (
     record,
 )
 from tars_components.expansion import convert, expand, expand_server
-from tars_components.loader import load_texts, parse_document
+from tars_components.loading.documents import parse_document
+from tars_components.loading.load import load_texts
 from tars_components.models import V1BETA2, V1BETA3, TFrameworkConfig
 from tars_components.models import TServer as TServerDocument
 from tars_components.mutation import mutate_server, mutate_template
 from tars_components.options import Mode, Options
-from tars_components.yamlio import dump
+from tars_components.yaml_writer import dump
 
 VALIDATION = "pulumi-python:dynamic/tars:TarsValidation"
 CONFIG: TFrameworkConfig = parse_document(FRAMEWORK)  # type: ignore[assignment]

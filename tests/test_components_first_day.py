@@ -30,7 +30,7 @@ from tars_components.components import (
 from tars_components.components.args import taccount as taccount_args
 from tars_components.components.shapes import RoleValue
 from tars_components.components.testing import Recording, record
-from tars_components.loader import parse_document
+from tars_components.loading.documents import parse_document
 from tars_components.models.taccount import Role
 from tars_components.options import Mode, Options
 

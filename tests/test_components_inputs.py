@@ -31,7 +31,7 @@ from tars_components.components.testing import (
     record,
     strip_secrets,
 )
-from tars_components.loader import parse_document
+from tars_components.loading.documents import parse_document
 from tars_components.options import Mode, Options
 from tars_components.provider.wire import EMPTY_FACTS
 

@@ -36,7 +36,7 @@ from tars_components.components.testing import (
     strip_secrets,
 )
 from tars_components.importer import import_texts
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.models import TConfig as TConfigDocument
 from tars_components.options import Mode, Options
 from tars_components.provider import TarsValidation, ValidationInputs

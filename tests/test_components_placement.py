@@ -42,7 +42,8 @@ from tars_components.components.platform import (
     TarsFrameworkInstallArgs,
 )
 from tars_components.components.testing import Recording, Registration, record
-from tars_components.loader import load_texts, parse_document
+from tars_components.loading.documents import parse_document
+from tars_components.loading.load import load_texts
 from tars_components.models import TFrameworkConfig
 from tars_components.options import Mode, Options
 

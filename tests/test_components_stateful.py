@@ -17,7 +17,7 @@ from tars_components.components.stateful import (
 )
 from tars_components.components.testing import record
 from tars_components.expansion import expand_server
-from tars_components.loader import parse_document
+from tars_components.loading.documents import parse_document
 from tars_components.options import Options
 
 CONFIG = parse_document(FRAMEWORK)

@@ -17,7 +17,7 @@ from helpers import (
 )
 
 from tars_components.expansion import convert, crd_documents
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build
 
@@ -77,7 +77,7 @@ def test_v1beta2_framework_config_without_executor_cannot_be_written_as_v1beta3(
     v1beta2["metadata"]["name"] = "tars-framework"
     from helpers import stack_text, template
 
-    from tars_components.loader import load_texts
+    from tars_components.loading.load import load_texts
 
     stack = load_texts(
         {"s.yaml": stack_text(v1beta2, template("tars.cpp"), tars_server())}, NAMESPACE
@@ -105,7 +105,7 @@ def test_crd_mode_refuses_to_write_a_v1beta2_framework_config() -> None:
     result, so the API server cannot store a TFrameworkConfig sent as v1beta2."""
     from helpers import stack_text, template
 
-    from tars_components.loader import load_texts
+    from tars_components.loading.load import load_texts
 
     stack = load_texts(
         {"s.yaml": stack_text(FRAMEWORK, template("tars.cpp"), tars_server())}, NAMESPACE

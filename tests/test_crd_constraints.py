@@ -26,7 +26,7 @@ from helpers import FRAMEWORK, NAMESPACE, stack_text, template
 from upstream import shared_root
 
 from tars_components.errors import Violation
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.paths import format_path
 from tars_components.pipeline import check as pipeline_check

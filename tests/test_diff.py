@@ -34,7 +34,7 @@ from tars_components.diff import (
     to_markdown,
     to_text,
 )
-from tars_components.loader import load_stack, load_texts
+from tars_components.loading.load import load_stack, load_texts
 from tars_components.options import Mode, Options
 
 EXPAND = Options(namespace=NAMESPACE)

@@ -19,9 +19,9 @@ from helpers import (
 
 from tars_components.expansion import expand
 from tars_components.expansion.quantity import canonical_quantity
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Options
-from tars_components.yamlio import dump
+from tars_components.yaml_writer import dump
 
 LABELS = {"tars.io/ServerApp": "Test", "tars.io/ServerName": "DemoTest"}
 

@@ -29,7 +29,7 @@ from helpers import (
 from tars_components.errors import Severity
 from tars_components.expansion import crd_documents
 from tars_components.expansion.layout import document_paths, layout_violations, output_path
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build, check
 from tars_components.render import render_files, render_path

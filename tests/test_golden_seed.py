@@ -12,7 +12,7 @@ from typing import Any
 import yaml
 
 from tars_components.expansion import expand
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Options
 
 

@@ -18,11 +18,11 @@ from tars_components.cli import main as cli
 from tars_components.components.testing import record
 from tars_components.errors import LoadError
 from tars_components.helmlib import is_values_text, translate, values_mapping
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build
 from tars_components.render import render_path
-from tars_components.yamlio import YamlLoader
+from tars_components.yaml_reader import YamlLoader
 
 ROOT = Path(__file__).resolve().parent.parent
 HELM_LIB_TEST = shared_path("wild", "k8sframework", "helm-lib-test")

@@ -16,18 +16,11 @@ from helpers import FRAMEWORK, stack_text, tars_server, template
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tars_components import yamlio
+from tars_components import yaml_reader
 from tars_components.errors import LoadError
-from tars_components.loader import load_stack, load_texts
-from tars_components.yamlio import (
-    Limits,
-    YamlLimitError,
-    check_nesting,
-    expanded_size,
-    format_size,
-    load_documents,
-    parse_size,
-)
+from tars_components.limits import Limits, format_size, parse_size
+from tars_components.loading.load import load_stack, load_texts
+from tars_components.yaml_reader import YamlLimitError, check_nesting, expanded_size, load_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADER = "apiVersion: k8s.tars.io/v1beta3\nkind: TServer\nmetadata:\n  name: a-b\n"
@@ -240,8 +233,10 @@ def test_brackets_are_counted_per_document() -> None:
     one = stack_text(*[tars_server(server=f"S{i}") for i in range(60)])
     text = one.replace("  k8s:\n", "  k8s:\n    env: []\n    nodeSelector: []\n")
     assert text.count("[") > 100
-    assert yamlio._nesting_bound_within(text, 100)
-    assert not yamlio._nesting_bound_within("a: " + "[" * 60 + "]" * 60 + "\nb: " + "{}" * 60, 100)
+    assert yaml_reader._nesting_bound_within(text, 100)
+    assert not yaml_reader._nesting_bound_within(
+        "a: " + "[" * 60 + "]" * 60 + "\nb: " + "{}" * 60, 100
+    )
     check_nesting(text, 100)
 
 

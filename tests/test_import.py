@@ -18,7 +18,7 @@ from test_cli import run
 from tars_components import render
 from tars_components.cli import main
 from tars_components.importer import import_texts, secret_key
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build
 from tars_components.render import staging_dirs

@@ -17,12 +17,12 @@ from helpers import FRAMEWORK, stack_text, tars_server, template
 from platform_fixtures import FIXTURES
 from test_hostile_yaml import run
 
-from tars_components import yamlio
+from tars_components import yaml_reader
 from tars_components.config import read_stack_config
 from tars_components.errors import UsageError
+from tars_components.loading.files import UnreadableFile, read_text
 from tars_components.platform.values import FrameworkValues, parse_values
-from tars_components.reading import UnreadableFile, read_text
-from tars_components.yamlio import YamlLimitError, check_nesting, load_documents
+from tars_components.yaml_reader import YamlLimitError, check_nesting, load_documents
 
 DEPTH_MESSAGE = "nesting deeper than 100 levels (limit: --max-depth, tars:maxDepth)"
 
@@ -296,14 +296,14 @@ def test_the_parsers_own_nesting_limit_is_reported_as_the_products(
     parse = yaml.parse
 
     def libyaml_with_a_limit(text: str, Loader: type) -> object:
-        if Loader is yamlio.YamlLoader:
+        if Loader is yaml_reader.YamlLoader:
             mark = yaml.Mark("<unicode string>", 0, 4, 1003, None, None)
             raise yaml.scanner.ScannerError(
                 "while increasing flow level", mark, "exceeded maximum nesting depth", mark
             )
         return parse(text, Loader=Loader)
 
-    monkeypatch.setattr(yamlio.yaml, "parse", libyaml_with_a_limit)
+    monkeypatch.setattr(yaml_reader.yaml, "parse", libyaml_with_a_limit)
     text = "a: 1\nb: 2\nc: 3\nd: 4\nspec: " + "[" * 100_000 + "]" * 100_000 + "\n"
     with pytest.raises(YamlLimitError) as raised:
         check_nesting(text, 100)

@@ -13,8 +13,8 @@ from upstream import shared_path
 
 from tars_components.cli import main as cli
 from tars_components.errors import LoadError
-from tars_components.loader import load_texts
-from tars_components.yamlio import dump
+from tars_components.loading.load import load_texts
+from tars_components.yaml_writer import dump
 
 ROOT = Path(__file__).resolve().parent.parent
 WILD_V1BETA1 = shared_path("wild", "renders", "wenbinye-tars-k8s", "helloserver-v1beta1.yaml")

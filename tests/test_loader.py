@@ -11,7 +11,7 @@ import pytest
 from helpers import NAMESPACE, stack_text, tars_server
 
 from tars_components.errors import LoadError
-from tars_components.loader import load_stack, load_texts
+from tars_components.loading.load import load_stack, load_texts
 from tars_components.models import TServer
 
 ROOT = Path(__file__).resolve().parent.parent

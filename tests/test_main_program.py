@@ -20,9 +20,9 @@ from tars_components.cli import main as cli
 from tars_components.components.testing import Recording, RecordingMocks, record
 from tars_components.config import read_stack_config
 from tars_components.expansion import crd_documents, expand
-from tars_components.loader import load_stack
+from tars_components.loading.load import load_stack
 from tars_components.render import render_path
-from tars_components.yamlio import dump
+from tars_components.yaml_writer import dump
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = str(ROOT / "__main__.py")

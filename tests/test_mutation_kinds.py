@@ -10,10 +10,15 @@ import yaml
 from test_cli import run
 from test_rules_namespace import account, config, image, tree
 
-from tars_components.loader import parse_document
+from tars_components.loading.documents import parse_document
 from tars_components.models import TAccount, TConfig, TImage, TTree
-from tars_components.mutation import mutate
-from tars_components.mutation_kinds import mutate_account, mutate_config, mutate_image, mutate_tree
+from tars_components.mutation import (
+    mutate,
+    mutate_account,
+    mutate_config,
+    mutate_image,
+    mutate_tree,
+)
 from tars_components.secrets import bcrypt_password, is_placeholder, placeholder, verify
 from tars_components.stack import Stack
 

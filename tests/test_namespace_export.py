@@ -18,11 +18,11 @@ from export import (
     namespace_export,
 )
 
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build
 from tars_components.render import render_files
-from tars_components.yamlio import dump
+from tars_components.yaml_writer import dump
 
 V1BETA2, V1BETA3 = "k8s.tars.io/v1beta2", "k8s.tars.io/v1beta3"
 SERVER_FIELDS = ("uid", "resourceVersion", "generation", "creationTimestamp", "managedFields")
@@ -267,7 +267,7 @@ def test_crd_output_is_byte_identical_from_run_to_run() -> None:
 
 def test_parse_document_refuses_objects_without_a_model() -> None:
     from tars_components.errors import LoadError
-    from tars_components.loader import parse_document
+    from tars_components.loading.documents import parse_document
 
     with pytest.raises(LoadError, match="ConfigMap"):
         parse_document({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})

@@ -14,11 +14,11 @@ import pytest
 from platform_fixtures import NAMESPACE, by_key, helm_objects, is_subset, values_text
 
 from tars_components.errors import UsageError
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.platform import FrameworkValues, build_framework, parse_values
 from tars_components.platform.framework import TARSWEB
 from tars_components.rules import validate
-from tars_components.yamlio import dump
+from tars_components.yaml_writer import dump
 
 CASES = ("framework-minimal", "framework-full")
 REMOVED_TARSWEB_RESOURCES = {"tdeploys", "treleases", "tgateways"}

@@ -25,7 +25,7 @@ from test_rules_common import (
 )
 
 from tars_components.errors import LoadError, Violation
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.mutation import mutate
 from tars_components.rules import RULES, validate, validate_change
 from tars_components.stack import Stack

@@ -38,7 +38,7 @@ from pulumi.output import Unknown
 from pulumi.runtime import rpc
 from pulumi.runtime.proto import provider_pb2
 
-from tars_components.loader import load_stack, load_texts
+from tars_components.loading.load import load_stack, load_texts
 from tars_components.provider import (
     DOCUMENT,
     FRAMEWORK_NODE_IMAGE,
@@ -250,7 +250,7 @@ def test_check_with_an_unknown_app_still_reports_the_other_rules(
     resource goes over gRPC with the app (and the derived metadata.name) unknown, and Check
     still reports a rule error elsewhere in the document."""
     from tars_components.components import TFramework, TServer
-    from tars_components.loader import parse_document
+    from tars_components.loading.documents import parse_document
 
     def build() -> TServer:
         fw = TFramework(

@@ -15,7 +15,7 @@ from grpc_provider import PROVIDER_KEY, DynamicProviderProcess, to_struct
 from helpers import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server, template
 from pulumi.runtime.proto import provider_pb2
 
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.provider import TarsValidationProvider, inputs_for_document
 from tars_components.provider.facts import NamespaceFacts
 from tars_components.stack import Stack

@@ -45,7 +45,8 @@ from tars_components.components import TFramework, TFrameworkArgs, TServer, TSer
 from tars_components.components.testing import Recording, ValidationFailed, record, strip_secrets
 from tars_components.diff import diff_stacks
 from tars_components.diff.printers import to_json, to_markdown, to_text
-from tars_components.loader import load_texts, parse_document
+from tars_components.loading.documents import parse_document
+from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.provider import (
     AdmissionError,

@@ -16,7 +16,7 @@ from test_rules_common import (
     template,
 )
 
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.mutation import mutate
 from tars_components.rules import validate_change
 from tars_components.stack import Stack

@@ -15,7 +15,7 @@ import yaml
 from helpers import DROP, edited
 
 from tars_components.errors import Severity, Violation
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.mutation import mutate
 from tars_components.rules import RULES, validate
 from tars_components.stack import Stack

@@ -22,7 +22,7 @@ from test_rules_common import (
 )
 
 from tars_components.errors import Severity
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import check as check_output
 from tars_components.rules import validate, validate_change, without_create_only

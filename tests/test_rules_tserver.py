@@ -26,7 +26,7 @@ from test_rules_common import (
 )
 
 from tars_components.errors import Severity
-from tars_components.loader import parse_document
+from tars_components.loading.documents import parse_document
 from tars_components.models import TServer
 from tars_components.mutation import mutate
 from tars_components.rules import validate
@@ -707,7 +707,7 @@ def test_ts016_bidirectional_mount_propagation() -> None:
 
 
 def test_ts016_namespace_too_long_for_the_node_label() -> None:
-    from tars_components.loader import load_texts
+    from tars_components.loading.load import load_texts
 
     namespace = "n" * 59
     stack = load_texts({"s.yaml": render(template("tars.cpp"), tars_server())}, namespace)

@@ -14,7 +14,7 @@ from test_rules_common import (
     template,
 )
 
-from tars_components.loader import parse_document
+from tars_components.loading.documents import parse_document
 from tars_components.models import TTemplate
 from tars_components.rules import validate
 from tars_components.rules.ttemplate import parent_cycles

@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from tars_components.config import read_stack_config
-from tars_components.loader import load_stack
+from tars_components.loading.load import load_stack
 from tars_components.options import Options
 
 REPO = Path(__file__).resolve().parents[1]

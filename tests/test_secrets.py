@@ -28,7 +28,7 @@ from tars_components.components.testing import (
     plaintext_paths,
     record,
 )
-from tars_components.loader import parse_document
+from tars_components.loading.documents import parse_document
 from tars_components.provider import OUTPUTS, TarsValidation, ValidationInputs
 from tars_components.provider.wire import SECRET_FIELDS
 

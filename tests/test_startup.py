@@ -46,7 +46,7 @@ def test_public_names_are_the_defining_modules_objects() -> None:
     import tars_components
     from tars_components import diff, platform
     from tars_components.diff.stacks import diff_stacks
-    from tars_components.loader import load_stack
+    from tars_components.loading.load import load_stack
     from tars_components.models import TServer
     from tars_components.platform.framework import build_framework
     from tars_components.rules import validate

@@ -14,11 +14,11 @@ import yaml
 
 from tars_components.cli import main as cli
 from tars_components.components.testing import record
-from tars_components.loader import load_texts
+from tars_components.loading.load import load_texts
 from tars_components.options import Options
 from tars_components.pipeline import build
 from tars_components.rules import validate_change
-from tars_components.yamlio import dump
+from tars_components.yaml_writer import dump
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "tars-dev"

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from ruamel.yaml import YAML
 
-from tars_components.loader import load_stack
+from tars_components.loading.load import load_stack
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build
 from tars_components.render import render_files

@@ -2,7 +2,7 @@
 ``TImage``, ``TTree`` and ``TAccount``) share, built like
 :class:`~tars_components.components.TTemplate`: one validation resource per document (the same
 rules and change rules as ``validate``, through the dynamic provider), and in crd mode the
-document as the webhook admits it (:mod:`tars_components.mutation_kinds`) as a custom resource
+document as the webhook admits it (:mod:`tars_components.mutation`) as a custom resource
 that depends on the validation, named ``<component>-<kind>``. Expand mode has no controller for
 these kinds: the components then validate and apply nothing (``render`` warns TX001).
 
@@ -22,7 +22,7 @@ from typing import Any
 import pulumi
 
 from ..models import Document
-from ..mutation_kinds import mutate_kind
+from ..mutation import mutate_kind
 from ..options import Mode
 from ..secrets import AccountHashing
 from .kube import child_name, kubernetes_resource, object_id

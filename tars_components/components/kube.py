@@ -17,7 +17,8 @@ import pulumi_kubernetes as k8s
 from pulumi_kubernetes.apiextensions import CustomResource
 from pulumi_kubernetes.apiextensions.CustomResource import CustomResourceArgs
 
-from ..models import GROUP, TServer
+from ..models import GROUP
+from ..models.kind_facts import EXPANDED_KINDS, REPLICAS_PATHS, pulumi_class_path
 
 
 class TypedResource(Protocol):
@@ -34,16 +35,17 @@ class TypedResource(Protocol):
     ) -> pulumi.CustomResource: ...
 
 
-BUILT_IN: dict[tuple[str, str], TypedResource] = {
-    ("v1", "Service"): k8s.core.v1.Service,
-    ("apps/v1", "StatefulSet"): k8s.apps.v1.StatefulSet,
-    ("apps/v1", "DaemonSet"): k8s.apps.v1.DaemonSet,
-}
-"""The built-in kinds that the expansion emits, with their typed pulumi_kubernetes classes."""
+def typed_class(api_version: str, kind: str, among: tuple[str, ...] | None = None) -> Any:
+    """The typed pulumi_kubernetes class of a built-in kind (:data:`.KIND_FACTS`), or None;
+    ``among`` limits the kinds."""
+    path = pulumi_class_path(api_version, kind, among)
+    if path is None:
+        return None
+    found: Any = k8s
+    for part in path.split("."):
+        found = getattr(found, part)
+    return found
 
-REPLICAS_PATHS: dict[str, str] = {"StatefulSet": "spec.replicas", TServer.KIND: "spec.k8s.replicas"}
-"""Where each kind keeps the replica count that an HPA, ``kubectl scale`` or TarsWeb changes
-(the TServer CRD has a scale subresource on ``spec.k8s.replicas``)."""
 
 _ENVELOPE = ("apiVersion", "kind", "metadata")
 
@@ -103,7 +105,7 @@ def kubernetes_resource(
     # Metadata that is an Output (an expansion waiting for its inputs) names the object too.
     if not isinstance(meta, pulumi.Output) and not (meta or {}).get("name"):
         raise ValueError(f"{kind} without metadata.name: objects are never auto-named")
-    cls = BUILT_IN.get((api_version, kind))
+    cls: TypedResource | None = typed_class(api_version, kind, EXPANDED_KINDS)
     if cls is not None:
         extra = set(obj) - {*_ENVELOPE, "spec"}
         if extra:
@@ -127,11 +129,11 @@ def child_name(component_name: str, obj: Mapping[str, Any]) -> str:
 
 
 __all__ = [
-    "BUILT_IN",
     "REPLICAS_PATHS",
     "TarsCustomResource",
     "TypedResource",
     "child_name",
     "kubernetes_resource",
     "object_id",
+    "typed_class",
 ]

@@ -18,7 +18,7 @@ from typing import Any
 
 import pulumi
 
-from ..loader import CLUSTER_SCOPED_KINDS
+from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from .placement import place
 from .scope import HasScope
 

@@ -50,38 +50,12 @@ from ..platform.ca import CA_COMMON_NAME, CA_VALIDITY_DAYS, SECRET_NAME
 from ..platform.controller import SYSTEM_NAMESPACE, build_controller
 from ..platform.framework import build_framework
 from ..platform.values import ControllerValues, FrameworkValues, values_from_mapping
-from .kube import TarsCustomResource
+from .kube import TarsCustomResource, typed_class
 from .placement import kubernetes_provider, place
 
 _CA_BUNDLE = "\x00tars-ca-bundle\x00"
 _CA_FINGERPRINT = "\x00tars-ca-fingerprint\x00"
 """Stand-ins in the pure builder's output, replaced by the CA's outputs."""
-
-TYPED: dict[tuple[str, str], Any] = {
-    ("v1", "Namespace"): k8s.core.v1.Namespace,
-    ("v1", "ServiceAccount"): k8s.core.v1.ServiceAccount,
-    ("v1", "ConfigMap"): k8s.core.v1.ConfigMap,
-    ("v1", "Secret"): k8s.core.v1.Secret,
-    ("v1", "Service"): k8s.core.v1.Service,
-    ("apps/v1", "Deployment"): k8s.apps.v1.Deployment,
-    ("apps/v1", "DaemonSet"): k8s.apps.v1.DaemonSet,
-    ("rbac.authorization.k8s.io/v1", "Role"): k8s.rbac.v1.Role,
-    ("rbac.authorization.k8s.io/v1", "RoleBinding"): k8s.rbac.v1.RoleBinding,
-    ("rbac.authorization.k8s.io/v1", "ClusterRole"): k8s.rbac.v1.ClusterRole,
-    ("rbac.authorization.k8s.io/v1", "ClusterRoleBinding"): k8s.rbac.v1.ClusterRoleBinding,
-    ("storage.k8s.io/v1", "StorageClass"): k8s.storage.v1.StorageClass,
-    ("apiextensions.k8s.io/v1", "CustomResourceDefinition"): (
-        k8s.apiextensions.v1.CustomResourceDefinition
-    ),
-    ("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"): (
-        k8s.admissionregistration.v1.ValidatingWebhookConfiguration
-    ),
-    ("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration"): (
-        k8s.admissionregistration.v1.MutatingWebhookConfiguration
-    ),
-    ("networking.k8s.io/v1", "Ingress"): k8s.networking.v1.Ingress,
-}
-"""The built-in kinds of the two charts, with their typed pulumi_kubernetes classes."""
 
 FRAMEWORK_IGNORE_CHANGES: dict[str, list[str]] = {
     "TTree": ["apps", "businesses"],
@@ -112,7 +86,7 @@ def register_object(
     api_version, kind = str(obj["apiVersion"]), str(obj["kind"])
     if api_version.split("/")[0] == GROUP:
         return TarsCustomResource(resource_name, obj, opts)
-    cls = TYPED.get((api_version, kind))
+    cls = typed_class(api_version, kind)
     if cls is None:
         raise ValueError(f"no resource class for {api_version} {kind}")
     fields = {_snake(k): v for k, v in obj.items() if k not in ("apiVersion", "kind")}

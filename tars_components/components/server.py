@@ -13,6 +13,7 @@ from ..errors import LoadError
 from ..expansion import crd_document, expand_server
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, is_deferred
 from ..models import TServer as TServerDocument
+from ..models.kind_facts import api_version_of
 from ..options import Mode, Options
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
 from .args import TServerArgs, split_args
@@ -275,7 +276,7 @@ class TServer(pulumi.ComponentResource):
         name_input: pulumi.Input[str] = raw["metadata"]["name"]
         target = None
         for index, kind in enumerate(kinds):
-            api_version = _API_VERSIONS.get(kind, options.crd_api_version)
+            api_version = api_version_of(kind, options.crd_api_version)
             obj = {
                 "apiVersion": api_version,
                 "kind": kind,
@@ -358,8 +359,6 @@ class TServer(pulumi.ComponentResource):
 _LAST = 1 << 62
 """A position after every server: a server whose name is known only later is checked against
 every other server of the namespace (TS017 reported on it)."""
-
-_API_VERSIONS = {"Service": "v1", "StatefulSet": "apps/v1", "DaemonSet": "apps/v1"}
 
 
 def _parsed(raw: dict[str, Any], namespace: str, deferred: bool) -> TServerDocument | None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..text import printable
-from ..yamlio import dump
+from ..yaml_writer import dump
 from . import GITHUB_COMMENT_LIMIT
 from .model import ACTIONS, Action, Change, Diff, FieldChange
 

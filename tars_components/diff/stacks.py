@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from ..errors import Violation, has_errors, sorted_violations
 from ..expansion import expand
+from ..models.kind_facts import REPLICAS_PATHS
 from ..options import Mode, Options
 from ..pipeline import check, output_objects
 from ..rules import validate_change, without_create_only
@@ -50,11 +51,6 @@ class StackDiff:
     def ok(self) -> bool:
         """True when no violation blocks the diff."""
         return self.diff is not None
-
-
-REPLICAS_PATHS: dict[str, str] = {"StatefulSet": "spec.replicas", "TServer": "spec.k8s.replicas"}
-"""Where each kind keeps the replica count that ``external_replicas`` leaves to others (the
-same paths as the components' ``ignore_changes``)."""
 
 
 def diff_stacks(

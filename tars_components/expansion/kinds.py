@@ -1,7 +1,7 @@
 """Output of the wave-2 kinds and of plain Kubernetes objects.
 
 * crd mode: TTree, TImages, TConfigs and TAccounts (in that order, each in load order) as the
-  custom resources the webhook admits (:mod:`tars_components.mutation_kinds`); their schemas
+  custom resources the webhook admits (:mod:`tars_components.mutation`); their schemas
   are the same in v1beta2 and v1beta3, so converting is setting ``apiVersion``.
 * expand mode has no controller for them: :func:`expand_mode_warnings` gives one TX001 per
   kind present; optionally (``Options.tconfig_config_maps``) the activated TConfigs of each
@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import Severity, Violation
 from ..models import MASTER, Document, TConfig, TServer
-from ..mutation_kinds import LABEL_APP, LABEL_SERVER, mutate_kind
+from ..mutation import LABEL_APP, LABEL_SERVER, mutate_kind
 from ..options import Options
+from ..rules.output import expand_mode_warnings
 from ..secrets import AccountHashing
-from ..stack import Stack, violation
+from ..stack import Stack
 
 CONFIG_MAP_SUFFIX = "-tconfig"
 
@@ -33,7 +33,7 @@ def kind_documents(
     """The TTrees, TImages, TConfigs and TAccounts as custom resources of
     ``options.crd_api_version``. ``secrets`` resolves ``{configSecret: KEY}`` credentials,
     ``hashing`` salts the TAccount passwords (see
-    :func:`tars_components.mutation_kinds.mutate_account`)."""
+    :func:`tars_components.mutation.taccount.mutate_account`)."""
     ordered: list[Document] = [*stack.trees, *stack.images, *stack.configs, *stack.accounts]
     out = []
     for doc in ordered:
@@ -46,30 +46,6 @@ def kind_documents(
 def plain_objects(stack: Stack) -> list[dict[str, Any]]:
     """The plain Kubernetes objects, unchanged (copies), in load order."""
     return [obj.to_dict() for obj in stack.objects]
-
-
-def expand_mode_warnings(stack: Stack) -> list[Violation]:
-    """TX001 once per wave-2 kind present: expand mode emits no object for it."""
-    found: list[Violation] = []
-    for docs in (stack.configs, stack.images, stack.trees, stack.accounts):
-        if docs:
-            first = docs[0]
-            hint = (
-                " (--tconfig-configmaps renders TConfigs as ConfigMaps)"
-                if isinstance(first, TConfig)
-                else ""
-            )
-            found.append(
-                violation(
-                    first,
-                    "TX001",
-                    "kind",
-                    f"{len(docs)} {first.kind} object(s) skipped: expand mode has no TarsK8S "
-                    f"controller to read them; use --mode crd{hint}",
-                    Severity.WARNING,
-                )
-            )
-    return found
 
 
 def config_maps(stack: Stack) -> list[dict[str, Any]]:

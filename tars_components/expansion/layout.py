@@ -15,15 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..errors import Violation
-from ..models import Document, TFrameworkConfig, TServer, TTemplate
+from ..models import Document, TServer
 from ..options import Mode, Options
-from ..rules.common import report
+from ..rules.output import file_collision
 from ..stack import KubeObject, Stack
 
 CRD_DIR = "0-crd"
 MANIFEST_DIR = "1-manifest"
-COLLISION_CODES = {TServer.KIND: "TS026", TTemplate.KIND: "TT008", TFrameworkConfig.KIND: "TF004"}
-OTHER_COLLISION_CODE = "TX004"  # TConfig, TImage, TTree, TAccount, plain objects
 
 # What one TServer becomes in expand mode: (apiVersion, kind) of each object it may produce.
 _EXPANDED = (("v1", "Service"), ("apps/v1", "StatefulSet"), ("apps/v1", "DaemonSet"))
@@ -73,14 +71,7 @@ def _collisions(stack: Stack, options: Options) -> Iterator[Violation]:
                 continue
             if (first.namespace, first.name) == (item.namespace, item.name):
                 break  # the same object twice: reported by TS017 / TT007 / TF003 / TX003 ...
-            yield report(
-                item,
-                COLLISION_CODES.get(item.kind, OTHER_COLLISION_CODE),
-                "metadata.name",
-                f"{item.kind} {item.namespace}/{item.name} renders to the same "
-                f"file as {first.kind} {first.namespace}/{first.name} ({path}); rename one of "
-                "them",
-            )
+            yield file_collision(item, first, path)
             break
 
 

@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .document import V1BETA3
+
 CONVERSION_ANNOTATION = "tars.io/Conversion.1b21b3"
 
 
@@ -190,9 +192,111 @@ def _string(value: Any) -> str:
     return value
 
 
+def convert(document: dict[str, Any], api_version: str) -> dict[str, Any]:
+    """A TarsK8S document converted to ``api_version`` (a copy; the input is not changed)."""
+    doc: dict[str, Any] = _copy_tree(document)
+    source = doc.get("apiVersion")
+    doc["apiVersion"] = api_version
+    if source == api_version:
+        return doc
+    kind = doc.get("kind")
+    if kind == "TServer":
+        return _server_to_v1beta3(doc) if api_version == V1BETA3 else _server_to_v1beta2(doc)
+    if kind == "TFrameworkConfig":
+        if api_version == V1BETA3:
+            return _framework_to_v1beta3(doc)
+        return _framework_to_v1beta2(doc)
+    if kind == "TTemplate":
+        return doc
+    raise ValueError(f"cannot convert kind {kind!r}")
+
+
+def _copy_tree(value: Any) -> Any:
+    """A copy of the mappings and lists; leaves (possibly ``pulumi.Output`` values) are
+    shared."""
+    if isinstance(value, dict):
+        return {key: _copy_tree(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_tree(item) for item in value]
+    return value
+
+
+def _annotations(doc: dict[str, Any]) -> dict[str, Any]:
+    return doc.get("metadata", {}).get("annotations") or {}
+
+
+def _drop_conversion(doc: dict[str, Any]) -> None:
+    """Go deletes an empty or unreadable annotation from the converted object."""
+    meta = doc.get("metadata", {})
+    annotations = meta.get("annotations")
+    if not annotations or CONVERSION_ANNOTATION not in annotations:
+        return
+    del annotations[CONVERSION_ANNOTATION]
+    if not annotations:
+        del meta["annotations"]
+
+
+def _put_conversion(doc: dict[str, Any], value: str) -> None:
+    meta = doc.setdefault("metadata", {})
+    annotations = meta.get("annotations") or {}
+    annotations[CONVERSION_ANNOTATION] = value
+    meta["annotations"] = annotations
+
+
+def _server_to_v1beta3(doc: dict[str, Any]) -> dict[str, Any]:
+    k8s = doc["spec"]["k8s"]
+    gate = k8s.pop("readinessGate", None)
+    gates = [gate] if gate else []
+    restored = read_server_annotation(_annotations(doc))
+    if restored is None:
+        _drop_conversion(doc)
+    else:  # the annotation stays on the object, as in Go
+        for key, value in (("command", restored.command), ("args", restored.args)):
+            if value:
+                k8s[key] = list(value)
+            else:
+                k8s.pop(key, None)  # nil or empty: omitted (omitempty)
+        gates.extend(restored.readiness_gates or [])
+    k8s["readinessGates"] = gates
+    return doc
+
+
+def _server_to_v1beta2(doc: dict[str, Any]) -> dict[str, Any]:
+    k8s = doc["spec"]["k8s"]
+    gates = k8s.pop("readinessGates", None) or []
+    command = k8s.pop("command", None)
+    args = k8s.pop("args", None)
+    if gates:
+        k8s["readinessGate"] = gates[0]
+    _put_conversion(doc, server_annotation(command, args, gates[1:] if len(gates) > 1 else None))
+    return doc
+
+
+def _framework_to_v1beta3(doc: dict[str, Any]) -> dict[str, Any]:
+    if "imageRegistry" in doc:
+        doc["imageUpload"] = doc.pop("imageRegistry")
+    executor = read_framework_annotation(_annotations(doc))
+    if executor is None:
+        _drop_conversion(doc)
+    else:  # the annotation stays on the object, as in Go
+        build = doc.setdefault("imageBuild", {})
+        build["executor"] = {key: value for key, value in executor.items() if value}
+    return doc
+
+
+def _framework_to_v1beta2(doc: dict[str, Any]) -> dict[str, Any]:
+    if "imageUpload" in doc:
+        doc["imageRegistry"] = doc.pop("imageUpload")
+    executor = (doc.get("imageBuild") or {}).pop("executor", None) or {}
+    annotation = framework_annotation(executor.get("image", ""), executor.get("secret", ""))
+    _put_conversion(doc, annotation)
+    return doc
+
+
 __all__ = [
     "CONVERSION_ANNOTATION",
     "ServerAppend",
+    "convert",
     "framework_annotation",
     "go_json",
     "read_framework_annotation",

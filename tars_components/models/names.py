@@ -10,6 +10,8 @@ TARSNODE_WORK_DIR = "tarsnode-work-dir"
 TARSNODE_WORK_DIR_PATH = "/usr/local/app/tars/tarsnode"
 DELAY_BIND = "delay-bind"
 LABEL_PREFIX = "tars.io/"
+ANNOTATION_MAX_REPLICAS = "tars.io/MaxReplicas"
+ANNOTATION_MIN_REPLICAS = "tars.io/MinReplicas"
 
 RESERVED_VOLUMES = {
     HOST_TIMEZONE: "the host-timezone volume every pod gets",

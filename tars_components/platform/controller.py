@@ -27,11 +27,11 @@ from typing import Any
 
 from ..crds import CRD_KINDS as CRD_SPECS
 from ..crds import crd_document
+from ..models.kind_facts import RBAC_API
 from .ca import CERT_DIR, SECRET_NAME, CertificateAuthority
 from .values import ControllerValues
 
 SYSTEM_NAMESPACE = "tars-system"
-RBAC_API = "rbac.authorization.k8s.io/v1"
 WEBHOOK_SERVICE = "tars-webhook-service"
 CA_ANNOTATION = "tars.io/webhook-ca-sha256"
 _STORAGE_FALLBACK = frozenset({"TFrameworkConfig", "TFrameworkKey"})

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError, Violation
-from ..loader import parse_document
+from ..loading.documents import parse_document
 from ..models import Document
+from ..models.kind_facts import RBAC_API
 from ..options import Mode, Options
 from ..pipeline import build
 from ..stack import Stack
@@ -36,7 +37,6 @@ from . import chart_text
 from .values import FrameworkValues
 
 TARS_API = "k8s.tars.io/v1beta3"
-RBAC_API = "rbac.authorization.k8s.io/v1"
 HOOK = "helm.sh/hook"
 HOOK_WEIGHT = "helm.sh/hook-weight"
 LOG_DIR = "/usr/local/app/tars/app_log"

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..batch import suspended_gc
 from ..errors import UsageError, Violation
-from ..reading import UnreadableFile, read_text
+from ..limits import Limits
+from ..loading.files import UnreadableFile, read_text
 from ..render import check_out_dir, render_files, write_tree
-from ..yamlio import Limits
 from .framework import FrameworkBuild, build_framework
 from .values import ControllerValues, FrameworkValues, Model, parse_values
 
@@ -24,7 +24,7 @@ PEM_MAX_BYTES = 1024 * 1024
 
 def read_values(path: str | Path, model: type[Model]) -> Model:
     """A values file, parsed and checked, read under the rules of a stack file (a regular
-    file within the default :class:`~tars_components.yamlio.Limits`). Raises
+    file within the default :class:`~tars_components.limits.Limits`). Raises
     :class:`UsageError`."""
     try:
         text = read_text(path, Limits().max_file_bytes)

@@ -21,7 +21,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 
 from ..errors import UsageError
-from ..yamlio import Limits, YamlLimitError, YamlLoader, describe_yaml_error, load_documents
+from ..limits import Limits
+from ..yaml_reader import YamlLimitError, YamlLoader, describe_yaml_error, load_documents
 
 # values.schema.json of both charts
 REGISTRY_PATTERN = r"^[\w.~%-]+(:\d{1,5})?(/[\w.~%-]+){0,5}$"
@@ -160,7 +161,7 @@ Model = TypeVar("Model", ControllerValues, FrameworkValues)
 
 def parse_values(text: str, model: type[Model], file: str = "<values>") -> Model:
     """Values from the text of a values file (pure), read within the default input limits
-    (:class:`~tars_components.yamlio.Limits`: nesting, alias expansion). Raises
+    (:class:`~tars_components.limits.Limits`: nesting, alias expansion). Raises
     :class:`UsageError` listing every problem as ``FILE:LINE: field: message``."""
     try:
         documents = load_documents(text, Limits())

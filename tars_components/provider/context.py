@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import LoadError, LoadProblem
-from ..loader import load_texts
+from ..loading.load import load_texts
 from ..models import FRAMEWORK_CONFIG_NAME, MASTER, Document, TConfig, TFrameworkConfig, TTemplate
 from ..paths import parse_path
 from ..stack import Rejected, Stack
-from ..yamlio import dump
+from ..yaml_writer import dump
 from .editing import leaf_texts
 from .preview import (
     PLACEHOLDER,

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..models import MASTER, Document, TConfig, TFrameworkConfig, TServer, TTemplate
-from ..mutation_kinds import LABEL_DEACTIVATE, LABEL_DELETING
+from ..mutation import LABEL_DEACTIVATE, LABEL_DELETING
 from ..stack import Stack
 from .wire import ValidationInputs
 

@@ -19,6 +19,13 @@ from pulumi.output import Unknown as _UnknownValue
 from pulumi.runtime import rpc
 
 from ..paths import Segment
+from ..rules.registry import Rule
+from ..rules.schema import TS014
+from ..rules.tconfig import TC002
+from ..rules.tserver.names import TS016
+from ..rules.tserver.ports import TS011, TS024
+from ..rules.tserver.spec import TS010, TS017, TS020
+from ..rules.ttemplate import TT002, TT004
 
 # --- property names ------------------------------------------------------------------------
 
@@ -72,22 +79,27 @@ OUTPUTS = (MUTATED, VIOLATIONS, WARNINGS)
 EMPTY_FACTS: dict[str, Any] = {TEMPLATES: {}, SERVER_NAMES: [], SECRET_FIELDS: []}
 """The facts that are not sent when empty, with the value their absence stands for."""
 
+
+def _codes(*rules: Rule) -> frozenset[str]:
+    return frozenset(rule.code for rule in rules)
+
+
 CONTEXT_RULES: dict[str, frozenset[str]] = {
-    TEMPLATES: frozenset({"TS010", "TT002", "TT004"}),
-    FRAMEWORK_NODE_IMAGE: frozenset({"TS020"}),
-    SERVER_NAMES: frozenset({"TS017"}),
-    CONFIG_MASTER: frozenset({"TC002"}),
+    TEMPLATES: _codes(TS010, TT002, TT004),
+    FRAMEWORK_NODE_IMAGE: _codes(TS020),
+    SERVER_NAMES: _codes(TS017),
+    CONFIG_MASTER: _codes(TC002),
 }
 """The rules that need a context property: not reported while that property is unknown."""
 
 FIELD_RULES: dict[str, frozenset[str]] = {
-    "spec.app": frozenset({"TS016", "TS017"}),
-    "spec.server": frozenset({"TS016", "TS017"}),
-    "metadata.name": frozenset({"TS016", "TS017"}),
-    "spec.subType": frozenset({"TS014"}),
-    "spec.tars.servants.*.name": frozenset({"TS011", "TS024"}),
-    "spec.tars.ports.*.name": frozenset({"TS011", "TS024"}),
-    "spec.normal.ports.*.name": frozenset({"TS011", "TS024"}),
+    "spec.app": _codes(TS016, TS017),
+    "spec.server": _codes(TS016, TS017),
+    "metadata.name": _codes(TS016, TS017),
+    "spec.subType": _codes(TS014),
+    "spec.tars.servants.*.name": _codes(TS011, TS024),
+    "spec.tars.ports.*.name": _codes(TS011, TS024),
+    "spec.normal.ports.*.name": _codes(TS011, TS024),
 }
 """The rules that relate a field (``*``: any list index) to other fields of the document (a
 hostPorts ``nameRef`` to the servant names, ``metadata.name`` to app and server): not

@@ -1,49 +1,43 @@
 """The TarsK8S admission rules as pure functions (reference §6, design §5).
 
 :func:`validate` checks one stack, :func:`validate_change` compares two versions of it, and
-:data:`RULES` lists every code either can report. One module per kind: :mod:`.tserver`,
-:mod:`.ttemplate`, :mod:`.tframework`, :mod:`.tconfig`, :mod:`.timage`, :mod:`.ttree`,
-:mod:`.taccount`, plain objects in :mod:`.objects`; the version-comparing rules are in
-:mod:`.change` and :mod:`.change_kinds`.
+:data:`RULES` lists every code either can report. Each code is declared once with
+:func:`.registry.rule`, next to the check that reports it: one module per kind
+(:mod:`.tserver`, :mod:`.ttemplate`, :mod:`.tframework`, :mod:`.tconfig`, :mod:`.timage`,
+:mod:`.ttree`, :mod:`.taccount`, :mod:`.tdeploy`), plain objects in :mod:`.objects`, the
+version-comparing rules in :mod:`.change` (the TConfig and TTree ones in their kind's module),
+what the loader reports in :mod:`.schema`, crd mode's own rules in :mod:`.crd_mode` and the
+output's in :mod:`.output`.
+
+The names below are imported on first use, so that the loader can import :mod:`.schema`
+without importing every check.
 """
 
 from __future__ import annotations
 
-from ..errors import Violation, sorted_violations
-from ..stack import Stack
-from .catalog import RULES, Origin, Rule, rules_table
-from .change import validate_change
-from .change_kinds import without_create_only
-from .objects import check_objects
-from .taccount import check_accounts
-from .tconfig import check_configs
-from .tdeploy import check_requests
-from .tframework import check_frameworks
-from .timage import check_images
-from .tserver import check_servers
-from .ttemplate import check_templates
-from .ttree import check_trees
+from typing import TYPE_CHECKING
 
+from ..lazy import lazy_attributes
 
-def validate(stack: Stack) -> list[Violation]:
-    """All violations of a stack, in report order: the schema violations the loader found
-    (TS021, TT006, TF001, TT001) and every rule of :data:`RULES` that looks at one stack.
-
-    The result is the same whether or not the stack was mutated
-    (:func:`tars_components.mutation.mutate`).
-    """
-    found: list[Violation] = list(stack.violations)
-    found.extend(check_servers(stack))
-    found.extend(check_templates(stack))
-    found.extend(check_frameworks(stack))
-    found.extend(check_configs(stack))
-    found.extend(check_images(stack))
-    found.extend(check_trees(stack))
-    found.extend(check_accounts(stack))
-    found.extend(check_objects(stack))
-    found.extend(check_requests(stack))  # TDeploy
-    return sorted_violations(found)
-
+if TYPE_CHECKING:
+    from .catalog import RULES, rules_table
+    from .change import validate_change, without_create_only
+    from .check import validate
+    from .registry import Origin, Rule
+else:
+    __getattr__ = lazy_attributes(
+        __name__,
+        {
+            "RULES": ".catalog",
+            "rules_table": ".catalog",
+            "Origin": ".registry",
+            "Rule": ".registry",
+            "validate": ".check",
+            "validate_change": ".change",
+            "without_create_only": ".change",
+        },
+        globals(),
+    )
 
 __all__ = [
     "RULES",

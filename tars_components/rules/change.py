@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ..errors import Violation, sorted_violations
-from ..models import Document, TServer, TTemplate
+from ..models import TServer, TTemplate
 from ..stack import Stack
-from .change_kinds import kind_changes
-from .common import report
+from .common import by_key, key_of, keys_present
+from .registry import ERROR, lookup, rule
+from .tconfig import config_changes
 from .tdeploy import request_changes
-
-Key = tuple[str, str, str]
+from .ttree import tree_changes
 
 _IMMUTABLE = (("app", "app"), ("server", "server"), ("subType", "sub_type"))
 _SECTIONS = ("tars", "normal")
@@ -24,32 +24,32 @@ _SECTIONS = ("tars", "normal")
 
 def validate_change(previous: Stack, current: Stack) -> list[Violation]:
     """Change rules comparing two versions of a stack: TS001, TS002, TT003, TT005 and the
-    TConfig/TTree ones of :mod:`.change_kinds`, in report order. Neither stack needs to be
-    mutated."""
-    before = _by_key(previous.documents)
+    TConfig and TTree ones (:func:`.tconfig.config_changes`, :func:`.ttree.tree_changes`), in
+    report order. Neither stack needs to be mutated."""
+    before = by_key(previous.documents)
     found: list[Violation] = []
     for server in current.servers:
-        old = before.get(_key(server))
+        old = before.get(key_of(server))
         if isinstance(old, TServer):
             found.extend(_immutable_fields(old, server))
             found.extend(_frozen_sections(old, server))
     for template in _removed_templates(previous, current):
         found.extend(_still_a_parent(template, current))
         found.extend(_still_used(template, current))
-    found.extend(kind_changes(previous, current))  # TConfig, TTree (change_kinds)
+    found.extend(config_changes(previous, current))
+    found.extend(tree_changes(previous, current))
     found.extend(request_changes(previous, current))  # TDeploy
     return sorted_violations(found)
 
 
-def _key(doc: Document) -> Key:
-    return doc.kind, doc.namespace, doc.name
-
-
-def _by_key(documents: Iterable[Document]) -> dict[Key, Document]:
-    found: dict[Key, Document] = {}
-    for doc in documents:
-        found.setdefault(_key(doc), doc)
-    return found
+TS001 = rule(
+    "TS001",
+    ERROR,
+    "TServer",
+    "spec.app, spec.server and spec.subType never change",
+    origin="seed",
+    change=True,
+)
 
 
 def _immutable_fields(old: TServer, new: TServer) -> Iterator[Violation]:
@@ -57,9 +57,17 @@ def _immutable_fields(old: TServer, new: TServer) -> Iterator[Violation]:
     for field, attr in _IMMUTABLE:
         was, now = getattr(old.spec, attr), getattr(new.spec, attr)
         if was != now:
-            yield report(
-                new, "TS001", ("spec", field), f"spec.{field} is immutable: was {was}, now {now}"
-            )
+            yield TS001.at(new, ("spec", field), f"spec.{field} is immutable: was {was}, now {now}")
+
+
+TS002 = rule(
+    "TS002",
+    ERROR,
+    "TServer",
+    "spec.tars and spec.normal are never added or removed",
+    origin="seed",
+    change=True,
+)
 
 
 def _frozen_sections(old: TServer, new: TServer) -> Iterator[Violation]:
@@ -69,9 +77,8 @@ def _frozen_sections(old: TServer, new: TServer) -> Iterator[Violation]:
         has = getattr(new.spec, section) is not None
         if had != has:
             change = "added" if has else "removed"
-            yield report(
+            yield TS002.at(
                 new,
-                "TS002",
                 ("spec", section),
                 f"spec.{section} cannot be {change}: delete and recreate the TServer instead",
             )
@@ -83,26 +90,59 @@ def _removed_templates(previous: Stack, current: Stack) -> Iterator[TTemplate]:
             yield template
 
 
+TT003 = rule(
+    "TT003",
+    ERROR,
+    "TTemplate",
+    "a removed TTemplate is no remaining template's parent",
+    origin="seed",
+    change=True,
+)
+
+
 def _still_a_parent(template: TTemplate, current: Stack) -> Iterator[Violation]:
     """TT003."""
     children = current.template_children(template.namespace, template.name)
     if children:
-        yield report(
+        yield TT003.at(
             template,
-            "TT003",
             "metadata.name",
             f"TTemplate {template.name} is removed but is still the parent of "
             f"{', '.join(children)}",
         )
 
 
+TT005 = rule(
+    "TT005",
+    ERROR,
+    "TTemplate",
+    "a removed TTemplate is not named by a TServer's spec.tars.template",
+    origin="controller",
+    change=True,
+)
+
+
 def _still_used(template: TTemplate, current: Stack) -> Iterator[Violation]:
     """TT005."""
     users = current.template_servers(template.namespace, template.name)
     if users:
-        yield report(
+        yield TT005.at(
             template,
-            "TT005",
             "metadata.name",
             f"TTemplate {template.name} is removed but TServer {', '.join(users)} still uses it",
         )
+
+
+def without_create_only(violations: Iterable[Violation], previous: Stack) -> list[Violation]:
+    """The violations minus those of create-only rules (TC002, TC005, TC006, TR001, TR002)
+    about objects the previous stack already has: for them the change is an update."""
+    existing = keys_present(previous)
+    return [
+        v
+        for v in violations
+        if not (
+            (declared := lookup(v.code)) is not None
+            and declared.create_only
+            and (v.kind, v.namespace, v.name) in existing
+        )
+    ]

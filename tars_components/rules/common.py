@@ -2,38 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TypeVar
 
-from ..errors import Severity, Violation
+from ..errors import Violation
 from ..models import Document
-from ..paths import Segment
-from ..stack import KubeObject, Rejected, violation
-from .catalog import RULES
+from ..stack import Rejected, Stack
+from .registry import Rule
 
 T = TypeVar("T")
 
 
-def report(
-    doc: Document | Rejected | KubeObject,
-    code: str,
-    path: str | Sequence[Segment],
-    message: str,
-    severity: Severity | None = None,
-) -> Violation:
-    """A violation of rule ``code`` at a field of ``doc``, with the catalogue's severity unless
-    ``severity`` says otherwise (TS014 is a warning in one of its cases)."""
-    return violation(doc, code, path, message, severity or RULES[code].severity)
-
-
-def same_names(docs: Iterable[Document], code: str) -> Iterator[Violation]:
+def same_names(docs: Iterable[Document], code: Rule) -> Iterator[Violation]:
     """``code`` at ``metadata.name`` of every document whose kind, namespace and name an
     earlier one already has: applied to a cluster, the later one would replace it."""
     for later, first in repeats(docs, lambda d: (d.kind, d.namespace, d.name)):
         where = f" ({first.source.file})" if first.source else ""
-        yield report(
+        yield code.at(
             later,
-            code,
             "metadata.name",
             f"{later.kind} {later.namespace}/{later.name} is already defined{where}",
         )
@@ -46,3 +32,26 @@ def repeats(items: Iterable[T], key: Callable[[T], Hashable]) -> Iterator[tuple[
         seen = first.setdefault(key(item), item)
         if seen is not item:
             yield item, seen
+
+
+Key = tuple[str, str, str]
+"""A document's ``(kind, namespace, name)``."""
+
+
+def key_of(doc: Document | Rejected) -> Key:
+    """``(kind, namespace, name)`` of a document (or of one the schema rejected)."""
+    return doc.kind, doc.namespace, doc.name
+
+
+def by_key(docs: Iterable[Document]) -> dict[Key, Document]:
+    """The first document of each key, in load order."""
+    found: dict[Key, Document] = {}
+    for doc in docs:
+        found.setdefault(key_of(doc), doc)
+    return found
+
+
+def keys_present(stack: Stack) -> set[Key]:
+    """The keys of a stack's documents, those the schema rejected included (a document that
+    failed its schema is still there: reported at its field, not removed)."""
+    return {*map(key_of, stack.documents), *map(key_of, stack.rejected)}

@@ -20,8 +20,9 @@ from typing import Any
 from ..errors import Violation
 from ..mutation import LABEL_APP, LABEL_SERVER
 from ..paths import Segment
-from ..stack import Stack
-from .common import repeats, report
+from ..stack import KubeObject, Stack
+from .common import repeats
+from .registry import ERROR, rule
 
 _LABEL = r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?"
 _DNS1123_LABEL = re.compile(_LABEL)
@@ -38,21 +39,52 @@ _RBAC_GROUP = "rbac.authorization.k8s.io"
 _PATH_SEGMENT_KINDS = frozenset({"Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding"})
 
 
+TX003 = rule(
+    "TX003",
+    ERROR,
+    "any",
+    "one plain Kubernetes object per apiVersion, kind, namespace and name, and none that a "
+    "TServer's expansion also creates",
+    origin="tars-components",
+)
+
+
+def overwritten_by_output(obj: KubeObject) -> Violation:
+    """TX003: a plain object that an output object of the same kind, namespace and name
+    would overwrite (say a Service named like a TServer in expand mode)."""
+    return TX003.at(
+        obj,
+        "metadata.name",
+        f"{obj.kind} {obj.namespace}/{obj.name} is also created by the stack's "
+        "TarsK8S objects: rename or remove this object",
+    )
+
+
+TX006 = rule(
+    "TX006",
+    ERROR,
+    "any",
+    "a plain Kubernetes object's apiVersion, kind, name (per kind: DNS-1123 subdomain; DNS-1035 "
+    "label for a Service; DNS-1123 label for a Namespace; a path segment for RBAC kinds), "
+    "namespace, label and annotation keys and label values are what the API server admits",
+    origin="tars-components",
+)
+
+
 def check_objects(stack: Stack) -> Iterator[Violation]:
     """TX003 among the plain objects; TX006 for each one's identity and metadata."""
     for later, first in repeats(
         stack.objects, lambda o: (o.api_version, o.kind, o.namespace, o.name)
     ):
         where = f" ({first.source.file})" if first.source else ""
-        yield report(
+        yield TX003.at(
             later,
-            "TX003",
             "metadata.name",
             f"{later.kind} {later.namespace}/{later.name} is already defined{where}",
         )
     for obj in stack.objects:
         for path, problem in object_problems(obj.body):
-            yield report(obj, "TX006", path, f"{problem} (the API server refuses it)")
+            yield TX006.at(obj, path, f"{problem} (the API server refuses it)")
 
 
 def object_problems(body: Mapping[str, Any]) -> Iterator[tuple[tuple[Segment, ...], str]]:
@@ -166,6 +198,16 @@ def _valid_key(key: str) -> bool:
 _CONTROLLER_ONLY = {("v1", "Service"), ("apps/v1", "StatefulSet"), ("apps/v1", "DaemonSet")}
 
 
+TX005 = rule(
+    "TX005",
+    ERROR,
+    "any",
+    "crd mode: no plain v1 Service, apps/v1 StatefulSet or DaemonSet labelled both "
+    "tars.io/ServerApp and tars.io/ServerName (the webhook admits them from the controller only)",
+    origin="controller",
+)
+
+
 def controller_only_objects(stack: Stack) -> Iterator[Violation]:
     """TX005 (crd mode): a plain Service, StatefulSet or DaemonSet labelled with both
     ``tars.io/ServerApp`` and ``tars.io/ServerName``, which the cluster refuses to create."""
@@ -174,9 +216,8 @@ def controller_only_objects(stack: Stack) -> Iterator[Violation]:
             continue
         labels = (obj.body.get("metadata") or {}).get("labels") or {}
         if LABEL_APP in labels and LABEL_SERVER in labels:
-            yield report(
+            yield TX005.at(
                 obj,
-                "TX005",
                 "metadata.labels",
                 f"the TarsK8S webhook refuses to create a {obj.kind} labelled "
                 f'{LABEL_APP} and {LABEL_SERVER} ("only use authorized account '

@@ -18,7 +18,8 @@ from ..models import SecretRef, TAccount
 from ..models.taccount import P_PASSWORD
 from ..redaction import quote
 from ..stack import Stack
-from .common import report, same_names
+from .common import same_names
+from .registry import ERROR, WARNING, rule
 
 _PASSWORD = re.compile(P_PASSWORD)
 
@@ -30,25 +31,58 @@ def account_name(username: str) -> str:
     return hashlib.md5(username.encode("utf-8")).hexdigest()
 
 
+TA004 = rule(
+    "TA004",
+    ERROR,
+    "TAccount",
+    "one TAccount per name in a namespace (a second would replace the first)",
+    origin="tars-components",
+)
+
+
 def check_accounts(stack: Stack) -> Iterator[Violation]:
     """Every TAccount rule of one stack (TA001, TA002, TA004, TA005)."""
     for account in stack.accounts:
         yield from _name(account)
         yield from _password(account)
-    yield from same_names(stack.accounts, "TA004")
+    yield from same_names(stack.accounts, TA004)
+
+
+TA001 = rule(
+    "TA001",
+    ERROR,
+    "TAccount",
+    "metadata.name is the lowercase hex MD5 of spec.username",
+    origin="controller",
+)
 
 
 def _name(account: TAccount) -> Iterator[Violation]:
     """TA001."""
     expected = account_name(account.spec.username)
     if account.name != expected:
-        yield report(
+        yield TA001.at(
             account,
-            "TA001",
             "metadata.name",
             f"must be the MD5 of spec.username "
             f"{quote(account.spec.username, ('spec', 'username'))}: {expected}",
         )
+
+
+TA002 = rule(
+    "TA002",
+    ERROR,
+    "TAccount",
+    "a password has 6 to 32 printable ASCII characters",
+    origin="controller",
+)
+TA005 = rule(
+    "TA005",
+    WARNING,
+    "TAccount",
+    "no plaintext password in a stack file (use {configSecret: KEY})",
+    origin="tars-components",
+)
 
 
 def _password(account: TAccount) -> Iterator[Violation]:
@@ -57,9 +91,8 @@ def _password(account: TAccount) -> Iterator[Violation]:
     password = auth.password
     path = "spec.authentication.password"
     if isinstance(password, str) and not _PASSWORD.fullmatch(password):
-        yield report(
+        yield TA002.at(
             account,
-            "TA002",
             path,
             "password should match pattern ^[\\x21-\\x7e]{6,32}$ (6 to 32 printable ASCII "
             "characters, no space); the value is not shown",
@@ -69,13 +102,22 @@ def _password(account: TAccount) -> Iterator[Violation]:
         ("bcryptPassword", auth.bcrypt_password, "a password hash"),
     ):
         if isinstance(value, str):
-            yield report(
+            yield TA005.at(
                 account,
-                "TA005",
                 f"spec.authentication.{field}",
                 f"{what} in a stack file: keep it in a Pulumi config secret (pulumi config "
                 f"set --secret tars:KEY) and write {field}: {{configSecret: KEY}}",
             )
+
+
+TA006 = rule(
+    "TA006",
+    WARNING,
+    "TAccount",
+    "crd mode: a credential kept in a Pulumi config secret is rendered offline as a placeholder "
+    "hash",
+    origin="tars-components",
+)
 
 
 def unresolved_credentials(stack: Stack) -> Iterator[Violation]:
@@ -85,9 +127,8 @@ def unresolved_credentials(stack: Stack) -> Iterator[Violation]:
         auth = account.spec.authentication
         for field, value in (("password", auth.password), ("bcryptPassword", auth.bcrypt_password)):
             if isinstance(value, SecretRef):
-                yield report(
+                yield TA006.at(
                     account,
-                    "TA006",
                     f"spec.authentication.{field}",
                     f"comes from the Pulumi config secret tars:{value.config_secret}: an "
                     "offline render writes a placeholder bcryptPassword (pulumi up resolves "

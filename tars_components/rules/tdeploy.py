@@ -21,24 +21,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from ..errors import Severity, Violation
+from ..errors import Violation
 from ..paths import Segment, format_path
 from ..stack import Stack
 from ..tdeploy import KIND, Request, request_of
+from .registry import ERROR, WARNING, Rule, rule
 
 
 def _report(
     request: Request,
-    code: str,
+    code: Rule,
     path: Sequence[Segment],
     message: str,
-    severity: Severity = Severity.ERROR,
 ) -> Violation:
     field = format_path(path)
     source = request.source
-    return Violation(
-        code=code,
-        severity=severity,
+    return code.violation(
         kind=KIND,
         namespace=request.namespace,
         name=request.name,
@@ -47,6 +45,25 @@ def _report(
         file=source.file if source else None,
         line=source.line(field) if source else None,
     )
+
+
+TD003 = rule(
+    "TD003",
+    ERROR,
+    "TDeploy",
+    "a request's server (its name or lower(app)-lower(server)) is not also a TServer of the stack",
+    origin="seed",
+)
+TD004 = rule(
+    "TD004", WARNING, "TDeploy", "deployed is the controller's field: ignored", origin="seed"
+)
+TD005 = rule(
+    "TD005",
+    WARNING,
+    "TDeploy",
+    "a pending request (no approve) deploys nothing until approved",
+    origin="tars-components",
+)
 
 
 def check_requests(stack: Stack) -> Iterator[Violation]:
@@ -65,7 +82,7 @@ def check_requests(stack: Stack) -> Iterator[Violation]:
             if any(owner is None or owner is not request for owner in owners):
                 yield _report(
                     request,
-                    "TD003",
+                    TD003,
                     ("metadata", "name"),
                     f"TServer {name} is also in the stack: a request deploys a server that "
                     "does not exist yet (remove the TServer, or the request once deployed)",
@@ -74,19 +91,17 @@ def check_requests(stack: Stack) -> Iterator[Violation]:
         if request.has_deployed:
             yield _report(
                 request,
-                "TD004",
+                TD004,
                 ("deployed",),
                 "deployed is the controller's field; ignored (the approval decides)",
-                Severity.WARNING,
             )
         if request.state == "pending":
             yield _report(
                 request,
-                "TD005",
+                TD005,
                 ("metadata", "name"),
                 f"pending: deploys nothing until approved (approve: {{person, reason, "
                 f"result: true, time}}); server {request.server_name or '?'}",
-                Severity.WARNING,
             )
 
 
@@ -95,6 +110,26 @@ def _by_key(requests: Iterable[Request]) -> dict[tuple[str, str], Request]:
     for request in requests:
         found.setdefault((request.namespace, request.name), request)
     return found
+
+
+TD001 = rule(
+    "TD001",
+    ERROR,
+    "TDeploy",
+    "a request new in this change carries no approve (request and approval are two reviewed "
+    "changes)",
+    origin="seed",
+    change=True,
+)
+TD002 = rule(
+    "TD002",
+    ERROR,
+    "TDeploy",
+    "apply does not change while approve stays the same (the approval is bound to the approved "
+    "apply)",
+    origin="seed",
+    change=True,
+)
 
 
 def request_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
@@ -106,7 +141,7 @@ def request_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
             if request.approve is not None:
                 yield _report(
                     request,
-                    "TD001",
+                    TD001,
                     ("approve",),
                     "a new request cannot carry its own approval: add the request without "
                     "approve, and approve it in a later reviewed change",
@@ -116,12 +151,21 @@ def request_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
         if bound and old.approve is not None and dict(request.apply) != dict(old.apply):
             yield _report(
                 request,
-                "TD002",
+                TD002,
                 ("apply",),
                 f"apply changed but approve did not: the approval by "
                 f"{old.approve.get('person')} at {old.approve.get('time')} is for the "
                 "previous apply; approve the new one (a new approve) or restore it",
             )
+
+
+TD006 = rule(
+    "TD006",
+    ERROR,
+    "TDeploy",
+    "approve.person is in the stack's approver list (tars:approvers, --approvers), when one is set",
+    origin="tars-components",
+)
 
 
 def approver_violations(stack: Stack, approvers: Sequence[str]) -> Iterator[Violation]:
@@ -136,7 +180,7 @@ def approver_violations(stack: Stack, approvers: Sequence[str]) -> Iterator[Viol
         if person not in allowed:
             yield _report(
                 request,
-                "TD006",
+                TD006,
                 ("approve", "person"),
                 f"{person!r} is not an approver of this stack ({', '.join(approvers)})",
             )

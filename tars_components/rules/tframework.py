@@ -12,18 +12,33 @@ from collections.abc import Iterator
 from ..errors import Violation
 from ..models import FRAMEWORK_CONFIG_NAME
 from ..stack import Stack
-from .common import report, same_names
+from .common import same_names
+from .registry import ERROR, WARNING, rule
+
+TF002 = rule(
+    "TF002",
+    WARNING,
+    "TFrameworkConfig",
+    "a TFrameworkConfig is named tars-framework (others are ignored)",
+    origin="seed",
+)
+TF003 = rule(
+    "TF003",
+    ERROR,
+    "TFrameworkConfig",
+    "one TFrameworkConfig per name in a namespace (a second would replace the first)",
+    origin="tars-components",
+)
 
 
 def check_frameworks(stack: Stack) -> Iterator[Violation]:
     """TF002: configs not named tars-framework; TF003: two configs with one name."""
     for config in stack.frameworks:
         if config.name != FRAMEWORK_CONFIG_NAME:
-            yield report(
+            yield TF002.at(
                 config,
-                "TF002",
                 "metadata.name",
                 f"TFrameworkConfig {config.name} is ignored: TarsK8S reads only the one named "
                 f"{FRAMEWORK_CONFIG_NAME}",
             )
-    yield from same_names(stack.frameworks, "TF003")
+    yield from same_names(stack.frameworks, TF003)

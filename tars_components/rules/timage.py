@@ -12,9 +12,18 @@ from collections.abc import Iterator
 
 from ..errors import Violation
 from ..models import TImage
-from ..mutation_kinds import LABEL_APP, LABEL_SERVER
+from ..mutation import LABEL_APP, LABEL_SERVER
 from ..stack import Stack
-from .common import repeats, report, same_names
+from .common import repeats, same_names
+from .registry import ERROR, WARNING, rule
+
+TI004 = rule(
+    "TI004",
+    ERROR,
+    "TImage",
+    "one TImage per name in a namespace (a second would replace the first)",
+    origin="tars-components",
+)
 
 
 def check_images(stack: Stack) -> Iterator[Violation]:
@@ -22,20 +31,37 @@ def check_images(stack: Stack) -> Iterator[Violation]:
     for image in stack.images:
         yield from _duplicate_releases(image)
     yield from _server_releases(stack)
-    yield from same_names(stack.images, "TI004")
+    yield from same_names(stack.images, TI004)
+
+
+TI002 = rule(
+    "TI002",
+    WARNING,
+    "TImage",
+    "release ids are unique (the webhook keeps the first and removes the others)",
+    origin="seed",
+)
 
 
 def _duplicate_releases(image: TImage) -> Iterator[Violation]:
     """TI002."""
     indexed = list(enumerate(image.releases or []))
     for (later, release), (first, _) in repeats(indexed, lambda item: item[1].id):
-        yield report(
+        yield TI002.at(
             image,
-            "TI002",
             ("releases", later, "id"),
             f"release id {release.id} is already releases[{first}]: the webhook keeps the "
             "first and removes this one",
         )
+
+
+TI003 = rule(
+    "TI003",
+    WARNING,
+    "TImage",
+    "a TServer's release.id listed by its server's TImage has the same image",
+    origin="tars-components",
+)
 
 
 def _server_releases(stack: Stack) -> Iterator[Violation]:
@@ -54,9 +80,8 @@ def _server_releases(stack: Stack) -> Iterator[Violation]:
             for entry in image.releases or []:
                 if entry.id == release.id and isinstance(release.image, str):
                     if entry.image != release.image:
-                        yield report(
+                        yield TI003.at(
                             tserver,
-                            "TI003",
                             "spec.release.image",
                             f"release {release.id} is {entry.image} in TImage {image.name}, "
                             f"not {release.image}",

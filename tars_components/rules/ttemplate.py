@@ -11,7 +11,17 @@ from collections.abc import Iterator, Mapping
 from ..errors import Violation
 from ..models import TTemplate
 from ..stack import Stack
-from .common import report, same_names
+from .common import same_names
+from .registry import ERROR, rule
+from .schema import TT001
+
+TT007 = rule(
+    "TT007",
+    ERROR,
+    "TTemplate",
+    "one TTemplate per name in a namespace (a second would replace the first)",
+    origin="tars-components",
+)
 
 
 def check_templates(stack: Stack) -> Iterator[Violation]:
@@ -20,13 +30,22 @@ def check_templates(stack: Stack) -> Iterator[Violation]:
         yield from _parent_set(template)
         yield from _parent_exists(template, stack)
     yield from _parent_cycles(stack.templates)
-    yield from same_names(stack.templates, "TT007")
+    yield from same_names(stack.templates, TT007)
 
 
 def _parent_set(template: TTemplate) -> Iterator[Violation]:
     """TT001 for what the loader cannot see (models built in code without validation)."""
     if not template.spec.parent:
-        yield report(template, "TT001", "spec.parent", "must not be empty")
+        yield TT001.at(template, "spec.parent", "must not be empty")
+
+
+TT002 = rule(
+    "TT002",
+    ERROR,
+    "TTemplate",
+    "spec.parent is the template itself or a TTemplate of the namespace",
+    origin="seed",
+)
 
 
 def _parent_exists(template: TTemplate, stack: Stack) -> Iterator[Violation]:
@@ -37,12 +56,14 @@ def _parent_exists(template: TTemplate, stack: Stack) -> Iterator[Violation]:
         and parent != template.name
         and parent not in stack.template_names(template.namespace)
     ):
-        yield report(
+        yield TT002.at(
             template,
-            "TT002",
             "spec.parent",
             f"parent TTemplate {parent} does not exist in namespace {template.namespace}",
         )
+
+
+TT004 = rule("TT004", ERROR, "TTemplate", "parent chains have no cycle", origin="seed")
 
 
 def _parent_cycles(templates: list[TTemplate]) -> Iterator[Violation]:
@@ -55,9 +76,8 @@ def _parent_cycles(templates: list[TTemplate]) -> Iterator[Violation]:
         for cycle in parent_cycles(parents):
             for i, name in enumerate(cycle):
                 chain = [*cycle[i:], *cycle[:i], name]
-                yield report(
+                yield TT004.at(
                     by_name[name],
-                    "TT004",
                     "spec.parent",
                     f"parent chain loops: {' -> '.join(chain)}",
                 )

@@ -15,7 +15,12 @@ from collections.abc import Iterator
 from ..errors import Violation
 from ..models import TREE_NAME, TTree
 from ..stack import Stack
-from .common import repeats, report
+from .common import by_key, key_of, keys_present, repeats
+from .registry import ERROR, WARNING, rule
+
+TR002 = rule(
+    "TR002", ERROR, "TTree", "one tars-tree per namespace", origin="controller", create_only=True
+)
 
 
 def check_trees(stack: Stack) -> Iterator[Violation]:
@@ -27,40 +32,56 @@ def check_trees(stack: Stack) -> Iterator[Violation]:
         yield from _business_refs(tree)
     named = [t for t in stack.trees if t.name == TREE_NAME]
     for later, _ in repeats(named, lambda t: t.namespace):
-        yield report(
+        yield TR002.at(
             later,
-            "TR002",
             "metadata.name",
             f"TTree {TREE_NAME} already exists in namespace {later.namespace}",
         )
     yield from _servers_in_tree(stack, named)
 
 
+TR001 = rule(
+    "TR001", ERROR, "TTree", "the TTree is named tars-tree", origin="controller", create_only=True
+)
+
+
 def _named(tree: TTree) -> Iterator[Violation]:
     """TR001."""
     if tree.name != TREE_NAME:
-        yield report(
+        yield TR001.at(
             tree,
-            "TR001",
             "metadata.name",
             f"a TTree must be named {TREE_NAME} (TarsK8S refuses to create any other)",
         )
+
+
+TR003 = rule("TR003", ERROR, "TTree", "business names are unique", origin="controller")
 
 
 def _unique_businesses(tree: TTree) -> Iterator[Violation]:
     """TR003."""
     indexed = list(enumerate(tree.businesses))
     for (i, business), _ in repeats(indexed, lambda item: item[1].name):
-        yield report(
-            tree, "TR003", ("businesses", i, "name"), f"business {business.name} is duplicated"
-        )
+        yield TR003.at(tree, ("businesses", i, "name"), f"business {business.name} is duplicated")
+
+
+TR004 = rule("TR004", ERROR, "TTree", "app names are unique", origin="controller")
 
 
 def _unique_apps(tree: TTree) -> Iterator[Violation]:
     """TR004."""
     indexed = list(enumerate(tree.apps))
     for (i, app), _ in repeats(indexed, lambda item: item[1].name):
-        yield report(tree, "TR004", ("apps", i, "name"), f"app {app.name} is duplicated")
+        yield TR004.at(tree, ("apps", i, "name"), f"app {app.name} is duplicated")
+
+
+TR005 = rule(
+    "TR005",
+    WARNING,
+    "TTree",
+    "an app's businessRef names a business (else the webhook blanks it)",
+    origin="controller",
+)
 
 
 def _business_refs(tree: TTree) -> Iterator[Violation]:
@@ -68,12 +89,20 @@ def _business_refs(tree: TTree) -> Iterator[Violation]:
     names = {b.name for b in tree.businesses}
     for i, app in enumerate(tree.apps):
         if app.business_ref and app.business_ref not in names:
-            yield report(
+            yield TR005.at(
                 tree,
-                "TR005",
                 ("apps", i, "businessRef"),
                 f'business {app.business_ref} does not exist: the webhook sets businessRef to ""',
             )
+
+
+TR009 = rule(
+    "TR009",
+    WARNING,
+    "TTree",
+    "a TServer's app is listed in tars-tree (the controller appends it otherwise)",
+    origin="tars-components",
+)
 
 
 def _servers_in_tree(stack: Stack, trees: list[TTree]) -> Iterator[Violation]:
@@ -87,10 +116,58 @@ def _servers_in_tree(stack: Stack, trees: list[TTree]) -> Iterator[Violation]:
             continue
         if server.spec.app not in {a.name for a in tree.apps}:
             reported.add(key)
-            yield report(
+            yield TR009.at(
                 server,
-                "TR009",
                 "spec.app",
                 f"app {server.spec.app} is not in TTree {tree.name}: the controller appends "
                 "it, so the live tree differs from the declared one; add it to apps",
+            )
+
+
+# --- changes (compared with the previous stack) ---------------------------------------------
+
+
+TR006 = rule(
+    "TR006",
+    ERROR,
+    "TTree",
+    "an app is not removed from the tree while TServers of that app exist",
+    origin="controller",
+    change=True,
+)
+
+
+def _apps_removed(old: TTree, new: TTree, current: Stack) -> Iterator[Violation]:
+    """TR006."""
+    kept = {a.name for a in new.apps}
+    for app in old.apps:
+        if app.name not in kept and (new.namespace, app.name) in current.server_apps:
+            yield TR006.at(
+                new,
+                "apps",
+                f"app {app.name} is removed from the tree but TServers of app {app.name} "
+                "still exist",
+            )
+
+
+TR007 = rule(
+    "TR007", ERROR, "TTree", "tars-tree is never deleted", origin="controller", change=True
+)
+
+
+def tree_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
+    """The TTree change rules: apps still used are not removed (TR006), tars-tree is never
+    deleted (TR007)."""
+    before = by_key(previous.documents)
+    now = keys_present(current)
+    for tree in current.trees:
+        old = before.get(key_of(tree))
+        if isinstance(old, TTree):
+            yield from _apps_removed(old, tree, current)
+    for tree in previous.trees:
+        if tree.name == TREE_NAME and key_of(tree) not in now:
+            yield TR007.at(
+                tree,
+                "metadata.name",
+                f"TTree {tree.name} is removed: only the TarsK8S controller may delete it",
             )

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import pulumi
 
 from ...errors import LoadError
-from ...loader import SchemaError, parse_document
+from ...loading.documents import SchemaError, parse_document
 from ...models import Document, TarsModel
 from ...stack import Stack
 from ..failure import ArgumentProblems

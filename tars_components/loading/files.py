@@ -1,11 +1,12 @@
-"""Reading an input file, the same way for every file a command reads (the edge: I/O).
+"""Reading input files within the limits (the edge: I/O).
 
 Stack files, exports, previous stacks, values files, ``Pulumi.<env>.yaml`` and CA files are
 all read here: only a regular file (a symbolic link to one is followed) of at most a given
 size, as UTF-8 text. Anything else is refused with one line naming the file, never skipped
 and never waited on: a FIFO is opened without blocking and refused once ``fstat`` shows what
 it is, so a FIFO without a writer cannot hang a command, and a device such as ``/dev/zero``
-is never read.
+is never read. :func:`read_texts` reads a stack directory (or one file), checking every size
+against :class:`~tars_components.limits.Limits` before anything is read.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import os
 import stat
 from pathlib import Path
 
-from .yamlio import format_size
+from ..errors import LoadError, LoadProblem
+from ..limits import LIMIT_NAMES, Limits, format_size
 
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -127,3 +129,82 @@ def read_text(path: str | Path, max_bytes: int, limit: str | None = None) -> str
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+def read_texts(
+    path: str | Path,
+    limits: Limits,
+    suffixes: tuple[str, ...] = (".yaml", ".yml"),
+    what: str = "stack directory",
+) -> dict[str, str]:
+    """``{file name: text}`` of a directory's files with these suffixes (or of one file),
+    sorted by path, within ``limits`` (sizes are checked before anything is read).
+
+    Every entry with one of the suffixes must be a readable regular file (or a link to one):
+    a dangling link, a FIFO, a device or a directory named ``x.yaml`` is a problem naming it,
+    never skipped (skipping a file would read as deleting its objects).
+    """
+    root = Path(path)
+    if root.is_dir():
+        try:
+            files = sorted(p for p in root.iterdir() if p.suffix in suffixes)
+        except OSError as exc:
+            problem = LoadProblem(str(root), 0, f"cannot read {what}: {exc.strerror}")
+            raise LoadError([problem]) from None
+    elif root.exists() or root.is_symlink():
+        files = [root]
+    else:
+        raise LoadError([LoadProblem(str(root), 0, f"no such {what} or file")])
+    if not files:
+        patterns = " or ".join(", ".join(f"*{x}" for x in suffixes).rsplit(", ", 1))
+        raise LoadError([LoadProblem(str(root), 0, f"no {patterns} files in the directory")])
+    texts: dict[str, str] = {}
+    problems = _size_problems(root, files, limits)
+    if problems:
+        raise LoadError(problems)
+    flag, key = LIMIT_NAMES["max_file_bytes"]
+    for file in files:
+        try:
+            texts[str(file)] = read_text(file, limits.max_file_bytes, f"{flag}, {key}")
+        except UnreadableFile as exc:
+            problems.append(LoadProblem(exc.path, 0, exc.message))
+    if problems:
+        raise LoadError(problems)
+    return texts
+
+
+def _size_problems(root: Path, files: list[Path], limits: Limits) -> list[LoadProblem]:
+    """Files that are not regular files or are larger than ``limits.max_file_bytes``, and the
+    stack when its files add up to more than ``limits.max_stack_bytes``."""
+    problems: list[LoadProblem] = []
+    total = 0
+    for file in files:
+        try:
+            size = file_size(file)
+        except UnreadableFile as exc:
+            problems.append(LoadProblem(exc.path, 0, exc.message))
+            continue
+        total += size
+        if size > limits.max_file_bytes:
+            problems.append(_file_too_large(file, size, limits))
+    if total > limits.max_stack_bytes:
+        flag, key = LIMIT_NAMES["max_stack_bytes"]
+        problems.append(
+            LoadProblem(
+                str(root),
+                0,
+                f"the stack's files add up to {format_size(total)}, more than "
+                f"{format_size(limits.max_stack_bytes)} (limit: {flag}, {key})",
+            )
+        )
+    return problems
+
+
+def _file_too_large(file: Path, size: int, limits: Limits) -> LoadProblem:
+    flag, key = LIMIT_NAMES["max_file_bytes"]
+    return LoadProblem(
+        str(file),
+        0,
+        f"file is {format_size(size)}, more than {format_size(limits.max_file_bytes)} "
+        f"(limit: {flag}, {key})",
+    )

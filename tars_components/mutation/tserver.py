@@ -1,53 +1,24 @@
-"""The TarsK8S mutating webhook as pure functions (reference §5.1, §5.2).
-
-M-TS1…M-TS14 for TServers and M-TT1…M-TT2 for TTemplates. Two deliberate differences:
-``release.time`` is never filled from the clock (M-TS11; output must be deterministic), and
-the rejections of M-TS8/M-TS13 are not raised here: the value is left alone and the rules
-report TS019/TS020.
-
-Mutation copies only what it changes; the input documents are never modified.
-"""
+"""The webhook for TServers: M-TS1…M-TS14 (reference §5.1). ``release.time`` is never
+filled from the clock (M-TS11; output must be deterministic), and the rejections of
+M-TS8/M-TS13 are not raised here: the value is left alone and the rules report TS019/TS020."""
 
 from __future__ import annotations
 
-import re
-
-from .models import (
-    FRAMEWORK_CONFIG_NAME,
+from ..models import (
     TARS_ACTIVE_GATE,
     V1BETA3,
-    Document,
     TFrameworkConfig,
     TServer,
-    TTemplate,
 )
-from .mutation_kinds import mutate_kind
-from .stack import Stack
-
-LABEL_APP = "tars.io/ServerApp"
-LABEL_SERVER = "tars.io/ServerName"
-LABEL_SUBTYPE = "tars.io/SubType"
-LABEL_TEMPLATE = "tars.io/Template"
-LABEL_SERVER_ID = "tars.io/ServerID"
-LABEL_PARENT = "tars.io/Parent"
-ANNOTATION_MAX_REPLICAS = "tars.io/MaxReplicas"
-ANNOTATION_MIN_REPLICAS = "tars.io/MinReplicas"
-REPLICA_ANNOTATION = re.compile(r"^[1-9]?[0-9]$")
-
-
-def mutate(stack: Stack) -> Stack:
-    """Every document of the stack as the TarsK8S mutating webhook would admit it."""
-    documents: list[Document] = []
-    for doc in stack.documents:
-        if isinstance(doc, TServer):
-            framework = stack.framework(doc.namespace)
-            doc = mutate_server(doc, framework)
-        elif isinstance(doc, TTemplate):
-            doc = mutate_template(doc)
-        else:
-            doc = mutate_kind(doc)  # TConfig, TImage, TTree, TAccount (mutation_kinds)
-        documents.append(doc)
-    return stack.with_documents(documents)
+from ..models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
+from .labels import (
+    LABEL_APP,
+    LABEL_SERVER,
+    LABEL_SERVER_ID,
+    LABEL_SUBTYPE,
+    LABEL_TEMPLATE,
+    REPLICA_ANNOTATION,
+)
 
 
 def replica_count(value: object) -> int | None:
@@ -136,36 +107,5 @@ def mutate_server(server: TServer, framework: TFrameworkConfig | None) -> TServe
     return mutated
 
 
-def mutate_template(template: TTemplate) -> TTemplate:
-    """M-TT1/M-TT2: label ``tars.io/Parent`` when the template is not a root, else remove it."""
-    labels = dict(template.labels)
-    if template.spec.parent != template.name:
-        labels[LABEL_PARENT] = template.spec.parent  # M-TT1
-    else:
-        labels.pop(LABEL_PARENT, None)  # M-TT2
-    meta = template.metadata.model_copy(update={"labels": labels or None})
-    mutated = template.model_copy(update={"metadata": meta})
-    mutated.with_source(template.source)
-    return mutated
-
-
 def _unique(values: list[str]) -> list[str]:
     return list(dict.fromkeys(values))
-
-
-__all__ = [
-    "ANNOTATION_MAX_REPLICAS",
-    "ANNOTATION_MIN_REPLICAS",
-    "FRAMEWORK_CONFIG_NAME",
-    "LABEL_APP",
-    "LABEL_PARENT",
-    "LABEL_SERVER",
-    "LABEL_SERVER_ID",
-    "LABEL_SUBTYPE",
-    "LABEL_TEMPLATE",
-    "mutate",
-    "mutate_server",
-    "mutate_template",
-    "replica_bounds",
-    "replica_count",
-]

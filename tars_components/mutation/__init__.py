@@ -1,0 +1,116 @@
+"""The TarsK8S mutating webhook as pure functions (reference §5), one module per kind:
+:mod:`.tserver` (M-TS1…M-TS14), :mod:`.ttemplate` (M-TT1…M-TT2), :mod:`.tconfig`,
+:mod:`.timage`, :mod:`.ttree` and :mod:`.taccount`; the labels it sets in :mod:`.labels`.
+
+Deliberate differences, all for deterministic output: the clock is never read (a TServer's
+``release.time``, a TConfig's ``version`` and ``updateTime``, a TImage release's
+``createTime`` are left as written), the rejections of M-TS8/M-TS13 are not raised here (the
+rules report TS019/TS020), and a TAccount password is hashed with the salt that ``hashing``
+gives the account. Mutation copies only what it changes; the input documents are never
+modified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..models import (
+    FRAMEWORK_CONFIG_NAME,
+    Document,
+    TAccount,
+    TConfig,
+    TImage,
+    TServer,
+    TTemplate,
+    TTree,
+)
+from ..models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
+from ..secrets import AccountHashing
+from ..stack import Stack
+from .labels import (
+    LABEL_ACTIVATED,
+    LABEL_APP,
+    LABEL_CONFIG_NAME,
+    LABEL_DEACTIVATE,
+    LABEL_DELETING,
+    LABEL_IMAGE_TYPE,
+    LABEL_PARENT,
+    LABEL_POD_SEQ,
+    LABEL_SERVER,
+    LABEL_SERVER_ID,
+    LABEL_SUBTYPE,
+    LABEL_TEMPLATE,
+    LABEL_VERSION,
+    SUPPORTED_PREFIX,
+)
+from .taccount import mutate_account
+from .tconfig import mutate_config
+from .timage import mutate_image
+from .tserver import mutate_server, replica_bounds, replica_count
+from .ttemplate import mutate_template
+from .ttree import mutate_tree
+
+
+def mutate(stack: Stack) -> Stack:
+    """Every document of the stack as the TarsK8S mutating webhook would admit it."""
+    documents: list[Document] = []
+    for doc in stack.documents:
+        if isinstance(doc, TServer):
+            framework = stack.framework(doc.namespace)
+            doc = mutate_server(doc, framework)
+        elif isinstance(doc, TTemplate):
+            doc = mutate_template(doc)
+        else:
+            doc = mutate_kind(doc)  # TConfig, TImage, TTree, TAccount
+        documents.append(doc)
+    return stack.with_documents(documents)
+
+
+def mutate_kind(
+    doc: Document,
+    secrets: Mapping[str, Any] | None = None,
+    hashing: AccountHashing | None = None,
+) -> Document:
+    """One document of a wave-2 kind as the webhook admits it on create; others unchanged
+    (``secrets`` and ``hashing``: see :func:`mutate_account`)."""
+    if isinstance(doc, TConfig):
+        return mutate_config(doc)
+    if isinstance(doc, TImage):
+        return mutate_image(doc)
+    if isinstance(doc, TTree):
+        return mutate_tree(doc)
+    if isinstance(doc, TAccount):
+        return mutate_account(doc, secrets, hashing)
+    return doc
+
+
+__all__ = [
+    "ANNOTATION_MAX_REPLICAS",
+    "ANNOTATION_MIN_REPLICAS",
+    "FRAMEWORK_CONFIG_NAME",
+    "LABEL_ACTIVATED",
+    "LABEL_APP",
+    "LABEL_CONFIG_NAME",
+    "LABEL_DEACTIVATE",
+    "LABEL_DELETING",
+    "LABEL_IMAGE_TYPE",
+    "LABEL_PARENT",
+    "LABEL_POD_SEQ",
+    "LABEL_SERVER",
+    "LABEL_SERVER_ID",
+    "LABEL_SUBTYPE",
+    "LABEL_TEMPLATE",
+    "LABEL_VERSION",
+    "SUPPORTED_PREFIX",
+    "mutate",
+    "mutate_account",
+    "mutate_config",
+    "mutate_image",
+    "mutate_kind",
+    "mutate_server",
+    "mutate_template",
+    "mutate_tree",
+    "replica_bounds",
+    "replica_count",
+]

@@ -1,0 +1,21 @@
+"""The webhook for TTrees: M-TR* (reference §5.5)."""
+
+from __future__ import annotations
+
+from ..models import (
+    TTree,
+)
+
+
+def mutate_tree(tree: TTree) -> TTree:
+    """M-TR1: an app whose ``businessRef`` names no business gets ``""``."""
+    names = {b.name for b in tree.businesses}
+    apps = [
+        app
+        if app.business_ref == "" or app.business_ref in names
+        else app.model_copy(update={"business_ref": ""})
+        for app in tree.apps
+    ]
+    mutated = tree.model_copy(update={"apps": apps})
+    mutated.with_source(tree.source)
+    return mutated

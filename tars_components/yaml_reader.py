@@ -1,0 +1,274 @@
+"""The hardened YAML reader.
+
+Reading uses the libyaml C loader when present and keeps timestamps as strings
+(``release.time`` is a string in the CRD, and a datetime would not round-trip); a duplicate
+key is an error.
+
+Reading hostile text is bounded (:class:`~tars_components.limits.Limits`,
+:func:`load_documents`): nesting depth and alias expansion are checked before or right after
+parsing, file and stack sizes by the loader before reading. The checks cost nothing
+measurable on ordinary files: the depth check is a bracket count and one regular-expression
+scan proving an upper bound, and only a file whose bound is above the limit is walked event
+by event; the alias check runs only on files with both an anchor and an alias.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import yaml
+from yaml.events import CollectionEndEvent, CollectionStartEvent
+
+from .limits import LIMIT_NAMES, Limits
+
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class YamlLoader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """Safe loader that keeps YAML timestamps as plain strings."""
+
+
+YamlLoader.add_constructor(
+    "tag:yaml.org,2002:timestamp",
+    lambda loader, node: loader.construct_scalar(node),
+)
+
+
+def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
+    """Mappings reject a key given twice, as kubectl does (PyYAML keeps the last silently)."""
+    seen: set[str] = set()
+    for key_node, _ in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag.endswith(":str"):
+            if key_node.value in seen:
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    f"duplicate key {key_node.value!r}",
+                    key_node.start_mark,
+                )
+            seen.add(key_node.value)
+    return yaml.SafeLoader.construct_mapping(loader, node, deep)
+
+
+YamlLoader.construct_mapping = _construct_unique_mapping
+
+
+class YamlLimitError(Exception):
+    """A file beyond one of the :class:`Limits`: ``line`` (1-based) where known, else
+    ``document`` (0-based index in the file) where known."""
+
+    def __init__(self, message: str, line: int | None = None, document: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.document = document
+
+
+# Flow collections open with [ or {; block collections open at a column no larger than the
+# run of spaces and indicators (- ? :) starting their line, and each nested block collection
+# sits at a larger column than its parent, except a list under a mapping key (same column).
+# So a file's nesting is at most 2 * (longest such run + 1) + its count of [ and {.
+_ANCHOR = re.compile(r"(?:^|[\s,\[\]{}:])&[^\s,\[\]{}]")
+_ALIAS = re.compile(r"(?:^|[\s,\[\]{}:])\*[^\s,\[\]{}]")
+
+
+def _nesting_bound_within(text: str, limit: int) -> bool:
+    """True when the cheap upper bound on the nesting of ``text`` is at most ``limit``."""
+    if _has_other_line_breaks(text):  # a lone CR, NEL, LS and PS break lines too; after a BOM
+        text = _OTHER_BREAKS.sub("\n", text)  # a line starts afresh
+    flow = text.count("[") + text.count("{")
+    if flow >= limit:  # a flow collection never spans a document marker: count per document
+        flow = max(part.count("[") + part.count("{") for part in _DOCUMENT_MARKER.split(text))
+        if flow >= limit:
+            return False
+    run = (limit - flow) // 2
+    if run < 1:
+        return False
+    first_line, other_lines = _line_starts(run)
+    return first_line.match(text) is None and other_lines.search(text) is None
+
+
+_DOCUMENT_MARKER = re.compile(r"\n(?:---|\.\.\.)(?=[ \t\n]|\Z)")
+_OTHER_BREAKS = re.compile("\r\n?|[\x85\u2028\u2029\ufeff]")
+
+
+def _has_other_line_breaks(text: str) -> bool:
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return True
+    return any(mark in text for mark in ("\x85", "\u2028", "\u2029", "\ufeff"))
+
+
+@functools.lru_cache(maxsize=64)
+def _line_starts(run: int) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Patterns of ``run`` spaces and block indicators at the start of the text, and after a
+    line break (a literal first character, so the search is a fast scan for line breaks)."""
+    indent = rf"[ \t?:-]{{{run}}}"
+    return re.compile(indent), re.compile(rf"\n{indent}")
+
+
+def check_nesting(text: str, max_depth: int) -> None:
+    """Raise :class:`YamlLimitError` (with the line) when ``text`` nests mappings and lists
+    deeper than ``max_depth``. Never builds the nodes, so any depth is safe to check; a YAML
+    syntax error met on the way is raised as ``yaml.YAMLError``."""
+    if _nesting_bound_within(text, max_depth):
+        return
+    try:
+        _walk_nesting(text, max_depth, YamlLoader)
+    except yaml.YAMLError as exc:
+        if not is_parser_nesting_error(exc):
+            raise
+        # libyaml's own nesting limit (PyYAML >= 6.0.4: 1,000 levels), met while its scanner
+        # looks ahead of the events: the pure-Python parser has none, and finds where the
+        # nesting crosses ours.
+        _walk_nesting(text, max_depth, yaml.SafeLoader)
+        raise _too_deep(max_depth, exc) from None
+
+
+def _walk_nesting(text: str, max_depth: int, loader: Any) -> None:
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, CollectionStartEvent):
+            depth += 1
+            if depth > max_depth:
+                mark = event.start_mark
+                raise YamlLimitError(
+                    _too_deep_message(max_depth), line=mark.line + 1 if mark else None
+                )
+        elif isinstance(event, CollectionEndEvent):
+            depth -= 1
+
+
+def _too_deep_message(max_depth: int) -> str:
+    flag, key = LIMIT_NAMES["max_depth"]
+    return f"nesting deeper than {max_depth} levels (limit: {flag}, {key})"
+
+
+def _too_deep(max_depth: int, exc: yaml.YAMLError) -> YamlLimitError:
+    line, _ = describe_yaml_error(exc)
+    return YamlLimitError(_too_deep_message(max_depth), line=line)
+
+
+def is_parser_nesting_error(exc: yaml.YAMLError) -> bool:
+    """True for the YAML parser's own nesting limit (libyaml's ``exceeded maximum nesting
+    depth``, PyYAML >= 6.0.4), which the product reports as its own ``--max-depth``."""
+    return "nesting depth" in str(getattr(exc, "problem", None) or "")
+
+
+def describe_yaml_error(exc: yaml.YAMLError) -> tuple[int, str]:
+    """``(line, message)`` of a YAML syntax error, on one line: where it was noticed (1-based;
+    1 when unknown) and what was being parsed (``mapping values are not allowed here (while
+    scanning a simple key at line 3)``), without the parser's ``<unicode string>`` marks."""
+    problem_mark = getattr(exc, "problem_mark", None)
+    context_mark = getattr(exc, "context_mark", None)
+    mark = problem_mark or context_mark
+    line = mark.line + 1 if mark is not None else 1
+    message = getattr(exc, "problem", None) or " ".join(str(exc).split())
+    context = getattr(exc, "context", None)
+    if context and context_mark is not None and context_mark is not mark:
+        message = f"{message} ({context} at line {context_mark.line + 1})"
+    return line, message
+
+
+def may_have_aliases(text: str) -> bool:
+    """False when ``text`` certainly has no anchor or no alias (most files: then no check)."""
+    if "&" not in text or "*" not in text:
+        return False
+    return _ANCHOR.search(text) is not None and _ALIAS.search(text) is not None
+
+
+def _children(node: dict[Any, Any] | list[Any]) -> Iterator[Any]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield key
+            yield value
+    else:
+        yield from node
+
+
+def expanded_size(document: Any) -> tuple[int, int]:
+    """(size, depth) of a loaded document with its aliases expanded, in time linear in the
+    distinct nodes: size counts a scalar's characters (at least 1) plus 1 per node, about the
+    length of the expanded text. Raises :class:`YamlLimitError` for a recursive alias."""
+    if not isinstance(document, (dict, list)):
+        return _scalar_size(document), 0
+    done: dict[int, tuple[int, int]] = {}
+    open_nodes: set[int] = set()
+    work: list[tuple[Any, bool]] = [(document, False)]
+    while work:
+        node, finished = work.pop()
+        key = id(node)
+        if finished:
+            size, depth = 1, 0
+            for child in _children(node):
+                if isinstance(child, (dict, list)):
+                    child_size, child_depth = done[id(child)]
+                    size += child_size
+                    depth = max(depth, child_depth)
+                else:
+                    size += _scalar_size(child)
+            done[key] = (size, depth + 1)
+            open_nodes.discard(key)
+            continue
+        if key in done:
+            continue
+        open_nodes.add(key)
+        work.append((node, True))
+        for child in _children(node):
+            if isinstance(child, (dict, list)):
+                if id(child) in open_nodes:
+                    raise YamlLimitError("an alias refers to its own ancestor (infinite nesting)")
+                if id(child) not in done:
+                    work.append((child, False))
+    return done[id(document)]
+
+
+def _scalar_size(value: Any) -> int:
+    return 1 + (len(value) if isinstance(value, str) else 1)
+
+
+def check_aliases(documents: list[Any], text: str, limits: Limits) -> None:
+    """Raise :class:`YamlLimitError` (with the document's index) when aliases expand the
+    documents of ``text`` beyond ``limits.max_alias_expansion`` times the text's length, or
+    nest them deeper than ``limits.max_depth``."""
+    budget = limits.max_alias_expansion * max(len(text), 1)
+    total = 0
+    for index, document in enumerate(documents):
+        try:
+            size, depth = expanded_size(document)
+        except YamlLimitError as exc:
+            raise YamlLimitError(exc.message, document=index) from None
+        total += size
+        if total > budget:
+            raise YamlLimitError(
+                f"aliases expand the file to more than {limits.max_alias_expansion}x its "
+                f"{len(text):,} characters (limit: --max-alias-expansion, tars:maxAliasExpansion)",
+                document=index,
+            )
+        if depth > limits.max_depth:
+            raise YamlLimitError(
+                f"aliases nest the document deeper than {limits.max_depth} levels (limit: "
+                "--max-depth, tars:maxDepth)",
+                document=index,
+            )
+
+
+def load_documents(text: str, limits: Limits | None = None) -> list[Any]:
+    """Every document of ``text``, parsed with :class:`YamlLoader` within ``limits``.
+
+    Raises :class:`YamlLimitError` beyond a limit (the text is not parsed when too deep) and
+    ``yaml.YAMLError`` for invalid YAML.
+    """
+    limits = limits or Limits()
+    check_nesting(text, limits.max_depth)
+    try:
+        documents = list(yaml.load_all(text, Loader=YamlLoader))
+    except yaml.YAMLError as exc:
+        if is_parser_nesting_error(exc):  # the parser's limit is above ours: never expected
+            raise _too_deep(limits.max_depth, exc) from None
+        raise
+    if may_have_aliases(text):
+        check_aliases(documents, text, limits)
+    return documents
