@@ -1,5 +1,5 @@
 """The whole data flow in one call per job, shared by the CLI commands, the Pulumi program
-(``__main__.py``) and the components, so that each sequence is written once.
+(``__main__.py``), ``render`` and the platform builders, so that each sequence is written once.
 
 * :func:`check`: every violation of a loaded stack for one output (the rules, layout
   collisions, what crd mode adds);
@@ -174,8 +174,8 @@ def diff(
     one as :func:`validate` does against the old one, and compare their builds
     (:func:`tars_components.diff.diff_stacks`). Raises :class:`LoadError` as
     :func:`validate`."""
-    # diff.stacks builds on check() and output_objects() above: imported on use, not at the
-    # top of this module.
+    # diff.stacks imports this module (all_violations, output_objects): imported on use, as
+    # a top-level import would be a cycle.
     from .diff.stacks import diff_stacks
 
     previous, current = load_stacks([old_dir, new_dir], options.namespace, limits)
