@@ -134,16 +134,17 @@ def load_stacks(
     directories: Sequence[str | Path], namespace: str, limits: Limits | None = None
 ) -> list[Stack]:
     """Each stack directory loaded, in order; or one :class:`LoadError` with the problems of
-    all of them, so that one run names every unreadable file."""
+    all of them, each once (a directory may be given twice), so that one run names every
+    unreadable file."""
     stacks: list[Stack] = []
-    problems: list[LoadProblem] = []
+    problems: dict[LoadProblem, None] = {}
     for directory in directories:
         try:
             stacks.append(load_stack(directory, namespace, limits))
         except LoadError as exc:
-            problems.extend(exc.problems)
+            problems.update(dict.fromkeys(exc.problems))
     if problems:
-        raise LoadError(problems)
+        raise LoadError(list(problems))
     return stacks
 
 
