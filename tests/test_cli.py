@@ -218,7 +218,6 @@ def test_validate_previous_runs_the_change_rules(tmp_path: Path) -> None:
     )
 
 
-
 def test_validate_previous_names_the_unreadable_files_of_both_stacks(tmp_path: Path) -> None:
     old = tmp_path / "old"
     new = tmp_path / "new"
@@ -232,6 +231,7 @@ def test_validate_previous_names_the_unreadable_files_of_both_stacks(tmp_path: P
     assert "Traceback" not in result.stderr
     assert f"{new / '91-broken.yaml'}:" in result.stderr
     assert f"{old / '90-broken.yaml'}:" in result.stderr
+
 
 @pytest.mark.parametrize(
     "args",
