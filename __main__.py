@@ -22,48 +22,47 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import NoReturn
 
 import pulumi
 import pulumi_kubernetes as k8s
 
 from tars_components.components import components_from_stack, config_secrets
 from tars_components.config import StackSettings, settings_from_config
-from tars_components.errors import LoadError, UsageError, Violation, has_errors
-from tars_components.loader import load_stack
-from tars_components.pipeline import check as check_stack
-from tars_components.rules import validate_change, without_create_only
-from tars_components.stack import Stack
-from tars_components.yamlio import Limits
+from tars_components.errors import LoadError, UsageError
+from tars_components.pipeline import Validation, validate
 
 PROJECT_DIR = Path(__file__).resolve().parent
 
 
-def fail(message: str, lines: list[str]) -> None:
+def fail(message: str, lines: list[str]) -> NoReturn:
     """Report every line as an error and stop the program before anything is declared."""
     for line in lines:
         pulumi.log.error(line)
     raise pulumi.RunError(message)
 
 
-def load(directory: str, namespace: str, limits: Limits | None = None) -> Stack:
-    """The stack directory (relative to the project), or stop with one error per problem."""
+def check(settings: StackSettings, previous_dir: str | None) -> Validation:
+    """Load the stack directory (and ``previous_dir``, the stack as last deployed; both
+    relative to the project) and check it as ``tars-components validate --previous`` does
+    (the same :func:`tars_components.pipeline.validate`); print every violation; stop when
+    the input cannot be read or any violation is an error, so nothing is applied."""
     try:
-        return load_stack(PROJECT_DIR / directory, namespace, limits)
+        result = validate(
+            PROJECT_DIR / settings.stack_dir,
+            settings.options,
+            settings.limits,
+            PROJECT_DIR / previous_dir if previous_dir else None,
+        )
     except LoadError as exc:
-        fail(f"cannot load {directory}", [p.format() for p in exc.problems])
-        raise  # unreachable: fail() raises
-
-
-def check(settings: StackSettings, stack: Stack, previous: Stack | None) -> None:
-    """Print every violation; stop when any is an error, so nothing is applied."""
-    violations: list[Violation] = check_stack(stack, settings.options)
-    if previous is not None:  # as validate --previous: known documents are updates
-        violations = without_create_only([*violations, *validate_change(previous, stack)], previous)
-    for warning in (v for v in violations if not v.is_error):
+        what = f"{settings.stack_dir} or {previous_dir}" if previous_dir else settings.stack_dir
+        fail(f"cannot load {what}", [p.format() for p in exc.problems])
+    for warning in result.warnings:
         pulumi.log.warn(warning.format())
-    if has_errors(violations):
-        errors = [v.format() for v in violations if v.is_error]
+    if not result.ok:
+        errors = [v.format() for v in result.errors]
         fail(f"{len(errors)} rule error(s) in {settings.stack_dir}: nothing is applied", errors)
+    return result
 
 
 def install_framework(
@@ -92,12 +91,8 @@ def main() -> None:
         retain_on_delete = config.get_bool("retainOnDelete")
     except (UsageError, pulumi.ConfigTypeError) as exc:
         fail("invalid tars:* config", [str(exc)])
-    stack = load(settings.stack_dir, settings.options.namespace, settings.limits)
-    previous_dir = config.get("previousStackDir")
-    previous = (
-        load(previous_dir, settings.options.namespace, settings.limits) if previous_dir else None
-    )
-    check(settings, stack, previous)
+    checked = check(settings, config.get("previousStackDir"))
+    stack, previous = checked.stack, checked.previous
 
     provider = k8s.Provider(
         "kubernetes",

@@ -13,13 +13,12 @@ each one atomically (a temporary file renamed into place), only when nothing is 
 
 from __future__ import annotations
 
-import argparse
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import yaml
 
@@ -204,20 +203,4 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def command(args: argparse.Namespace, out: TextIO) -> int:
-    """``tars-components convert VALUES... --out DIR``: 0 written, 1 a rule error (nothing
-    written); unreadable input raises :class:`LoadError` (exit 2 in the CLI)."""
-    result = convert_files(args.inputs, args.out)
-    for v in result.violations:
-        print(v.format(), file=out)
-    if any(v.is_error for v in result.violations):
-        print("convert refused: the documents have errors, nothing written", file=out)
-        return 1
-    for note in result.notes:
-        print(note, file=out)
-    for name in result.files:
-        print(Path(args.out) / name, file=out)
-    return 0
-
-
-__all__ = ["ConvertResult", "command", "convert_files", "convert_texts"]
+__all__ = ["ConvertResult", "convert_files", "convert_texts"]

@@ -1,16 +1,30 @@
-"""The whole data flow in one call: mutate → validate → expand (or crd documents).
+"""The whole data flow in one call per job, shared by the CLI commands, the Pulumi program
+(``__main__.py``), ``render`` and the platform builders, so that each sequence is written once.
 
-Used by the ``render`` command and the Pulumi program, so both produce the same objects.
+* :func:`check`: every violation of a loaded stack for one output (the rules, layout
+  collisions, what crd mode adds);
+* :func:`all_violations`: :func:`check` plus, against the previous version of the stack, the
+  change rules, with create-only violations dropped for documents that already exist;
+* :func:`build`: :func:`check`, then the objects (``render``, the components);
+* :func:`validate`: load a stack directory (and its previous version) and
+  :func:`all_violations` (``validate``, the Pulumi program);
+* :func:`diff`: load two stack directories and compare their builds (``diff``).
+
+Everything here returns data: no printing, no writing (``render`` writes its files with
+:func:`tars_components.render.render_stack`, ``import`` with
+:func:`tars_components.importer.import_export`). :func:`validate` and :func:`diff` read the
+stack directories, within the input limits; the rest is pure.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .errors import Violation, has_errors, sorted_violations
+from .errors import LoadError, LoadProblem, Violation, has_errors, sorted_violations
 from .expansion import (
     conversion_violations,
     crd_documents,
@@ -19,14 +33,20 @@ from .expansion import (
 )
 from .expansion.kinds import config_maps, expand_mode_warnings, kind_documents, plain_objects
 from .expansion.layout import layout_violations
+from .loading.load import load_stack
 from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfig
 from .options import Mode, Options
-from .rules import validate
+from .rules import validate as validate_rules
+from .rules import validate_change, without_create_only
 from .rules.objects import controller_only_objects, overwritten_by_output
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing
 from .stack import Stack
+
+if TYPE_CHECKING:
+    from .diff.stacks import StackDiff
+    from .limits import Limits
 
 
 @dataclass(frozen=True)
@@ -58,7 +78,10 @@ def check(stack: Stack, options: Options = Options()) -> list[Violation]:
     the documents' own version does not (TF001), what the controller would turn into a
     StatefulSet the API server refuses (TS025) and the plain workloads the TarsK8S webhook
     admits from the controller only (TX005)."""
-    found = [*validate(with_existing_framework(stack, options)), *layout_violations(stack, options)]
+    found = [
+        *validate_rules(with_existing_framework(stack, options)),
+        *layout_violations(stack, options),
+    ]
     if options.mode == Mode.CRD:
         found.extend(conversion_violations(stack, options))
         found.extend(refused_statefulset_violations(stack))
@@ -66,6 +89,97 @@ def check(stack: Stack, options: Options = Options()) -> list[Violation]:
     found.extend(kind_violations(stack, options))
     found.extend(approver_violations(stack, options.approvers))  # TDeploy, TD006
     return sorted_violations(found)
+
+
+def all_violations(
+    stack: Stack, options: Options = Options(), previous: Stack | None = None
+) -> list[Violation]:
+    """Every violation of ``stack`` (:func:`check`) and, given the version it replaces, the
+    change rules (TS001, TC003, ...); documents ``previous`` already has are updates, so
+    their create-only violations are dropped. Sorted, as :func:`check`."""
+    found = check(stack, options)
+    if previous is None:
+        return found
+    changed = [*found, *validate_change(previous, stack)]
+    return sorted_violations(without_create_only(changed, previous))
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What :func:`validate` found: the stack, its previous version (when given) and every
+    violation, sorted."""
+
+    stack: Stack
+    previous: Stack | None
+    violations: list[Violation]
+
+    @property
+    def ok(self) -> bool:
+        """True when no violation is an error."""
+        return not has_errors(self.violations)
+
+    @property
+    def errors(self) -> list[Violation]:
+        """The violations that block."""
+        return [v for v in self.violations if v.is_error]
+
+    @property
+    def warnings(self) -> list[Violation]:
+        """The violations that do not block."""
+        return [v for v in self.violations if not v.is_error]
+
+
+def load_stacks(
+    directories: Sequence[str | Path], namespace: str, limits: Limits | None = None
+) -> list[Stack]:
+    """Each stack directory loaded, in order; or one :class:`LoadError` with the problems of
+    all of them, each once (a directory may be given twice), so that one run names every
+    unreadable file."""
+    stacks: list[Stack] = []
+    problems: dict[LoadProblem, None] = {}
+    for directory in directories:
+        try:
+            stacks.append(load_stack(directory, namespace, limits))
+        except LoadError as exc:
+            problems.update(dict.fromkeys(exc.problems))
+    if problems:
+        raise LoadError(list(problems))
+    return stacks
+
+
+def validate(
+    stack_dir: str | Path,
+    options: Options = Options(),
+    limits: Limits | None = None,
+    previous_dir: str | Path | None = None,
+) -> Validation:
+    """The ``validate`` job (and the Pulumi program's check): load ``stack_dir`` (and
+    ``previous_dir``, the version it replaces) in ``options.namespace``, then
+    :func:`all_violations`. Raises :class:`LoadError` for unreadable input or input beyond
+    ``limits`` (the problems of both directories)."""
+    directories = [stack_dir] if previous_dir is None else [stack_dir, previous_dir]
+    stacks = load_stacks(directories, options.namespace, limits)
+    previous = stacks[1] if previous_dir is not None else None
+    return Validation(stacks[0], previous, all_violations(stacks[0], options, previous))
+
+
+def diff(
+    old_dir: str | Path,
+    new_dir: str | Path,
+    options: Options = Options(),
+    limits: Limits | None = None,
+    external_replicas: bool = False,
+) -> StackDiff:
+    """The ``diff`` job: load both stack directories in ``options.namespace``, check the new
+    one as :func:`validate` does against the old one, and compare their builds
+    (:func:`tars_components.diff.diff_stacks`). Raises :class:`LoadError` as
+    :func:`validate`."""
+    # diff.stacks imports this module (all_violations, output_objects): imported on use, as
+    # a top-level import would be a cycle.
+    from .diff.stacks import diff_stacks
+
+    previous, current = load_stacks([old_dir, new_dir], options.namespace, limits)
+    return diff_stacks(previous, current, options, external_replicas)
 
 
 def kind_violations(stack: Stack, options: Options) -> list[Violation]:

@@ -218,6 +218,21 @@ def test_validate_previous_runs_the_change_rules(tmp_path: Path) -> None:
     )
 
 
+def test_validate_previous_names_the_unreadable_files_of_both_stacks(tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    new = tmp_path / "new"
+    shutil.copytree(DEV, old)
+    shutil.copytree(DEV, new)
+    (old / "90-broken.yaml").write_text("kind: [\n")
+    (new / "91-broken.yaml").write_text("kind: [\n")
+    result = run("validate", str(new), "--namespace", "tars-dev", "--previous", str(old))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert f"{new / '91-broken.yaml'}:" in result.stderr
+    assert f"{old / '90-broken.yaml'}:" in result.stderr
+
+
 @pytest.mark.parametrize(
     "args",
     [

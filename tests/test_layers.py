@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("models", "options"),
     # the registry and the rules the loader reports (the package __init__ imports lazily)
     ("rules.registry", "rules.schema", "rules.__init__"),
-    ("loading", "loader", "yamlio", "legacy", "helmlib", "tdeploy", "stack"),
+    ("loading", "legacy", "helmlib", "tdeploy", "stack"),
     ("mutation",),
     ("rules",),
     ("expansion",),

@@ -278,3 +278,59 @@ def test_the_program_runs_with_the_collector_off_and_freezes_its_heap() -> None:
     assert max(frozen_at_registration) > 0
     # ... and once the run is over the test process gets them back, collector on.
     assert gc.get_freeze_count() == 0 and gc.isenabled()
+
+
+def test_the_program_and_validate_check_a_stack_through_the_one_pipeline_function(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tars-components validate --previous`` and the program with ``tars:previousStackDir``
+    report the same violations because both call :func:`pipeline.validate` (load, check,
+    change rules, create-only dropped for known documents) and nothing else."""
+    import tars_components.pipeline as pipeline
+
+    current, previous = tmp_path / "current", tmp_path / "previous"
+    shutil.copytree(ROOT / "stacks" / "dev", current)
+    deactivated = {
+        "apiVersion": "k8s.tars.io/v1beta3",
+        "kind": "TConfig",
+        "metadata": {"name": "web-portal-conf", "labels": {"tars.io/Deactivate": "Deactivating"}},
+        "app": "Web",
+        "server": "Portal",
+        "configName": "portal.conf",
+        "configContent": "<tars></tars>",
+        "podSeq": "m",
+        "activated": True,
+    }
+    (current / "70-config.yaml").write_text(dump(deactivated), encoding="utf-8")  # TC005 new
+    shutil.copytree(current, previous)
+    portal = previous / "40-web-portal.yaml"
+    portal.write_text(portal.read_text(encoding="utf-8").replace("app: Web", "app: Site"))
+
+    results: list[pipeline.Validation] = []
+    real = pipeline.validate
+
+    def spy(*args: Any, **kwargs: Any) -> pipeline.Validation:
+        results.append(real(*args, **kwargs))
+        return results[-1]
+
+    monkeypatch.setattr(pipeline, "validate", spy)
+    recording = Recording()
+    with pytest.raises(pulumi.RunError, match="nothing is applied"):
+        run("dev", recording, stackDir=str(current), previousStackDir=str(previous))
+    assert recording.registrations == []
+    logged = sorted(m for level, m in recording.log if level in ("ERROR", "WARNING"))
+
+    args = ["validate", str(current), "--namespace", "tars-dev", "--previous", str(previous)]
+    capsys.readouterr()
+    assert cli(args) == 1
+    printed = capsys.readouterr().out.splitlines()
+
+    assert len(results) == 2  # one call each, the program's first
+    program, command = ([v.format() for v in r.violations] for r in results)
+    assert program == command == printed
+    assert logged == sorted(printed)
+    codes = {v.code for v in results[0].violations}
+    assert {"TS001", "TS015"} <= codes  # a change rule error, a warning of the stack itself
+    assert "TC005" not in codes  # the previous stack has this TConfig: an update, not a create
+    assert cli(["validate", str(current), "--namespace", "tars-dev"]) == 1
+    assert " TC005 error TConfig tars-dev/web-portal-conf " in capsys.readouterr().out

@@ -19,12 +19,11 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from ..errors import Violation, has_errors, sorted_violations
+from ..errors import Violation, has_errors
 from ..expansion import expand
 from ..models.kind_facts import REPLICAS_PATHS
 from ..options import Mode, Options
-from ..pipeline import check, output_objects
-from ..rules import validate_change, without_create_only
+from ..pipeline import all_violations, output_objects
 from ..stack import Stack
 from .model import Action, Change, Diff
 from .objects import diff_objects
@@ -62,9 +61,7 @@ def diff_stacks(
     """Check ``current`` (its rules and the change rules against ``previous``) and, when no
     error blocks, the changes from ``previous`` to ``current``, both built with ``options``
     (``external_replicas``: see the module docstring)."""
-    # As ``validate --previous``: documents the previous stack has are updates, not creates.
-    changed = [*check(current, options), *validate_change(previous, current)]
-    violations = sorted_violations(without_create_only(changed, previous))
+    violations = all_violations(current, options, previous)  # as validate --previous
     previous_errors = [v for v in previous.violations if v.is_error]
     if has_errors(violations):
         return StackDiff(violations=violations, previous_errors=previous_errors)

@@ -1,0 +1,214 @@
+"""What the commands share: exit codes, the one-line usage errors, the argument groups
+(stack, project, input limits, output options), the settings they add up to, and the printing
+of violations and written files.
+
+Only ``argparse`` and :mod:`tars_components.errors` are imported here at the top: every other
+module is imported by the function that needs it, so that a command pays for its own imports
+only (start-up time, see ``tests/test_startup.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TextIO
+
+from ..errors import Violation, sorted_violations
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from ..config import StackSettings
+
+    Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
+    """What each command module's ``add_parser`` adds its parser to."""
+
+EXIT_OK, EXIT_VIOLATIONS, EXIT_USAGE = 0, 1, 2
+EXIT_CHANGES = 3
+"""``diff --exit-code``: the stacks differ."""
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug, kept apart from diff --exit-code's 3
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that states a usage error in one line (plus where to find help), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Exit 2 with ``PROG: error: MESSAGE (see PROG --help)``."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
+    """The output options, shared by every command that builds a stack (``render``,
+    ``validate``, ``diff``) so that what ``validate`` passes, ``render`` writes."""
+    from ..options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
+
+    cmd.add_argument("--mode", choices=[m.value for m in Mode], help="expand (default) or crd")
+    cmd.add_argument(
+        "--local-volume-storage-class",
+        metavar="SC",
+        help="storage class of tLocalVolume claims "
+        f"(default: {DEFAULT_LOCAL_VOLUME_STORAGE_CLASS})",
+    )
+    cmd.add_argument(
+        "--no-delay-bind",
+        dest="delay_bind",
+        action="store_false",
+        default=None,
+        help="do not add the delay-bind claim template for hostIPC/hostNetwork/hostPorts",
+    )
+    cmd.add_argument(
+        "--no-tars-readiness-gate",
+        dest="tars_readiness_gate",
+        action="store_false",
+        default=None,
+        help="leave out the tars.io/active readiness gate (no TarsK8S tarsregistry)",
+    )
+    cmd.add_argument(
+        "--skip-await",
+        dest="skip_await",
+        action="store_true",
+        default=None,
+        help='annotate workloads pulumi.com/skipAwait: "true" (as tars:skipAwait does)',
+    )
+    cmd.add_argument(
+        "--tconfig-configmaps",
+        dest="tconfig_config_maps",
+        action="store_true",
+        default=None,
+        help="expand mode: render each TServer's activated TConfigs as a ConfigMap "
+        "(as tars:tconfigConfigMaps does)",
+    )
+    cmd.add_argument(
+        "--crd-api-version",
+        choices=["k8s.tars.io/v1beta3", "k8s.tars.io/v1beta2"],
+        help="apiVersion of the custom resources in crd mode (default: k8s.tars.io/v1beta3)",
+    )
+    cmd.add_argument(
+        "--existing-framework-config",
+        dest="existing_framework_config",
+        action="store_true",
+        default=None,
+        help="crd mode: the namespace already has its tars-framework TFrameworkConfig (as "
+        "tars:frameworkConfig: existing does); it is counted for TS020, never written",
+    )
+    cmd.add_argument(
+        "--approvers",
+        metavar="A,B",
+        help="who may approve TDeploy requests (as tars:approvers does; TD006)",
+    )
+
+
+def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
+    """The input limits (``Limits``), shared by every command that loads a stack: a file or
+    stack beyond them is refused with exit 2 before it is parsed."""
+    from ..limits import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, format_size
+
+    defaults = Limits()
+    group = cmd.add_argument_group("input limits (hostile or runaway YAML is refused, exit 2)")
+    group.add_argument(
+        LIMIT_NAMES["max_file_bytes"][0],
+        dest="max_file_bytes",
+        metavar="SIZE",
+        help=f"largest stack file, e.g. 16Mi (default: {format_size(defaults.max_file_bytes)})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_stack_bytes"][0],
+        dest="max_stack_bytes",
+        metavar="SIZE",
+        help=f"largest total of a stack's files (default: {format_size(defaults.max_stack_bytes)})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_depth"][0],
+        dest="max_depth",
+        metavar="N",
+        help=f"deepest nesting of mappings and lists (default: {defaults.max_depth}, "
+        f"at most {MAX_DEPTH_CEILING})",
+    )
+    group.add_argument(
+        LIMIT_NAMES["max_alias_expansion"][0],
+        dest="max_alias_expansion",
+        metavar="N",
+        help="how many times its own size a file may grow when its YAML aliases are expanded "
+        f"(default: {defaults.max_alias_expansion})",
+    )
+
+
+def add_project_arguments(cmd: argparse.ArgumentParser) -> None:
+    """``--project-dir``, ``--namespace`` and the input limits, shared by every command that
+    loads stacks (the stack itself is named differently by ``diff``)."""
+    cmd.add_argument(
+        "--project-dir",
+        default=".",
+        metavar="DIR",
+        help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
+    )
+    cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
+    add_limit_arguments(cmd)
+
+
+def add_stack_arguments(cmd: argparse.ArgumentParser) -> None:
+    """``STACK_DIR`` or ``--stack ENV`` (one of them), then the project arguments: the stack
+    of ``render`` and ``validate``."""
+    where = cmd.add_mutually_exclusive_group(required=True)
+    where.add_argument("stack_dir", nargs="?", metavar="STACK_DIR", help="stack directory")
+    where.add_argument("--stack", metavar="ENV", help="read tars:* settings from Pulumi.ENV.yaml")
+    add_project_arguments(cmd)
+
+
+def settings(args: argparse.Namespace) -> StackSettings:
+    """Settings from ``--stack`` (Pulumi.ENV.yaml) or the stack directory, flags on top."""
+    from ..config import StackSettings, limit_value, read_stack_config
+    from ..options import Mode, check_option_values, check_options
+    from ..limits import LIMIT_NAMES
+
+    if args.stack:
+        found = read_stack_config(args.stack, args.project_dir)
+    else:
+        found = StackSettings(stack_dir=args.stack_dir)
+    overrides = {
+        "namespace": args.namespace,
+        "mode": Mode(args.mode) if getattr(args, "mode", None) else None,
+        "local_volume_storage_class": getattr(args, "local_volume_storage_class", None),
+        "delay_bind": getattr(args, "delay_bind", None),
+        "tars_readiness_gate": getattr(args, "tars_readiness_gate", None),
+        "crd_api_version": getattr(args, "crd_api_version", None),
+        "skip_await": getattr(args, "skip_await", None),
+        "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
+        "existing_framework_config": getattr(args, "existing_framework_config", None),
+        "approvers": _approvers(getattr(args, "approvers", None)),
+    }
+    given = {k: v for k, v in overrides.items() if v is not None}
+    check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
+    options = replace(found.options, **given)
+    check_options(options)  # combinations (the values were checked above, named as flags)
+    limits: dict[str, int] = {}
+    for field in LIMIT_NAMES:
+        value = limit_value(field, getattr(args, field, None), config=False)
+        if value is not None:
+            limits[field] = value
+    return replace(found, options=options, limits=replace(found.limits, **limits))
+
+
+def _approvers(text: str | None) -> tuple[str, ...] | None:
+    from ..options import parse_approvers
+
+    return None if text is None else parse_approvers(text)
+
+
+def print_violations(violations: Sequence[Violation], out: TextIO) -> None:
+    """One line per violation, in the stable order (file, line, code)."""
+    for v in sorted_violations(violations):
+        print(v.format(), file=out)
+
+
+def print_files(out_dir: str, files: Iterable[str], out: TextIO) -> None:
+    """The path of each file written under ``out_dir`` (``files`` are relative to it)."""
+    for relative in files:
+        print(Path(out_dir) / relative, file=out)
+
+
+def error_count(violations: Sequence[Violation]) -> int:
+    """How many of ``violations`` are errors."""
+    return sum(1 for v in violations if v.is_error)

@@ -1,0 +1,149 @@
+"""``tars-components diff``: what changes between two versions of a stack (offline)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..errors import UsageError, Violation
+from .common import (
+    EXIT_CHANGES,
+    EXIT_OK,
+    EXIT_VIOLATIONS,
+    add_output_arguments,
+    add_project_arguments,
+    error_count,
+    print_violations,
+    settings,
+)
+
+if TYPE_CHECKING:
+    from .common import Subparsers
+
+
+def add_parser(commands: Subparsers) -> None:
+    """Add ``diff`` and its arguments."""
+    from ..diff import GITHUB_COMMENT_LIMIT
+
+    cmd = commands.add_parser(
+        "diff",
+        help="show what changes between two versions of a stack (offline)",
+        description="Compare what two stack directories render to: per object create, update, "
+        "replace or delete, with field paths and old and new values. The new stack is checked "
+        "like `validate --previous OLD_STACK` (exit 1 on a rule error, no change list). Both "
+        "stacks are built with the same options: the flags, and with --stack ENV the tars:* "
+        "settings of Pulumi.ENV.yaml (NEW_STACK then defaults to its tars:stackDir).",
+        epilog="exit codes: 0 success (with or without changes; 3 with changes under "
+        "--exit-code), 1 rule violations, 2 usage error or unreadable input",
+    )
+    cmd.add_argument("old_stack", metavar="OLD_STACK", help="previous stack directory")
+    cmd.add_argument(
+        "new_stack",
+        metavar="NEW_STACK",
+        nargs="?",
+        help="new stack directory (default with --stack ENV: its tars:stackDir)",
+    )
+    cmd.add_argument(
+        "--stack",
+        metavar="ENV",
+        help="build both stacks with the tars:* options of Pulumi.ENV.yaml",
+    )
+    add_project_arguments(cmd)
+    add_output_arguments(cmd)
+    cmd.add_argument(
+        "--format",
+        choices=["text", "markdown", "json"],
+        default="text",
+        help="text (default; coloured on a terminal), markdown (for a PR comment) or json",
+    )
+    cmd.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="colour the text format: auto (default: on a terminal, unless NO_COLOR is set)",
+    )
+    cmd.add_argument(
+        "--max-chars",
+        type=int,
+        default=GITHUB_COMMENT_LIMIT,
+        metavar="N",
+        help=f"markdown: truncate to N characters (default {GITHUB_COMMENT_LIMIT}, GitHub's "
+        "comment limit)",
+    )
+    cmd.add_argument(
+        "--exit-code",
+        action="store_true",
+        help="exit 3 when the stacks differ (like git diff --exit-code)",
+    )
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the changes in ``--format``: 0 (3 with changes under ``--exit-code``), 1 when the
+    new stack has a rule error (its violations instead of the changes)."""
+    from ..diff import to_json, to_markdown, to_text
+    from ..pipeline import diff
+
+    if args.new_stack is None and not args.stack:
+        raise UsageError("diff needs NEW_STACK, or --stack ENV to take it from Pulumi.ENV.yaml")
+    if args.max_chars < 1000:
+        raise UsageError(f"--max-chars must be at least 1000, got {args.max_chars}")
+    args.stack_dir = args.new_stack
+    found = settings(args)
+    new_dir = args.new_stack or found.stack_dir
+    result = diff(args.old_stack, new_dir, found.options, found.limits, found.external_replicas)
+    if result.diff is None:
+        errors = error_count(result.violations)
+        if args.format == "json":
+            print_violations(result.violations, sys.stderr)
+            document = {"violations": [_violation_json(v) for v in result.violations]}
+            out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        else:
+            print_violations(result.violations, out)
+        print(
+            f"diff refused: {new_dir}: {errors} error(s), "
+            f"{len(result.violations) - errors} warning(s)",
+            file=sys.stderr,
+        )
+        return EXIT_VIOLATIONS
+    print_violations(result.violations, sys.stderr)
+    if result.previous_errors:
+        print(
+            f"{args.old_stack}: {len(result.previous_errors)} error(s) in the previous stack; "
+            "its documents that failed to load are left out of the comparison",
+            file=sys.stderr,
+        )
+    changes = result.diff
+    if args.format == "json":
+        out.write(to_json(changes))
+    elif args.format == "markdown":
+        out.write(to_markdown(changes, args.max_chars))
+    else:
+        out.write(to_text(changes, colour=_colour(args.color, out)))
+    return EXIT_CHANGES if args.exit_code and changes.changes else EXIT_OK
+
+
+def _colour(choice: str, out: TextIO) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _violation_json(v: Violation) -> dict[str, Any]:
+    return {
+        "code": v.code,
+        "severity": str(v.severity),
+        "kind": v.kind,
+        "namespace": v.namespace,
+        "name": v.name,
+        "field": v.field,
+        "message": v.message,
+        "file": v.file,
+        "line": v.line,
+        "text": v.format(),
+    }
