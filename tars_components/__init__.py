@@ -6,6 +6,7 @@ TServer → Kubernetes expansion, and Pulumi components built on them.
 
 from typing import TYPE_CHECKING
 
+from .deprecation import renamed_attributes
 from .lazy import lazy_attributes
 
 # Every public name is imported on first use (module ``__getattr__`` below), so that
@@ -23,9 +24,14 @@ _LAZY: dict[str, tuple[str, str]] = {
     "load": (".loading.load", "load_stack"),
     "load_texts": (".loading.load", "load_texts"),
     "parse_document": (".loading.documents", "parse_document"),
-    "TFrameworkConfigDocument": (".models", "TFrameworkConfig"),
-    "TServerDocument": (".models", "TServer"),
-    "TTemplateDocument": (".models", "TTemplate"),
+    "TAccountDocument": (".models", "TAccountDocument"),
+    "TConfigDocument": (".models", "TConfigDocument"),
+    "TDeployDocument": (".models.tdeploy", "TDeployDocument"),
+    "TFrameworkConfigDocument": (".models", "TFrameworkConfigDocument"),
+    "TImageDocument": (".models", "TImageDocument"),
+    "TServerDocument": (".models", "TServerDocument"),
+    "TTemplateDocument": (".models", "TTemplateDocument"),
+    "TTreeDocument": (".models", "TTreeDocument"),
     "mutate": (".mutation", "mutate"),
     "Mode": (".options", "Mode"),
     "Options": (".options", "Options"),
@@ -34,7 +40,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "RULES": (".rules", "RULES"),
     "validate": (".rules", "validate"),
     "validate_change": (".rules", "validate_change"),
-    "Stack": (".stack", "Stack"),
+    "DocumentSet": (".document_set", "DocumentSet"),
 }
 _COMPONENTS = (
     "TAccount",
@@ -72,43 +78,59 @@ if TYPE_CHECKING:
         TTree,
         TTreeArgs,
     )
+    from .document_set import DocumentSet
     from .errors import LoadError, LoadProblem, Severity, Violation
     from .expansion import crd_documents, expand, expand_server
     from .loading.documents import parse_document
     from .loading.load import load_stack, load_texts
     from .loading.load import load_stack as load
-    from .models import TFrameworkConfig as TFrameworkConfigDocument
-    from .models import TServer as TServerDocument
-    from .models import TTemplate as TTemplateDocument
+    from .models import (
+        TAccountDocument,
+        TConfigDocument,
+        TFrameworkConfigDocument,
+        TImageDocument,
+        TServerDocument,
+        TTemplateDocument,
+        TTreeDocument,
+    )
+    from .models.tdeploy import TDeployDocument
     from .mutation import mutate
     from .options import Mode, Options
     from .pipeline import Build, build
     from .rules import RULES, validate, validate_change
-    from .stack import Stack
 else:
-    __getattr__ = lazy_attributes(
-        __name__, {**_LAZY, **{name: ".components" for name in _COMPONENTS}}, globals()
+    __getattr__ = renamed_attributes(
+        __name__,
+        {"Stack": "DocumentSet"},
+        globals(),
+        lazy_attributes(
+            __name__, {**_LAZY, **{name: ".components" for name in _COMPONENTS}}, globals()
+        ),
     )
 
 
 __all__ = [
     "RULES",
     "Build",
+    "DocumentSet",
     "LoadError",
     "LoadProblem",
     "Mode",
     "Options",
     "Severity",
-    "Stack",
     "TAccount",
     "TAccountArgs",
+    "TAccountDocument",
     "TConfig",
     "TConfigArgs",
+    "TConfigDocument",
+    "TDeployDocument",
     "TFramework",
     "TFrameworkArgs",
     "TFrameworkConfigDocument",
     "TImage",
     "TImageArgs",
+    "TImageDocument",
     "TServer",
     "TServerArgs",
     "TServerDocument",
@@ -117,6 +139,7 @@ __all__ = [
     "TTemplateDocument",
     "TTree",
     "TTreeArgs",
+    "TTreeDocument",
     "Violation",
     "build",
     "crd_documents",

@@ -48,6 +48,7 @@ from typing import Any
 
 import yaml
 
+from .document_set import DocumentSet
 from .errors import Violation, has_errors
 from .limits import Limits
 from .loading.documents import parse_document
@@ -61,7 +62,6 @@ from .options import Mode, Options, check_option_values
 from .pipeline import check
 from .render import check_new_dir, write_tree
 from .rules.taccount import TA006
-from .stack import Stack
 
 SECRETS_SCRIPT = "pulumi-secrets.sh"
 PULUMI_IMPORT_FILE = "pulumi-import.json"
@@ -94,7 +94,7 @@ class ImportResult:
     violations: list[Violation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     secrets: dict[str, str] = field(default_factory=dict)
-    stack: Stack = field(default_factory=Stack)
+    stack: DocumentSet = field(default_factory=DocumentSet)
     kinds: dict[str, int] = field(default_factory=dict)
     plain_objects: int = 0
 
@@ -191,7 +191,9 @@ def _identity(doc: Mapping[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def _with_accounts(loaded: Stack, accounts: list[dict[str, Any]], namespace: str) -> Stack:
+def _with_accounts(
+    loaded: DocumentSet, accounts: list[dict[str, Any]], namespace: str
+) -> DocumentSet:
     """``loaded`` with each TAccount as the import writes it (its credential a config secret
     reference, a password dropped beside a hash), at the export's location; the loader's
     violations of those TAccounts give way to the rebuilt ones'. A TAccount that is still
@@ -413,7 +415,7 @@ def _is_tars(obj: Mapping[str, Any]) -> bool:
 _SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-class _BlockDumper(_SAFE_DUMPER):  # type: ignore[misc, valid-type]
+class _BlockDumper(_SAFE_DUMPER):  # type: ignore[misc, valid-type, unused-ignore]
     """Multi-line strings (config contents, templates) as literal blocks."""
 
 

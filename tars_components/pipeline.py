@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .document_set import DocumentSet
 from .errors import LoadError, LoadProblem, Violation, has_errors, sorted_violations
 from .expansion import (
     conversion_violations,
@@ -34,7 +35,7 @@ from .expansion import (
 from .expansion.kinds import config_maps, expand_mode_warnings, kind_documents, plain_objects
 from .expansion.layout import layout_violations
 from .loading.load import load_stack
-from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfig
+from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfigDocument
 from .options import Mode, Options
 from .rules import validate as validate_rules
 from .rules import validate_change, without_create_only
@@ -42,7 +43,6 @@ from .rules.objects import controller_only_objects, overwritten_by_output
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing
-from .stack import Stack
 
 if TYPE_CHECKING:
     from .diff.stacks import StackDiff
@@ -72,7 +72,7 @@ class Build:
         return Counter(str(obj["kind"]) for obj in self.objects)
 
 
-def check(stack: Stack, options: Options = Options()) -> list[Violation]:
+def check(stack: DocumentSet, options: Options = Options()) -> list[Violation]:
     """Every violation of a loaded stack for this output: the rules, output file names that
     collide (TS026, TT008, TF004), and in crd mode what the target apiVersion requires that
     the documents' own version does not (TF001), what the controller would turn into a
@@ -92,7 +92,7 @@ def check(stack: Stack, options: Options = Options()) -> list[Violation]:
 
 
 def all_violations(
-    stack: Stack, options: Options = Options(), previous: Stack | None = None
+    stack: DocumentSet, options: Options = Options(), previous: DocumentSet | None = None
 ) -> list[Violation]:
     """Every violation of ``stack`` (:func:`check`) and, given the version it replaces, the
     change rules (TS001, TC003, ...); documents ``previous`` already has are updates, so
@@ -109,8 +109,8 @@ class Validation:
     """What :func:`validate` found: the stack, its previous version (when given) and every
     violation, sorted."""
 
-    stack: Stack
-    previous: Stack | None
+    stack: DocumentSet
+    previous: DocumentSet | None
     violations: list[Violation]
 
     @property
@@ -131,11 +131,11 @@ class Validation:
 
 def load_stacks(
     directories: Sequence[str | Path], namespace: str, limits: Limits | None = None
-) -> list[Stack]:
+) -> list[DocumentSet]:
     """Each stack directory loaded, in order; or one :class:`LoadError` with the problems of
     all of them, each once (a directory may be given twice), so that one run names every
     unreadable file."""
-    stacks: list[Stack] = []
+    stacks: list[DocumentSet] = []
     problems: dict[LoadProblem, None] = {}
     for directory in directories:
         try:
@@ -182,7 +182,7 @@ def diff(
     return diff_stacks(previous, current, options, external_replicas)
 
 
-def kind_violations(stack: Stack, options: Options) -> list[Violation]:
+def kind_violations(stack: DocumentSet, options: Options) -> list[Violation]:
     """What the output mode says about the wave-2 kinds: TA006 (crd mode, credentials from
     Pulumi config secrets), TX001 (expand mode skips them)."""
     if options.mode == Mode.CRD:
@@ -190,7 +190,7 @@ def kind_violations(stack: Stack, options: Options) -> list[Violation]:
     return expand_mode_warnings(stack)
 
 
-def with_existing_framework(stack: Stack, options: Options) -> Stack:
+def with_existing_framework(stack: DocumentSet, options: Options) -> DocumentSet:
     """The stack as the rules see it: in crd mode with ``existing_framework_config``, each
     namespace without a ``tars-framework`` gets a stand-in for the cluster's own (the rules
     only ask whether one exists, TS020); objects are always built from ``stack`` itself, so
@@ -199,10 +199,10 @@ def with_existing_framework(stack: Stack, options: Options) -> Stack:
         return stack
     namespaces = dict.fromkeys([options.namespace, *(d.namespace for d in stack.documents)])
     stand_ins = [
-        TFrameworkConfig.model_validate(
+        TFrameworkConfigDocument.model_validate(
             {
                 "apiVersion": options.crd_api_version,
-                "kind": TFrameworkConfig.KIND,
+                "kind": TFrameworkConfigDocument.KIND,
                 "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
                 "nodeImage": {"image": "existing"},
             }
@@ -214,7 +214,7 @@ def with_existing_framework(stack: Stack, options: Options) -> Stack:
 
 
 def output_objects(
-    stack: Stack, options: Options = Options(), hashing: AccountHashing | None = None
+    stack: DocumentSet, options: Options = Options(), hashing: AccountHashing | None = None
 ) -> list[dict[str, Any]]:
     """Every object a checked stack produces in this mode, in output order: plain objects,
     then the custom resources (crd mode) or the expanded workloads (expand mode).
@@ -232,7 +232,7 @@ def output_objects(
 
 
 def build(
-    stack: Stack, options: Options = Options(), hashing: AccountHashing | None = None
+    stack: DocumentSet, options: Options = Options(), hashing: AccountHashing | None = None
 ) -> Build:
     """Validate a loaded stack and, when no rule error blocks, build its objects
     (``hashing``: see :func:`output_objects`)."""
@@ -246,7 +246,7 @@ def build(
     return Build(objects=objects, violations=violations)
 
 
-def _collisions(stack: Stack, objects: list[dict[str, Any]]) -> list[Violation]:
+def _collisions(stack: DocumentSet, objects: list[dict[str, Any]]) -> list[Violation]:
     """TX003: a plain object that an output object of the same kind, namespace and name
     would overwrite (say a Service named like a TServer in expand mode)."""
     plain = {_identity(o.body): o for o in stack.objects}

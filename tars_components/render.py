@@ -30,6 +30,7 @@ except ImportError:  # pragma: no cover - not a POSIX system: no locking
     fcntl = None  # type: ignore[assignment]
 
 from .batch import suspended_gc
+from .document_set import DocumentSet
 from .errors import UsageError
 from .expansion.layout import CRD_DIR, MANIFEST_DIR, output_path
 from .limits import Limits
@@ -37,7 +38,6 @@ from .loading.files import UnreadableFile, read_bytes
 from .loading.load import load_stack
 from .options import Mode, Options, check_options
 from .pipeline import Build, build
-from .stack import Stack
 from .yaml_reader import YamlLimitError
 from .yaml_writer import dump
 
@@ -340,7 +340,7 @@ PREVIOUS_FILE_LIMIT = 64 * 1024
 """The largest previous TAccount file read for its hash (a TAccount is a few hundred bytes)."""
 
 
-def previous_hashes(out_dir: str | Path, stack: Stack) -> dict[tuple[str, str], str]:
+def previous_hashes(out_dir: str | Path, stack: DocumentSet) -> dict[tuple[str, str], str]:
     """The ``bcryptPassword`` of each TAccount of ``stack`` in the previous render in
     ``out_dir`` (either apiVersion), by ``(namespace, name)``. A file that is missing, too
     large, unreadable or not that TAccount is skipped: the previous render is only a hint."""
@@ -385,7 +385,7 @@ class RenderResult:
     """What :func:`render_stack` did: the stack, its build, and the files it wrote (relative
     paths; none when a rule error blocked)."""
 
-    stack: Stack
+    stack: DocumentSet
     build: Build
     files: list[str] = field(default_factory=list)
 

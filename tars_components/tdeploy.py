@@ -22,11 +22,11 @@ from pydantic import ValidationError
 
 from .errors import Violation
 from .models.document import API_VERSIONS, Source
-from .models.tdeploy import TDeploy
+from .models.tdeploy import TDeployDocument
 from .paths import Segment, format_path, parse_path
 from .rules.schema import request_schema_violation
 
-KIND = TDeploy.KIND
+KIND = TDeployDocument.KIND
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def _schema_errors(body: Mapping[str, Any]) -> list[tuple[tuple[Segment, ...], s
     if not body.get("metadata", {}).get("name"):
         errors.append((("metadata", "name"), "required field is missing"))
     try:
-        TDeploy.model_validate(body)
+        TDeployDocument.model_validate(body)
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
             path = tuple(

@@ -28,7 +28,7 @@ from tars_components.components.account_salt import RESOURCE_TYPE as SALT_TYPE
 from tars_components.components.account_salt import TAccountSalt
 from tars_components.components.testing import Recording, record, strip_secrets
 from tars_components.loading.documents import parse_document
-from tars_components.models import TAccount
+from tars_components.models import TAccountDocument
 from tars_components.mutation import mutate_account
 from tars_components.render import local_salt_key
 from tars_components.secrets import (
@@ -63,7 +63,7 @@ def _hash(password: str, hashing: AccountHashing | None = None, username: str = 
     doc = account(username, password=password)
     doc["metadata"]["namespace"] = NS
     parsed = parse_document(doc, NS)
-    assert isinstance(parsed, TAccount)
+    assert isinstance(parsed, TAccountDocument)
     mutated = mutate_account(parsed, hashing=hashing)
     hashed = mutated.spec.authentication.bcrypt_password
     assert isinstance(hashed, str)

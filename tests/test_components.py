@@ -42,14 +42,13 @@ from tars_components.components.testing import (
 from tars_components.expansion import convert, expand, expand_server
 from tars_components.loading.documents import parse_document
 from tars_components.loading.load import load_texts
-from tars_components.models import V1BETA2, V1BETA3, TFrameworkConfig
-from tars_components.models import TServer as TServerDocument
+from tars_components.models import V1BETA2, V1BETA3, TFrameworkConfigDocument, TServerDocument
 from tars_components.mutation import mutate_server, mutate_template
 from tars_components.options import Mode, Options
 from tars_components.yaml_writer import dump
 
 VALIDATION = "pulumi-python:dynamic/tars:TarsValidation"
-CONFIG: TFrameworkConfig = parse_document(FRAMEWORK)  # type: ignore[assignment]
+CONFIG: TFrameworkConfigDocument = parse_document(FRAMEWORK)  # type: ignore[assignment]
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
 TYPES = {
     "Service": "kubernetes:core/v1:Service",

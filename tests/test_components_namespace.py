@@ -37,7 +37,7 @@ from tars_components.components.testing import (
 )
 from tars_components.importer import import_texts
 from tars_components.loading.load import load_texts
-from tars_components.models import TConfig as TConfigDocument
+from tars_components.models import TConfigDocument
 from tars_components.options import Mode, Options
 from tars_components.provider import TarsValidation, ValidationInputs
 from tars_components.render import render_path

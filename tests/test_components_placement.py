@@ -44,10 +44,10 @@ from tars_components.components.platform import (
 from tars_components.components.testing import Recording, Registration, record
 from tars_components.loading.documents import parse_document
 from tars_components.loading.load import load_texts
-from tars_components.models import TFrameworkConfig
+from tars_components.models import TFrameworkConfigDocument
 from tars_components.options import Mode, Options
 
-CONFIG: TFrameworkConfig = parse_document(FRAMEWORK, NAMESPACE)  # type: ignore[assignment]
+CONFIG: TFrameworkConfigDocument = parse_document(FRAMEWORK, NAMESPACE)  # type: ignore[assignment]
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
 CONFIG_MAP = {
     "apiVersion": "v1",

@@ -569,15 +569,15 @@ class FakeOutput:
 
 def test_deferred_release_and_env_values_are_placed_as_is() -> None:
     from tars_components.expansion import expand_server
-    from tars_components.models import TFrameworkConfig, TServer
+    from tars_components.models import TFrameworkConfigDocument, TServerDocument
 
     image, release_id, env_value = FakeOutput(), FakeOutput(), FakeOutput()
     doc = tars_server(env=[{"name": "TOKEN", "value": "x"}])
-    server = TServer.model_validate(doc)
+    server = TServerDocument.model_validate(doc)
     server.spec.release.image = image
     server.spec.release.id = release_id
     server.spec.k8s.env[0].value = env_value
-    framework = TFrameworkConfig.model_validate(FRAMEWORK)
+    framework = TFrameworkConfigDocument.model_validate(FRAMEWORK)
     sts = expand_server(server, framework, Options(namespace=NAMESPACE))[1]
     container = main_container(sts)
     assert container["image"] is image

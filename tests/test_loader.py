@@ -12,7 +12,7 @@ from helpers import NAMESPACE, stack_text, tars_server
 
 from tars_components.errors import LoadError
 from tars_components.loading.load import load_stack, load_texts
-from tars_components.models import TServer
+from tars_components.models import TServerDocument
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,7 +27,7 @@ def test_loads_both_served_versions_and_round_trips() -> None:
     stack = load_texts({"s.yaml": stack_text(v2, v3)}, NAMESPACE)
     assert not stack.violations
     assert [s.api_version for s in stack.servers] == ["k8s.tars.io/v1beta2", "k8s.tars.io/v1beta3"]
-    again = TServer.model_validate(stack.servers[1].to_dict())
+    again = TServerDocument.model_validate(stack.servers[1].to_dict())
     assert again.to_dict() == stack.servers[1].to_dict()
 
 

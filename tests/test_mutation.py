@@ -6,18 +6,20 @@ import copy
 
 from helpers import FRAMEWORK, NAMESPACE, normal_server, tars_server, template
 
-from tars_components.models import TFrameworkConfig, TServer, TTemplate
+from tars_components.document_set import DocumentSet
+from tars_components.models import TFrameworkConfigDocument, TServerDocument, TTemplateDocument
 from tars_components.mutation import mutate, mutate_server, mutate_template
-from tars_components.stack import Stack
 
-FRAMEWORK_DOC = TFrameworkConfig.model_validate(FRAMEWORK)
-
-
-def _server(doc: dict) -> TServer:
-    return TServer.model_validate(doc)
+FRAMEWORK_DOC = TFrameworkConfigDocument.model_validate(FRAMEWORK)
 
 
-def _mutated(doc: dict, framework: TFrameworkConfig | None = FRAMEWORK_DOC) -> TServer:
+def _server(doc: dict) -> TServerDocument:
+    return TServerDocument.model_validate(doc)
+
+
+def _mutated(
+    doc: dict, framework: TFrameworkConfigDocument | None = FRAMEWORK_DOC
+) -> TServerDocument:
     return mutate_server(_server(doc), framework)
 
 
@@ -114,14 +116,16 @@ def test_m_ts14_normal_server_drops_node_image() -> None:
 
 
 def test_m_tt1_child_template_gets_parent_label() -> None:
-    mutated = mutate_template(TTemplate.model_validate(template("tars.cpp", "tars.default")))
+    mutated = mutate_template(
+        TTemplateDocument.model_validate(template("tars.cpp", "tars.default"))
+    )
     assert mutated.labels == {"tars.io/Parent": "tars.default"}
 
 
 def test_m_tt2_root_template_loses_parent_label() -> None:
     doc = template("tars.default")
     doc["metadata"]["labels"] = {"tars.io/Parent": "stale", "team": "infra"}
-    assert mutate_template(TTemplate.model_validate(doc)).labels == {"team": "infra"}
+    assert mutate_template(TTemplateDocument.model_validate(doc)).labels == {"team": "infra"}
 
 
 def test_mutation_does_not_change_its_input_and_is_idempotent() -> None:
@@ -136,5 +140,7 @@ def test_mutation_does_not_change_its_input_and_is_idempotent() -> None:
 def test_mutate_stack_uses_the_framework_of_the_same_namespace() -> None:
     other_ns = copy.deepcopy(FRAMEWORK)
     other_ns["metadata"]["namespace"] = "elsewhere"
-    stack = Stack.of([TFrameworkConfig.model_validate(other_ns), _server(tars_server())], NAMESPACE)
+    stack = DocumentSet.of(
+        [TFrameworkConfigDocument.model_validate(other_ns), _server(tars_server())], NAMESPACE
+    )
     assert mutate(stack).servers[0].spec.release.node_image is None

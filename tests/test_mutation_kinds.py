@@ -10,8 +10,9 @@ import yaml
 from test_cli import run
 from test_rules_namespace import account, config, image, tree
 
+from tars_components.document_set import DocumentSet
 from tars_components.loading.documents import parse_document
-from tars_components.models import TAccount, TConfig, TImage, TTree
+from tars_components.models import TAccountDocument, TConfigDocument, TImageDocument, TTreeDocument
 from tars_components.mutation import (
     mutate,
     mutate_account,
@@ -20,7 +21,6 @@ from tars_components.mutation import (
     mutate_tree,
 )
 from tars_components.secrets import bcrypt_password, is_placeholder, placeholder, verify
-from tars_components.stack import Stack
 
 NS = "tars-dev"
 
@@ -131,8 +131,13 @@ def test_taccount_deferred_password_is_hashed_inside_apply() -> None:
 
 def test_mutate_applies_the_kind_mutations_to_a_stack() -> None:
     docs = [_parse(config()), _parse(image()), _parse(tree()), _parse(account(password="Secret-1"))]
-    mutated = mutate(Stack.of(docs, NS)).documents
-    assert [type(d) for d in mutated] == [TConfig, TImage, TTree, TAccount]
+    mutated = mutate(DocumentSet.of(docs, NS)).documents
+    assert [type(d) for d in mutated] == [
+        TConfigDocument,
+        TImageDocument,
+        TTreeDocument,
+        TAccountDocument,
+    ]
     assert mutated[0].labels["tars.io/Activated"] == "true"
     assert mutated[3].spec.authentication.password is None
 

@@ -24,11 +24,11 @@ from test_rules_common import (
     template,
 )
 
+from tars_components.document_set import DocumentSet
 from tars_components.errors import LoadError, Violation
 from tars_components.loading.load import load_texts
 from tars_components.mutation import mutate
 from tars_components.rules import RULES, validate, validate_change
-from tars_components.stack import Stack
 
 FILE = "stack.yaml"
 NS = "tars-dev"
@@ -152,12 +152,12 @@ def random_document(data: st.DataObject) -> Any:
     return doc
 
 
-def unedited() -> Stack:
+def unedited() -> DocumentSet:
     templates = [template("tars.default"), template("tars.cpp", "tars.default")]
     return load_texts({FILE: yaml.safe_dump_all([*templates, *SEEDS])}, namespace=NS)
 
 
-def check_stack(stack: Stack) -> list[Violation]:
+def check_stack(stack: DocumentSet) -> list[Violation]:
     found = validate(stack)
     for v in found:
         assert v.code in RULES

@@ -38,6 +38,7 @@ from pulumi.output import Unknown
 from pulumi.runtime import rpc
 from pulumi.runtime.proto import provider_pb2
 
+from tars_components.document_set import DocumentSet
 from tars_components.loading.load import load_stack, load_texts
 from tars_components.provider import (
     DOCUMENT,
@@ -60,7 +61,6 @@ from tars_components.provider import (
 )
 from tars_components.provider.wire import NAMESPACE as WIRE_NAMESPACE
 from tars_components.rules import validate
-from tars_components.stack import Stack
 
 REPO = Path(__file__).resolve().parents[1]
 TYPE = "pulumi-python:dynamic/tars:TarsValidation"
@@ -411,7 +411,7 @@ def test_delete_succeeds_and_a_removed_template_fails_its_users_checks(
 # --- in process: the same verdict as `tars-components validate` ----------------------------
 
 
-def _broken_stack() -> Stack:
+def _broken_stack() -> DocumentSet:
     """One document per file, with context mistakes of every kind the provider resolves."""
     other_ns = tars_server(app="Lone", server="Server")
     other_ns["metadata"]["namespace"] = "other"

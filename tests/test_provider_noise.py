@@ -15,10 +15,10 @@ from grpc_provider import PROVIDER_KEY, DynamicProviderProcess, to_struct
 from helpers import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server, template
 from pulumi.runtime.proto import provider_pb2
 
+from tars_components.document_set import DocumentSet
 from tars_components.loading.load import load_texts
 from tars_components.provider import TarsValidationProvider, inputs_for_document
 from tars_components.provider.facts import NamespaceFacts
-from tars_components.stack import Stack
 
 REPO = Path(__file__).resolve().parents[1]
 TYPE = "pulumi-python:dynamic/tars:TarsValidation"
@@ -28,7 +28,7 @@ def server(i: int) -> dict[str, Any]:
     return tars_server(app=f"App{i}", server="Svc") if i % 2 else normal_server(app=f"Web{i}")
 
 
-def stack_of(count: int, extra: dict[str, dict[str, Any]] | None = None) -> Stack:
+def stack_of(count: int, extra: dict[str, dict[str, Any]] | None = None) -> DocumentSet:
     files = {
         "00-framework.yaml": FRAMEWORK,
         "01-default.yaml": template("tars.default"),
@@ -39,7 +39,7 @@ def stack_of(count: int, extra: dict[str, dict[str, Any]] | None = None) -> Stac
     return load_texts({name: stack_text(doc) for name, doc in files.items()}, NAMESPACE)
 
 
-def all_props(stack: Stack) -> dict[tuple[str, str], dict[str, Any]]:
+def all_props(stack: DocumentSet) -> dict[tuple[str, str], dict[str, Any]]:
     """Validation inputs of every document, by kind and name, built as the components build
     them (one NamespaceFacts, each document's inputs in O(1))."""
     facts = NamespaceFacts.of_stack(stack, NAMESPACE)

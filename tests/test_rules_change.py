@@ -16,20 +16,20 @@ from test_rules_common import (
     template,
 )
 
+from tars_components.document_set import DocumentSet
 from tars_components.loading.load import load_texts
 from tars_components.mutation import mutate
 from tars_components.rules import validate_change
-from tars_components.stack import Stack
 
 OLD = "old/stack.yaml"
 
 
-def previous(*docs: dict) -> tuple[str, Stack]:
+def previous(*docs: dict) -> tuple[str, DocumentSet]:
     text = render(*docs)
     return text, load_texts({OLD: text}, namespace=NS)
 
 
-def current(*docs: dict) -> tuple[str, Stack]:
+def current(*docs: dict) -> tuple[str, DocumentSet]:
     text = render(*docs)
     return text, load(text)
 

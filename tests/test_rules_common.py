@@ -14,11 +14,11 @@ import helpers
 import yaml
 from helpers import DROP, edited
 
+from tars_components.document_set import DocumentSet
 from tars_components.errors import Severity, Violation
 from tars_components.loading.load import load_texts
 from tars_components.mutation import mutate
 from tars_components.rules import RULES, validate
-from tars_components.stack import Stack
 
 NS = "tars-dev"
 FILE = "stack.yaml"
@@ -81,7 +81,7 @@ def render(*docs: Doc) -> str:
     return yaml.safe_dump_all(docs, sort_keys=False)
 
 
-def load(text: str, file: str = FILE) -> Stack:
+def load(text: str, file: str = FILE) -> DocumentSet:
     """The stack of one file, namespace tars-dev."""
     return load_texts({file: text}, namespace=NS)
 
@@ -187,7 +187,7 @@ def test_report_order_is_file_then_line() -> None:
 
 def test_same_violation_is_reported_once() -> None:
     stack = load(render(*base_docs(), edited(tars_server(), metadata__name="x")))
-    doubled = Stack(
+    doubled = DocumentSet(
         namespace=stack.namespace,
         documents=stack.documents + stack.documents,
         violations=stack.violations,
@@ -196,7 +196,7 @@ def test_same_violation_is_reported_once() -> None:
     assert len(only(validate(doubled), "TS016")) == 1
 
 
-def _violating_stack() -> Stack:
+def _violating_stack() -> DocumentSet:
     """One stack that breaks many rules, including those that mutation touches."""
     servers = [
         edited(

@@ -25,13 +25,13 @@ from test_rules_common import (
     template,
 )
 
+from tars_components.document_set import DocumentSet
 from tars_components.errors import Severity
 from tars_components.loading.documents import parse_document
-from tars_components.models import TServer
+from tars_components.models import TServerDocument
 from tars_components.mutation import mutate
 from tars_components.rules import validate
 from tars_components.rules.tserver import is_port_name, section_mismatch
-from tars_components.stack import Stack
 
 WARNING = Severity.WARNING
 
@@ -626,15 +626,15 @@ def test_ts020_deferred_node_image_counts_as_set() -> None:
         "nodeImage": pulumi.Output.from_input("registry.local/node:v1"),
     }
     server = parse_document(raw, NS)
-    assert isinstance(server, TServer) and server.spec.release is not None
+    assert isinstance(server, TServerDocument) and server.spec.release is not None
     templates = [parse_document(t, NS) for t in base_docs()[1:]]
-    stack = Stack.of([*templates, server], namespace=NS)
+    stack = DocumentSet.of([*templates, server], namespace=NS)
     assert validate(stack) == [] == validate(mutate(stack))
     release = server.spec.release.model_copy(update={"node_image": None})
     no_node = server.model_copy(
         update={"spec": server.spec.model_copy(update={"release": release})}
     )
-    found = validate(Stack.of([*templates, no_node], namespace=NS))
+    found = validate(DocumentSet.of([*templates, no_node], namespace=NS))
     assert [(v.code, v.field, v.file, v.line) for v in found] == [
         ("TS020", "spec.release.nodeImage", None, None)
     ]

@@ -14,20 +14,20 @@ from test_rules_common import (
     template,
 )
 
+from tars_components.document_set import DocumentSet
 from tars_components.loading.documents import parse_document
-from tars_components.models import TTemplate
+from tars_components.models import TTemplateDocument
 from tars_components.rules import validate
 from tars_components.rules.ttemplate import parent_cycles
-from tars_components.stack import Stack
 
 # --- TT001 ---------------------------------------------------------------------------------
 
 
 def test_tt001_empty_parent_on_a_model_built_in_code() -> None:
     built = parse_document(template("tars.go", "tars.default"), NS)
-    assert isinstance(built, TTemplate)
+    assert isinstance(built, TTemplateDocument)
     empty = built.model_copy(update={"spec": built.spec.model_copy(update={"parent": ""})})
-    violations = validate(Stack.of([empty], namespace=NS))
+    violations = validate(DocumentSet.of([empty], namespace=NS))
     assert [(v.code, v.severity.value, v.field, v.file) for v in violations] == [
         ("TT001", "error", "spec.parent", None)
     ]
@@ -35,7 +35,7 @@ def test_tt001_empty_parent_on_a_model_built_in_code() -> None:
 
 def test_tt001_not_reported_for_a_parent() -> None:
     built = parse_document(template("tars.default"), NS)
-    assert validate(Stack.of([built], namespace=NS)) == []
+    assert validate(DocumentSet.of([built], namespace=NS)) == []
 
 
 # --- TT002 ---------------------------------------------------------------------------------

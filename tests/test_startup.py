@@ -47,13 +47,13 @@ def test_public_names_are_the_defining_modules_objects() -> None:
     from tars_components import diff, platform
     from tars_components.diff.stacks import diff_stacks
     from tars_components.loading.load import load_stack
-    from tars_components.models import TServer
+    from tars_components.models import TServerDocument
     from tars_components.platform.framework import build_framework
     from tars_components.rules import validate
 
     assert tars_components.load is load_stack
     assert tars_components.load_stack is load_stack
-    assert tars_components.TServerDocument is TServer
+    assert tars_components.TServerDocument is TServerDocument
     assert tars_components.validate is validate
     assert platform.build_framework is build_framework
     assert diff.diff_stacks is diff_stacks

@@ -40,7 +40,7 @@ from tars_components.models import (
     Release,
     SubType,
     TarsSpec,
-    TFrameworkConfig,
+    TFrameworkConfigDocument,
     TreeApp,
 )
 
@@ -51,7 +51,7 @@ INPUT_ROOTS: tuple[type[BaseModel], ...] = (TarsSpec, NormalSpec, K8sSpec, Relea
 """The TServer sections: every leaf a ``pulumi.Input``."""
 
 PLAIN_ROOTS: tuple[type[BaseModel], ...] = (
-    TFrameworkConfig,
+    TFrameworkConfigDocument,
     ImageRelease,
     Business,
     TreeApp,
@@ -108,7 +108,7 @@ def _type(annotation: Any, todo: list[type[BaseModel]], inputs: bool) -> str:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         if annotation not in todo:
             todo.append(annotation)
-        name = f"{annotation.__name__}ArgsDict"
+        name = f"{annotation.__name__.removesuffix('Document')}ArgsDict"
         return f"pulumi.Input[{name}]" if inputs else name
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
         return _literal(annotation, inputs)
@@ -130,15 +130,17 @@ def _blocks(
         if model in seen:
             continue
         seen.append(model)
-        lines = [f"class {model.__name__}ArgsDict(TypedDict, total=False):"]
-        what = "the document's fields" if model is TFrameworkConfig else "a mapping"
+        lines = [
+            f"class {model.__name__.removesuffix('Document')}ArgsDict(TypedDict, total=False):"
+        ]
+        what = "the document's fields" if model is TFrameworkConfigDocument else "a mapping"
         lines.append(f'    """:class:`~tars_components.models.{model.__name__}` as {what}."""')
         lines.append("")
         # The alias generator's key: models build lazily (``defer_build``), and before a
         # build some pydantic versions (2.6) have not applied the generator to the fields yet.
         generator = model.model_config.get("alias_generator")
         for name, info in model.model_fields.items():
-            if model is TFrameworkConfig and name in ENVELOPE:
+            if model is TFrameworkConfigDocument and name in ENVELOPE:
                 continue
             key = info.alias or (generator(name) if callable(generator) else name)
             plain = not inputs or (model.__name__, name) in PLAIN_FIELDS
@@ -159,7 +161,7 @@ def generate() -> str:
     aliases = _aliases()
     blocks = aliases + blocks
     todo = seen
-    names = [f"{m.__name__}ArgsDict" for m in todo] + list(ENUMS)
+    names = [f"{m.__name__.removesuffix('Document')}ArgsDict" for m in todo] + list(ENUMS)
     header = '''"""Section shapes as TypedDicts (``...ArgsDict``, as pulumi-kubernetes generates
 them), camelCase keys as in YAML. Generated from the pydantic models by
 ``tools/gen_argsdicts.py``; do not edit.

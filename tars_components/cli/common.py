@@ -160,8 +160,8 @@ def add_stack_arguments(cmd: argparse.ArgumentParser) -> None:
 def settings(args: argparse.Namespace) -> StackSettings:
     """Settings from ``--stack`` (Pulumi.ENV.yaml) or the stack directory, flags on top."""
     from ..config import StackSettings, limit_value, read_stack_config
-    from ..options import Mode, check_option_values, check_options
     from ..limits import LIMIT_NAMES
+    from ..options import Mode, check_option_values, check_options
 
     if args.stack:
         found = read_stack_config(args.stack, args.project_dir)

@@ -10,7 +10,7 @@ import pulumi
 from pulumi_kubernetes.apiextensions import CustomResource
 
 from ..expansion import crd_document
-from ..models import FRAMEWORK_CONFIG_NAME, Document, TFrameworkConfig
+from ..models import FRAMEWORK_CONFIG_NAME, Document, TFrameworkConfigDocument
 from ..options import Mode, Options
 from ..provider import TarsValidation
 from .args import TFrameworkArgs, split_args
@@ -64,7 +64,7 @@ class TFramework(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
         *,
         namespace: str | None = None,
-        config: TFrameworkConfig | TFrameworkConfigArgsDict | None = None,
+        config: TFrameworkConfigDocument | TFrameworkConfigArgsDict | None = None,
         options: Options = ...,
         templates: Mapping[str, str] = ...,
         documents: Sequence[Document] = (),
@@ -129,7 +129,7 @@ class TFramework(pulumi.ComponentResource):
                 f"{name}-{FRAMEWORK_CONFIG_NAME}",
                 id=f"{namespace}/{FRAMEWORK_CONFIG_NAME}",
                 api_version=self.options.crd_api_version,
-                kind=TFrameworkConfig.KIND,
+                kind=TFrameworkConfigDocument.KIND,
                 opts=pulumi.ResourceOptions(parent=self, provider=provider),
             )
             if config is None:
@@ -167,7 +167,7 @@ class TFramework(pulumi.ComponentResource):
         )
 
     @property
-    def config(self) -> TFrameworkConfig | None:
+    def config(self) -> TFrameworkConfigDocument | None:
         """The ``tars-framework`` config of the namespace: ``TFrameworkArgs.config``, else the
         one among ``TFrameworkArgs.documents``, if any."""
         return self.scope.config

@@ -11,12 +11,11 @@ from typing import Any
 
 import pulumi
 
+from ..document_set import DocumentSet
 from ..expansion.kinds import config_maps, plain_objects
-from ..models import TConfig as TConfigDocument
-from ..models import TServer as TServerDocument
+from ..models import TConfigDocument, TServerDocument
 from ..models.taccount import SecretRef
 from ..options import Mode, Options
-from ..stack import Stack
 from .args import (
     TAccountArgs,
     TConfigArgs,
@@ -83,7 +82,7 @@ class StackComponents:
         )
 
 
-def referenced_secrets(stack: Stack) -> list[str]:
+def referenced_secrets(stack: DocumentSet) -> list[str]:
     """The config keys (``KEY`` of ``{configSecret: KEY}``) the stack's TAccounts reference,
     sorted."""
     keys = set()
@@ -95,7 +94,7 @@ def referenced_secrets(stack: Stack) -> list[str]:
     return sorted(keys)
 
 
-def config_secrets(stack: Stack, config: pulumi.Config) -> dict[str, pulumi.Output[str]]:
+def config_secrets(stack: DocumentSet, config: pulumi.Config) -> dict[str, pulumi.Output[str]]:
     """The Pulumi config secrets ``tars:KEY`` that the stack's TAccounts reference and that
     are set, as secret Outputs (a key that is not set stays a placeholder, warned as TA006)."""
     found: dict[str, pulumi.Output[str]] = {}
@@ -113,10 +112,10 @@ def config_secrets(stack: Stack, config: pulumi.Config) -> dict[str, pulumi.Outp
 
 
 def components_from_stack(
-    stack: Stack,
+    stack: DocumentSet,
     options: Options | None = None,
     opts: pulumi.ResourceOptions | None = None,
-    previous: Stack | None = None,
+    previous: DocumentSet | None = None,
     skip_await: bool | None = None,
     external_replicas: bool = False,
     prefix: str = "",
@@ -190,7 +189,7 @@ def components_from_stack(
 
 def _declare_kinds(
     built: StackComponents,
-    stack: Stack,
+    stack: DocumentSet,
     framework: TFramework,
     namespace: str,
     prefix: str,
@@ -230,7 +229,7 @@ def _declare_kinds(
 
 def _declare_plain(
     built: StackComponents,
-    stack: Stack,
+    stack: DocumentSet,
     options: Options,
     opts: pulumi.ResourceOptions | None,
     prefix: str,

@@ -19,10 +19,10 @@ import pulumi
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     Document,
-    TConfig,
-    TFrameworkConfig,
-    TServer,
-    TTemplate,
+    TConfigDocument,
+    TFrameworkConfigDocument,
+    TServerDocument,
+    TTemplateDocument,
 )
 from ..options import Options
 from ..provider import NamespaceFacts, ValidationInputs
@@ -48,7 +48,7 @@ class FrameworkScope:
         """Default of ``TServerArgs.external_replicas``."""
         self.retain_on_delete = retain_on_delete
         """Default ``retain_on_delete`` of the components' objects."""
-        self.config: TFrameworkConfig | None = None
+        self.config: TFrameworkConfigDocument | None = None
         """The namespace's ``tars-framework`` config, if known."""
         self.facts = NamespaceFacts(options.namespace)
         """What the rules need to know across the namespace's documents."""
@@ -101,20 +101,20 @@ class FrameworkScope:
         self._learn(document, position)
 
     def _learn(self, document: Document, position: int) -> None:
-        if isinstance(document, TTemplate):
+        if isinstance(document, TTemplateDocument):
             self.facts.add_template(document.name, document.spec.parent)
-        elif isinstance(document, TServer):
+        elif isinstance(document, TServerDocument):
             self.facts.add_server(position, document)
-        elif isinstance(document, TConfig):
+        elif isinstance(document, TConfigDocument):
             self.facts.add_config(document)
         elif (
-            isinstance(document, TFrameworkConfig)
+            isinstance(document, TFrameworkConfigDocument)
             and self.config is None
             and document.name == FRAMEWORK_CONFIG_NAME
         ):
             self.set_config(document)
 
-    def set_config(self, config: TFrameworkConfig) -> None:
+    def set_config(self, config: TFrameworkConfigDocument) -> None:
         """The namespace's ``tars-framework`` config (default node image, TS020)."""
         self.config = config
         self.facts.set_framework(config)

@@ -11,8 +11,7 @@ import pulumi
 
 from ..errors import LoadError
 from ..expansion import crd_document, expand_server
-from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, is_deferred
-from ..models import TServer as TServerDocument
+from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
 from ..models.kind_facts import api_version_of
 from ..options import Mode, Options
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs

@@ -457,7 +457,7 @@ class LabelSelectorRequirementArgsDict(TypedDict, total=False):
 
 
 class TFrameworkConfigArgsDict(TypedDict, total=False):
-    """:class:`~tars_components.models.TFrameworkConfig` as the document's fields."""
+    """:class:`~tars_components.models.TFrameworkConfigDocument` as the document's fields."""
 
     imageBuild: ImageBuildArgsDict
     imageUpload: RegistryRefArgsDict

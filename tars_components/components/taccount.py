@@ -14,8 +14,7 @@ from typing import Any, overload
 
 import pulumi
 
-from ..models import Document
-from ..models import TAccount as TAccountDocument
+from ..models import Document, TAccountDocument
 from ..models.taccount import SecretRef
 from ..secrets import AccountHashing, check_key, is_placeholder, keyed_salt
 from .account_salt import TAccountSalt

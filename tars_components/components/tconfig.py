@@ -16,7 +16,7 @@ from typing import Any, overload
 
 import pulumi
 
-from ..models import TConfig as TConfigDocument
+from ..models import TConfigDocument
 from .args import TConfigArgs, split_args
 from .document import DocumentComponent
 from .failure import refusing

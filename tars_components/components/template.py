@@ -8,7 +8,7 @@ from typing import Any, overload
 import pulumi
 
 from ..expansion import crd_document
-from ..models import TTemplate as TTemplateDocument
+from ..models import TTemplateDocument
 from ..options import Mode
 from .args import TTemplateArgs, split_args
 from .failure import refusing

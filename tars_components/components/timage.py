@@ -12,7 +12,7 @@ from typing import Any, overload
 
 import pulumi
 
-from ..models import TImage as TImageDocument
+from ..models import TImageDocument
 from .args import TImageArgs, split_args
 from .document import DocumentComponent
 from .failure import refusing

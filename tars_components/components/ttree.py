@@ -7,7 +7,7 @@ from typing import Any, overload
 
 import pulumi
 
-from ..models import TTree as TTreeDocument
+from ..models import TTreeDocument
 from .args import TTreeArgs, split_args
 from .document import DocumentComponent
 from .failure import refusing

@@ -17,7 +17,7 @@ from typing import Any
 
 import pulumi
 
-from ..models import Document, TTemplate
+from ..models import Document, TTemplateDocument
 from ..provider import TarsValidation, document_text
 from .outputs import Leaf, secret_fields
 from .scope import FrameworkScope
@@ -56,7 +56,7 @@ def validation_resource(
         pulumi.ResourceOptions(
             parent=parent,
             depends_on=opts.depends_on if opts else None,
-            deleted_with=scope.resource if isinstance(document, TTemplate) else None,
+            deleted_with=scope.resource if isinstance(document, TTemplateDocument) else None,
         ),
     )
 

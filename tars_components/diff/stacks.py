@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
+from ..document_set import DocumentSet
 from ..errors import Violation, has_errors
 from ..expansion import expand
 from ..models.kind_facts import REPLICAS_PATHS
 from ..options import Mode, Options
 from ..pipeline import all_violations, output_objects
-from ..stack import Stack
 from .model import Action, Change, Diff
 from .objects import diff_objects
 from .redact import redact_pair
@@ -53,8 +53,8 @@ class StackDiff:
 
 
 def diff_stacks(
-    previous: Stack,
-    current: Stack,
+    previous: DocumentSet,
+    current: DocumentSet,
     options: Options = Options(),
     external_replicas: bool = False,
 ) -> StackDiff:
@@ -96,8 +96,8 @@ def _without_replicas(changes: list[Change]) -> list[Change]:
 
 def _with_effects(
     changes: list[Change],
-    previous: Stack,
-    current: Stack,
+    previous: DocumentSet,
+    current: DocumentSet,
     options: Options,
     external_replicas: bool,
 ) -> list[Change]:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import TFrameworkConfig, TServer
+from ..document_set import DocumentSet
+from ..models import TFrameworkConfigDocument, TServerDocument
 from ..mutation import mutate, mutate_server
 from ..options import Options
-from ..stack import Stack
 from .crd import (
     conversion_violations,
     convert,
@@ -26,7 +26,7 @@ from .service import build_service
 from .statefulset import build_statefulset
 
 
-def expand(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
+def expand(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
     """Every Kubernetes object of a stack (expand mode). Mutation is applied first; it is
     idempotent, so an already mutated stack gives the same result."""
     mutated = mutate(stack)
@@ -37,7 +37,9 @@ def expand(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
 
 
 def expand_server(
-    server: TServer, framework: TFrameworkConfig | None = None, options: Options = Options()
+    server: TServerDocument,
+    framework: TFrameworkConfigDocument | None = None,
+    options: Options = Options(),
 ) -> list[dict[str, Any]]:
     """The objects of one TServer: its Service (none for DaemonSet servers), then its
     StatefulSet or DaemonSet (none for a DaemonSet server without a release).
@@ -49,7 +51,7 @@ def expand_server(
 
 
 def _expand_mutated(
-    server: TServer, framework: TFrameworkConfig | None, options: Options
+    server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
 ) -> list[dict[str, Any]]:
     objects: list[dict[str, Any]] = []
     service = build_service(server)

@@ -3,7 +3,7 @@ notStacked anti-affinity."""
 
 from __future__ import annotations
 
-from ..models import AbilityAffinity, TServer
+from ..models import AbilityAffinity, TServerDocument
 from ..models.names import app_ability_label, node_label, server_ability_label
 from .labels import selector_labels
 
@@ -12,7 +12,7 @@ APP_AFFINITY_WEIGHT = 30
 HOSTNAME_TOPOLOGY_KEY = "kubernetes.io/hostname"
 
 
-def _server_key(server: TServer) -> str:
+def _server_key(server: TServerDocument) -> str:
     return server_ability_label(server.namespace, server.spec.app, server.spec.server)
 
 
@@ -20,7 +20,7 @@ def _exists(key: str) -> dict[str, object]:
     return {"key": key, "operator": "Exists"}
 
 
-def build_affinity(server: TServer, daemon: bool) -> dict[str, object]:
+def build_affinity(server: TServerDocument, daemon: bool) -> dict[str, object]:
     """The pod's ``affinity``.
 
     All requirements share one nodeSelectorTerm (AND): the user's nodeSelector expressions,

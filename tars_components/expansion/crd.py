@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..document_set import DocumentSet
 from ..models import (
     V1BETA2,
     V1BETA3,
     Document,
-    TFrameworkConfig,
-    TServer,
-    TTemplate,
+    TFrameworkConfigDocument,
+    TServerDocument,
+    TTemplateDocument,
 )
 from ..models.conversion import (
     CONVERSION_ANNOTATION,
@@ -24,10 +25,9 @@ from ..models.conversion import (
 from ..mutation import mutate_server, mutate_template
 from ..options import Options
 from ..rules.crd_mode import conversion_violations, refused_statefulset_violations
-from ..stack import Stack
 
 
-def crd_documents(stack: Stack, options: Options = Options()) -> list[dict[str, Any]]:
+def crd_documents(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
     """The TFrameworkConfigs, TTemplates and TServers (in that order, each in load order) as
     the custom resources of ``options.crd_api_version`` that the TarsK8S webhook admits."""
     ordered: list[Document] = [*stack.frameworks, *stack.templates, *stack.servers]
@@ -35,7 +35,7 @@ def crd_documents(stack: Stack, options: Options = Options()) -> list[dict[str, 
 
 
 def crd_document(
-    document: Document, framework: TFrameworkConfig | None, options: Options
+    document: Document, framework: TFrameworkConfigDocument | None, options: Options
 ) -> dict[str, Any]:
     """One document as its custom resource of ``options.crd_api_version``.
 
@@ -46,11 +46,11 @@ def crd_document(
     the API server would prune a ``name`` or ``namespace`` (the seed's example has them).
     """
     version = options.crd_api_version
-    if isinstance(document, TServer):
+    if isinstance(document, TServerDocument):
         converted = convert(mutate_server(document, framework).to_dict(), version)
-        target = TServer.model_validate(converted)
+        target = TServerDocument.model_validate(converted)
         return _without_pruned_claim_metadata(mutate_server(target, framework).to_dict())
-    if isinstance(document, TTemplate):
+    if isinstance(document, TTemplateDocument):
         return convert(mutate_template(document).to_dict(), version)
     return convert(document.to_dict(), version)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..models import TFrameworkConfig, TServer, UpdateStrategyType
+from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyType
 from ..options import Options
 from .labels import (
     DAEMONSET_MIN_READY_SECONDS,
@@ -14,7 +14,7 @@ from .pod import build_pod_template
 from .statefulset import rolling_partition
 
 
-def build_daemonset_update_strategy(server: TServer) -> dict[str, object]:
+def build_daemonset_update_strategy(server: TServerDocument) -> dict[str, object]:
     """OnDelete as is; RollingUpdate gets ``maxUnavailable = max(partition, 1)``."""
     partition = rolling_partition(server)
     if partition is None:
@@ -26,7 +26,7 @@ def build_daemonset_update_strategy(server: TServer) -> dict[str, object]:
 
 
 def build_daemonset(
-    server: TServer, framework: TFrameworkConfig | None, options: Options
+    server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
 ) -> dict[str, object] | None:
     """The DaemonSet, or None for a server without a release (it would only create pods with
     the placeholder image; TS023 warns)."""

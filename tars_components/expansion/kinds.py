@@ -6,7 +6,7 @@
 * expand mode has no controller for them: :func:`expand_mode_warnings` gives one TX001 per
   kind present; optionally (``Options.tconfig_config_maps``) the activated TConfigs of each
   TServer become one ConfigMap.
-* plain objects (:class:`~tars_components.stack.KubeObject`) pass through in both modes.
+* plain objects (:class:`~tars_components.document_set.KubeObject`) pass through in both modes.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..models import MASTER, Document, TConfig, TServer
+from ..document_set import DocumentSet
+from ..models import MASTER, Document, TConfigDocument, TServerDocument
 from ..mutation import LABEL_APP, LABEL_SERVER, mutate_kind
 from ..options import Options
 from ..rules.output import expand_mode_warnings
 from ..secrets import AccountHashing
-from ..stack import Stack
 
 CONFIG_MAP_SUFFIX = "-tconfig"
 
 
 def kind_documents(
-    stack: Stack,
+    stack: DocumentSet,
     options: Options = Options(),
     secrets: Mapping[str, Any] | None = None,
     hashing: AccountHashing | None = None,
@@ -43,12 +43,12 @@ def kind_documents(
     return out
 
 
-def plain_objects(stack: Stack) -> list[dict[str, Any]]:
+def plain_objects(stack: DocumentSet) -> list[dict[str, Any]]:
     """The plain Kubernetes objects, unchanged (copies), in load order."""
     return [obj.to_dict() for obj in stack.objects]
 
 
-def config_maps(stack: Stack) -> list[dict[str, Any]]:
+def config_maps(stack: DocumentSet) -> list[dict[str, Any]]:
     """One ConfigMap per TServer with activated TConfigs: ``data`` maps each app-level and
     master config name to its content (the server's own config wins over an app-level one of
     the same name) and each node-level config to ``pod-<podSeq>.<configName>``. Named
@@ -73,7 +73,7 @@ def config_maps(stack: Stack) -> list[dict[str, Any]]:
     return out
 
 
-def _server_configs(server: TServer, configs: list[TConfig]) -> dict[str, str]:
+def _server_configs(server: TServerDocument, configs: list[TConfigDocument]) -> dict[str, str]:
     data: dict[str, str] = {}
     ns, app = server.namespace, server.spec.app
     for config in configs:

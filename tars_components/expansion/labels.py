@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..models import TServer
+from ..models import TServerDocument
 from ..models.names import (
     DELAY_BIND,
     HOST_TIMEZONE,
@@ -21,13 +21,13 @@ DAEMONSET_MIN_READY_SECONDS = 3
 SKIP_AWAIT_ANNOTATION = "pulumi.com/skipAwait"
 
 
-def selector_labels(server: TServer) -> dict[str, str]:
+def selector_labels(server: TServerDocument) -> dict[str, str]:
     """``{tars.io/ServerApp: app, tars.io/ServerName: server}``: every object's labels and
     selector (app and server in their own case)."""
     return {LABEL_APP: server.spec.app, LABEL_SERVER: server.spec.server}
 
 
-def object_meta(server: TServer) -> dict[str, object]:
+def object_meta(server: TServerDocument) -> dict[str, object]:
     """Metadata of a generated object: the TServer's name and namespace, the selector labels.
 
     No ownerReferences: there is no TServer object in the cluster to own them.
@@ -39,7 +39,7 @@ def object_meta(server: TServer) -> dict[str, object]:
     }
 
 
-def workload_meta(server: TServer, options: Options) -> dict[str, object]:
+def workload_meta(server: TServerDocument, options: Options) -> dict[str, object]:
     """Metadata of a StatefulSet or DaemonSet: :func:`object_meta`, plus the
     ``pulumi.com/skipAwait`` annotation when the option asks for it."""
     meta = object_meta(server)

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..document_set import DocumentSet, KubeObject
 from ..errors import Violation
-from ..models import Document, TServer
+from ..models import Document, TServerDocument
 from ..options import Mode, Options
 from ..rules.output import file_collision
-from ..stack import KubeObject, Stack
 
 CRD_DIR = "0-crd"
 MANIFEST_DIR = "1-manifest"
@@ -43,21 +43,21 @@ def document_paths(document: Document, options: Options) -> list[str]:
         return [
             output_path(options.crd_api_version, document.kind, document.namespace, document.name)
         ]
-    if isinstance(document, TServer):
+    if isinstance(document, TServerDocument):
         return [
             output_path(api, kind, document.namespace, document.name) for api, kind in _EXPANDED
         ]
     return []
 
 
-def layout_violations(stack: Stack, options: Options = Options()) -> list[Violation]:
+def layout_violations(stack: DocumentSet, options: Options = Options()) -> list[Violation]:
     """One violation at ``metadata.name`` of every document whose output file name an earlier
     document of another namespace or name already takes (same namespace and name is TS017,
     TT007 or TF003)."""
     return list(_collisions(stack, options))
 
 
-def _collisions(stack: Stack, options: Options) -> Iterator[Violation]:
+def _collisions(stack: DocumentSet, options: Options) -> Iterator[Violation]:
     taken: dict[str, Document | KubeObject] = {}
     sources: list[tuple[Document | KubeObject, list[str]]] = [
         (obj, [output_path(obj.api_version, obj.kind, obj.namespace, obj.name)])

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from ..models import TARS_ACTIVE_GATE, V1BETA3, TFrameworkConfig, TServer, is_deferred
+from ..models import (
+    TARS_ACTIVE_GATE,
+    V1BETA3,
+    TFrameworkConfigDocument,
+    TServerDocument,
+    is_deferred,
+)
 from ..models.conversion import read_server_annotation
 from ..options import Options
 from .affinity import build_affinity
@@ -22,7 +28,10 @@ DNS_CONFIG = {"options": [{"name": "ndots", "value": "2"}]}
 
 
 def build_pod_template(
-    server: TServer, framework: TFrameworkConfig | None, options: Options, daemon: bool
+    server: TServerDocument,
+    framework: TFrameworkConfigDocument | None,
+    options: Options,
+    daemon: bool,
 ) -> dict[str, object]:
     """``spec.template`` of the workload."""
     k8s = server.spec.k8s
@@ -54,7 +63,7 @@ def build_pod_template(
     return {"metadata": {"name": server.name, "labels": labels}, "spec": spec}
 
 
-def readiness_gate_names(server: TServer) -> list[str]:
+def readiness_gate_names(server: TServerDocument) -> list[str]:
     """The server's readiness gates after mutation: v1beta3 ``readinessGates``; v1beta2
     ``readinessGate`` followed by the gates its ``tars.io/Conversion.1b21b3`` annotation
     restores (the controller works on the v1beta3 object the conversion webhook makes)."""
@@ -68,7 +77,7 @@ def readiness_gate_names(server: TServer) -> list[str]:
     return gates
 
 
-def command_and_args(server: TServer) -> tuple[list[str] | None, list[str] | None]:
+def command_and_args(server: TServerDocument) -> tuple[list[str] | None, list[str] | None]:
     """The main container's command and args: v1beta3 ``command``/``args``; for v1beta2,
     what its conversion annotation restores (empty lists count as absent, as in Go)."""
     k8s = server.spec.k8s
@@ -80,7 +89,7 @@ def command_and_args(server: TServer) -> tuple[list[str] | None, list[str] | Non
     return restored.command or None, restored.args or None
 
 
-def build_readiness_gates(server: TServer, options: Options) -> list[dict[str, str]]:
+def build_readiness_gates(server: TServerDocument, options: Options) -> list[dict[str, str]]:
     """``readinessGates``: one conditionType per gate, in order. ``tars.io/active`` is dropped
     from Tars servers when the option is off (nothing would ever patch that condition)."""
     gates = readiness_gate_names(server)
@@ -90,7 +99,7 @@ def build_readiness_gates(server: TServer, options: Options) -> list[dict[str, s
 
 
 def build_image_pull_secrets(
-    server: TServer, framework: TFrameworkConfig | None
+    server: TServerDocument, framework: TFrameworkConfigDocument | None
 ) -> list[dict[str, str]]:
     """``imagePullSecrets`` (only with a release): the release secret, then the node secret
     (release.nodeSecret, else the framework default) of a Tars server when it differs."""
@@ -107,7 +116,7 @@ def build_image_pull_secrets(
     return [{"name": name} for name in names]
 
 
-def node_image(server: TServer, framework: TFrameworkConfig | None) -> object:
+def node_image(server: TServerDocument, framework: TFrameworkConfigDocument | None) -> object:
     """The tarsnode image: release.nodeImage, else the framework default, else ``" "``."""
     release = server.spec.release
     image = release.node_image if release is not None else None
@@ -123,7 +132,7 @@ def _field_env(name: str, field_path: str) -> dict[str, object]:
 
 
 def build_tarsnode_container(
-    server: TServer, framework: TFrameworkConfig | None
+    server: TServerDocument, framework: TFrameworkConfigDocument | None
 ) -> dict[str, object]:
     """The ``tarsnode`` init container of a Tars server: it prepares tarsnode in the work dir."""
     env: list[dict[str, object]] = [
@@ -146,7 +155,7 @@ def build_tarsnode_container(
     }
 
 
-def build_main_container(server: TServer, daemon: bool) -> dict[str, object]:
+def build_main_container(server: TServerDocument, daemon: bool) -> dict[str, object]:
     """The server's own container, named like the TServer."""
     k8s, release = server.spec.k8s, server.spec.release
     container: dict[str, object] = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..models import TServer
+from ..models import TServerDocument
 from ..models.names import container_port_name
 
 
@@ -18,7 +18,7 @@ def protocol(is_tcp: bool) -> str:
     return "TCP" if is_tcp else "UDP"
 
 
-def _declared_ports(server: TServer) -> Iterator[tuple[str, int, bool, bool]]:
+def _declared_ports(server: TServerDocument) -> Iterator[tuple[str, int, bool, bool]]:
     """``(name, port, is_tcp, is_servant)`` in declaration order: servants, tars.ports,
     normal.ports."""
     spec = server.spec
@@ -32,7 +32,7 @@ def _declared_ports(server: TServer) -> Iterator[tuple[str, int, bool, bool]]:
             yield port.name, port.port, port.is_tcp, False
 
 
-def build_service_ports(server: TServer) -> list[dict[str, object]]:
+def build_service_ports(server: TServerDocument) -> list[dict[str, object]]:
     """Service ports: servants, then tars.ports, then normal.ports; lowercased names,
     ``targetPort`` = port."""
     return [
@@ -41,7 +41,7 @@ def build_service_ports(server: TServer) -> list[dict[str, object]]:
     ]
 
 
-def build_container_ports(server: TServer) -> list[dict[str, object]]:
+def build_container_ports(server: TServerDocument) -> list[dict[str, object]]:
     """Container ports of the main container, with ``hostPort`` where a hostPorts entry's
     nameRef matches the servant or port name case-insensitively (none under hostNetwork)."""
     k8s = server.spec.k8s

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from ..models import TServer
+from ..models import TServerDocument
 from .labels import object_meta, selector_labels
 from .ports import build_service_ports
 
 
-def build_service(server: TServer) -> dict[str, object] | None:
+def build_service(server: TServerDocument) -> dict[str, object] | None:
     """Headless ClusterIP Service named like the server; None for DaemonSet servers.
 
     tarsregistry hands out ``<pod>.<lower(app)-lower(server)>`` endpoints, so the Service is

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..models import TFrameworkConfig, TServer, UpdateStrategyType
+from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyType
 from ..options import Options
 from .labels import REVISION_HISTORY_LIMIT, selector_labels, workload_meta
 from .pod import build_pod_template
 from .volumes import build_claim_templates
 
 
-def rolling_partition(server: TServer) -> int | None:
+def rolling_partition(server: TServerDocument) -> int | None:
     """The RollingUpdate partition of ``spec.k8s.updateStrategy``; None for OnDelete."""
     strategy = server.spec.k8s.update_strategy
     if strategy.type == UpdateStrategyType.ON_DELETE:
@@ -17,7 +17,7 @@ def rolling_partition(server: TServer) -> int | None:
     return strategy.rolling_update.partition if strategy.rolling_update else 0
 
 
-def build_update_strategy(server: TServer) -> dict[str, object]:
+def build_update_strategy(server: TServerDocument) -> dict[str, object]:
     """``updateStrategy``: RollingUpdate with its partition (a negative one, which the CRD
     admits, as 0: Kubernetes refuses it and both update every pod); OnDelete without a
     rollingUpdate block (Kubernetes rejects both together)."""
@@ -31,7 +31,7 @@ def build_update_strategy(server: TServer) -> dict[str, object]:
 
 
 def build_statefulset(
-    server: TServer, framework: TFrameworkConfig | None, options: Options
+    server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
 ) -> dict[str, object]:
     """The StatefulSet: replicas, policy, strategy, pod template and claim templates."""
     k8s = server.spec.k8s

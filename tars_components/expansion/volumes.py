@@ -8,7 +8,7 @@ claim template pins pods with host bindings (hostIPC, hostNetwork, hostPorts) to
 
 from __future__ import annotations
 
-from ..models import Mount, TServer
+from ..models import Mount, TServerDocument
 from ..options import Options
 from .labels import (
     DELAY_BIND,
@@ -24,11 +24,11 @@ from .quantity import canonical_quantity, canonical_resources
 LOCAL_VOLUME_SIZE = "1G"
 
 
-def _mounts(server: TServer) -> list[Mount]:
+def _mounts(server: TServerDocument) -> list[Mount]:
     return list(server.spec.k8s.mounts or [])
 
 
-def build_volumes(server: TServer) -> list[dict[str, object]]:
+def build_volumes(server: TServerDocument) -> list[dict[str, object]]:
     """Pod volumes: every plain mount's source, then ``host-timezone``, then (Tars servers)
     ``tarsnode-work-dir``."""
     volumes: list[dict[str, object]] = []
@@ -45,7 +45,7 @@ def build_volumes(server: TServer) -> list[dict[str, object]]:
     return volumes
 
 
-def build_volume_mounts(server: TServer, daemon: bool) -> list[dict[str, object]]:
+def build_volume_mounts(server: TServerDocument, daemon: bool) -> list[dict[str, object]]:
     """Main container mounts in mount order (claim-template mounts skipped for DaemonSets),
     then ``host-timezone`` and, for Tars servers, ``tarsnode-work-dir``."""
     mounts: list[dict[str, object]] = []
@@ -68,7 +68,7 @@ def build_volume_mounts(server: TServer, daemon: bool) -> list[dict[str, object]
     return mounts
 
 
-def build_claim_templates(server: TServer, options: Options) -> list[dict[str, object]]:
+def build_claim_templates(server: TServerDocument, options: Options) -> list[dict[str, object]]:
     """StatefulSet volumeClaimTemplates: claim-template mounts in mount order, then
     ``delay-bind`` when the pod binds host resources (unless turned off)."""
     templates: list[dict[str, object]] = []
@@ -104,7 +104,7 @@ def _claim_from_template(mount: Mount) -> dict[str, object]:
     }
 
 
-def _local_volume_claim(server: TServer, name: str, options: Options) -> dict[str, object]:
+def _local_volume_claim(server: TServerDocument, name: str, options: Options) -> dict[str, object]:
     """The controller's TLocalVolume claim template (also used for ``delay-bind``)."""
     labels = {**selector_labels(server), LABEL_LOCAL_VOLUME: name}
     return {

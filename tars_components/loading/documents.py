@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..document_set import Rejected
 from ..errors import LoadError, LoadProblem, Violation
 from ..models import (
     API_VERSIONS,
@@ -22,15 +23,14 @@ from ..models import (
     V1BETA3,
     Document,
     Source,
-    TFrameworkConfig,
-    TServer,
+    TFrameworkConfigDocument,
+    TServerDocument,
 )
 from ..models.base import P_DNS1123SUB, PATTERN_HINTS
 from ..models.names import is_dns_label
 from ..paths import MISSING, Segment, lookup
 from ..redaction import quote, secret_keys, secret_subtrees
 from ..rules.schema import SECTION_MISMATCH, schema_violation, section_mismatch, skipped_object
-from ..stack import Rejected
 from .exports import clean_document, controller_owner
 
 _DNS_SUBDOMAIN = re.compile(P_DNS1123SUB)
@@ -41,27 +41,27 @@ _SUBDOMAIN_HINT = PATTERN_HINTS[P_DNS1123SUB]
 
 # Fields that exist in one served version only: (kind, apiVersion) → {path: replacement hint}.
 VERSION_ONLY_FIELDS: dict[tuple[str, str], dict[tuple[str, ...], str]] = {
-    (TServer.KIND, V1BETA2): {
+    (TServerDocument.KIND, V1BETA2): {
         ("spec", "k8s", "readinessGates"): "use spec.k8s.readinessGate in v1beta2",
         ("spec", "k8s", "command"): "command needs k8s.tars.io/v1beta3",
         ("spec", "k8s", "args"): "args needs k8s.tars.io/v1beta3",
     },
-    (TServer.KIND, V1BETA3): {
+    (TServerDocument.KIND, V1BETA3): {
         ("spec", "k8s", "readinessGate"): "use spec.k8s.readinessGates in v1beta3",
     },
-    (TFrameworkConfig.KIND, V1BETA2): {
+    (TFrameworkConfigDocument.KIND, V1BETA2): {
         ("imageUpload",): "use imageRegistry in v1beta2",
         ("imageBuild", "executor"): "imageBuild.executor needs k8s.tars.io/v1beta3",
     },
-    (TFrameworkConfig.KIND, V1BETA3): {
+    (TFrameworkConfigDocument.KIND, V1BETA3): {
         ("imageRegistry",): "use imageUpload in v1beta3",
     },
 }
 
 
 VERSION_REQUIRED_FIELDS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
-    (TFrameworkConfig.KIND, V1BETA2): (("imageRegistry",),),
-    (TFrameworkConfig.KIND, V1BETA3): (
+    (TFrameworkConfigDocument.KIND, V1BETA2): (("imageRegistry",),),
+    (TFrameworkConfigDocument.KIND, V1BETA3): (
         ("imageBuild",),
         ("imageBuild", "executor"),
         ("imageUpload",),
@@ -194,7 +194,7 @@ def build_document(
         doc = None  # the API server rejects the whole object
     elif doc is not None:
         doc.with_source(source)
-    if kind == TServer.KIND:
+    if kind == TServerDocument.KIND:
         errors = [_section_error(raw, error) for error in errors]
     identity = identity_of(raw, namespace, source)
     violations = [
@@ -213,7 +213,11 @@ def _metadata_errors(kind: str, meta: Any) -> Iterator[tuple[tuple[Segment, ...]
     name, namespace = meta.get("name"), meta.get("namespace")
     if not name:
         yield ("metadata", "name"), "missing", "metadata.name is required"
-    elif kind != TServer.KIND and isinstance(name, str) and not _DNS_SUBDOMAIN.fullmatch(name):
+    elif (
+        kind != TServerDocument.KIND
+        and isinstance(name, str)
+        and not _DNS_SUBDOMAIN.fullmatch(name)
+    ):
         message = f"{quote(name, ('metadata', 'name'))} is not valid: expected {_SUBDOMAIN_HINT}"
         yield ("metadata", "name"), "name", message
     if isinstance(namespace, str) and not is_dns_label(namespace):
@@ -265,7 +269,7 @@ def _pydantic_errors(
         if kind == "string_pattern_mismatch" and error.get("input") == "":
             kind = "empty"
         message = _describe(error, _Quoter(api_version, kind_name, path))
-        if kind == "missing" and kind_name == TServer.KIND and _misspelled_required(path):
+        if kind == "missing" and kind_name == TServerDocument.KIND and _misspelled_required(path):
             message += f" ({_REQUIRE_NOTE})"
         yield path, kind, message
 

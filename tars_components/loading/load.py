@@ -6,7 +6,7 @@ Two kinds of bad input, two outcomes:
   mapping, unknown apiVersion or kind, an unreadable file) raises :class:`LoadError` with one
   :class:`LoadProblem` per problem;
 * whatever the CRD schema would reject becomes a :class:`Violation` with the kind's schema code
-  (:mod:`tars_components.rules.schema`) on the returned :class:`Stack`.
+  (:mod:`tars_components.rules.schema`) on the returned :class:`DocumentSet`.
 
 :func:`load_texts` is pure; :func:`load_stack` reads the files and calls it.
 """
@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from ..document_set import DocumentSet, KubeObject, Rejected
 from ..errors import LoadError, LoadProblem, Violation
 from ..helmlib import translate_file
 from ..legacy import old_version_problem
@@ -31,7 +32,6 @@ from ..models import (
     Source,
 )
 from ..paths import FileIndex
-from ..stack import KubeObject, Rejected, Stack
 from ..tdeploy import Requests, is_request
 from ..yaml_reader import YamlLimitError, describe_yaml_error, load_documents
 from .documents import build_document, identify, identity_of, route, skipped
@@ -41,7 +41,7 @@ from .files import read_texts
 
 def load_stack(
     path: str | Path, namespace: str | None = None, limits: Limits | None = None
-) -> Stack:
+) -> DocumentSet:
     """Load every ``*.yaml``/``*.yml`` file of a stack directory (or one file), sorted by path.
 
     Raises :class:`LoadError` when a file cannot be read or parsed, or is beyond ``limits``
@@ -56,8 +56,8 @@ def load_texts(
     namespace: str | None = None,
     cleaned: list[dict[str, Any]] | None = None,
     limits: Limits | None = None,
-) -> Stack:
-    """Pure loader: ``{file name: YAML text}`` (taken in sorted name order) → :class:`Stack`.
+) -> DocumentSet:
+    """Pure loader: ``{file name: YAML text}`` (taken in sorted name order) → :class:`DocumentSet`.
 
     A document's own ``metadata.namespace`` wins; otherwise ``namespace``; otherwise
     ``default``. When given, ``cleaned`` receives every loaded object (TarsK8S or plain, not
@@ -148,7 +148,7 @@ def load_texts(
             f"{len(deprecated)} document(s), the first at {first.file}:{first.line() or 1}; "
             f"`tars-components convert FILE... --out DIR` writes them as {V1BETA3}"
         )
-    return Stack(
+    return DocumentSet(
         namespace=stack_namespace,
         documents=tuple(documents),
         violations=tuple(violations),

@@ -1,5 +1,8 @@
 """Typed TarsK8S documents (pydantic v2), with camelCase aliases and the CRD defaults."""
 
+from typing import TYPE_CHECKING
+
+from ..deprecation import renamed_attributes
 from .base import TarsModel, is_deferred
 from .document import API_VERSIONS, GROUP, V1BETA2, V1BETA3, Document, ObjectMeta, Source
 from .kube import (
@@ -18,19 +21,19 @@ from .taccount import (
     Authorization,
     Role,
     SecretRef,
-    TAccount,
+    TAccountDocument,
     TAccountSpec,
     Token,
 )
-from .tconfig import MASTER, TConfig
+from .tconfig import MASTER, TConfigDocument
 from .tframework import (
     FRAMEWORK_CONFIG_NAME,
     ExecutorRef,
     ImageRef,
     RegistryRef,
-    TFrameworkConfig,
+    TFrameworkConfigDocument,
 )
-from .timage import ImageRelease, ImageType, ServerType, TImage
+from .timage import ImageRelease, ImageType, ServerType, TImageDocument
 from .tserver import (
     RESERVED_PORT,
     TARS_ACTIVE_GATE,
@@ -46,17 +49,25 @@ from .tserver import (
     ServerPort,
     SubType,
     TarsSpec,
-    TServer,
+    TServerDocument,
     TServerSpec,
     UpdateStrategy,
     UpdateStrategyType,
 )
-from .ttemplate import TTemplate, TTemplateSpec
-from .ttree import TREE_NAME, Business, TreeApp, TTree
+from .ttemplate import TTemplateDocument, TTemplateSpec
+from .ttree import TREE_NAME, Business, TreeApp, TTreeDocument
 
 KINDS: dict[str, type[Document]] = {
     cls.KIND: cls
-    for cls in (TServer, TTemplate, TFrameworkConfig, TConfig, TImage, TTree, TAccount)
+    for cls in (
+        TServerDocument,
+        TTemplateDocument,
+        TFrameworkConfigDocument,
+        TConfigDocument,
+        TImageDocument,
+        TTreeDocument,
+        TAccountDocument,
+    )
 }
 CONTROLLER_KINDS = ("TEndpoint", "TExitedRecord")
 """Kinds only the TarsK8S controller writes: skipped with a warning when loaded."""
@@ -108,16 +119,16 @@ __all__ = [
     "ServerType",
     "Source",
     "SubType",
-    "TAccount",
+    "TAccountDocument",
     "TAccountSpec",
-    "TConfig",
-    "TFrameworkConfig",
-    "TImage",
-    "TServer",
+    "TConfigDocument",
+    "TFrameworkConfigDocument",
+    "TImageDocument",
+    "TServerDocument",
     "TServerSpec",
-    "TTemplate",
+    "TTemplateDocument",
     "TTemplateSpec",
-    "TTree",
+    "TTreeDocument",
     "TarsModel",
     "TarsSpec",
     "Token",
@@ -126,3 +137,17 @@ __all__ = [
     "UpdateStrategyType",
     "is_deferred",
 ]
+
+_RENAMED = {
+    "TAccount": "TAccountDocument",
+    "TConfig": "TConfigDocument",
+    "TFrameworkConfig": "TFrameworkConfigDocument",
+    "TImage": "TImageDocument",
+    "TServer": "TServerDocument",
+    "TTemplate": "TTemplateDocument",
+    "TTree": "TTreeDocument",
+}
+"""Old names of the document classes (before 0.2): deprecated, removed in the next minor version."""
+
+if not TYPE_CHECKING:
+    __getattr__ = renamed_attributes(__name__, _RENAMED, globals())

@@ -126,7 +126,7 @@ class TAccountSpec(TarsModel):
     authorization: list[Authorization]
 
 
-class TAccount(Document):
+class TAccountDocument(Document):
     """A TarsWeb account (``kind: TAccount``)."""
 
     KIND: ClassVar[str] = "TAccount"

@@ -20,7 +20,7 @@ MASTER = "m"
 """``podSeq`` of a master config (the others are node-level configs for one pod ordinal)."""
 
 
-class TConfig(Document):
+class TConfigDocument(Document):
     """One version of a server's (or an app's) config file (``kind: TConfig``).
 
     ``server`` empty means an app-level config; ``podSeq`` ``m`` is the master config, digits

@@ -26,7 +26,7 @@ class Approve(TarsModel):
     result: bool
 
 
-class TDeploy(Document):
+class TDeployDocument(Document):
     """A deployment request (``kind: TDeploy``, ``k8s.tars.io/v1beta2`` or ``v1beta3``)."""
 
     KIND: ClassVar[str] = "TDeploy"

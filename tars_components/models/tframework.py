@@ -78,7 +78,7 @@ class UpChainEndpoint(TarsModel):
     is_tcp: bool = True
 
 
-class TFrameworkConfig(Document):
+class TFrameworkConfigDocument(Document):
     """Framework-wide settings (``kind: TFrameworkConfig``); only ``tars-framework`` is read.
 
     Its ``nodeImage`` is the default tarsnode image of every Tars server in the namespace.

@@ -75,7 +75,7 @@ class ImageBuild(TarsModel):
     running: ImageBuildState | None = None
 
 
-class TImage(Document):
+class TImageDocument(Document):
     """A catalogue of releases (``kind: TImage``)."""
 
     KIND: ClassVar[str] = "TImage"

@@ -221,7 +221,7 @@ class TServerSpec(TarsModel):
         return self
 
 
-class TServer(Document):
+class TServerDocument(Document):
     """A Tars service (``kind: TServer``): expands into a headless Service and a StatefulSet or
     DaemonSet. ``metadata.name`` is ``lower(app)-lower(server)``."""
 

@@ -15,7 +15,7 @@ class TTemplateSpec(TarsModel):
     parent: Annotated[str, pattern(P_DNS1123SUB, 253)]
 
 
-class TTemplate(Document):
+class TTemplateDocument(Document):
     """A Tars config template (``kind: TTemplate``); servers name it in ``spec.tars.template``."""
 
     KIND: ClassVar[str] = "TTemplate"

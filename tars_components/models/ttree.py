@@ -37,7 +37,7 @@ class TreeApp(TarsModel):
     mark: Annotated[str, Field(max_length=1600)] | None = None
 
 
-class TTree(Document):
+class TTreeDocument(Document):
     """The business tree of a namespace (``kind: TTree``, named ``tars-tree``)."""
 
     KIND: ClassVar[str] = "TTree"

@@ -15,19 +15,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..document_set import DocumentSet
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     Document,
-    TAccount,
-    TConfig,
-    TImage,
-    TServer,
-    TTemplate,
-    TTree,
+    TAccountDocument,
+    TConfigDocument,
+    TImageDocument,
+    TServerDocument,
+    TTemplateDocument,
+    TTreeDocument,
 )
 from ..models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from ..secrets import AccountHashing
-from ..stack import Stack
 from .labels import (
     LABEL_ACTIVATED,
     LABEL_APP,
@@ -52,14 +52,14 @@ from .ttemplate import mutate_template
 from .ttree import mutate_tree
 
 
-def mutate(stack: Stack) -> Stack:
+def mutate(stack: DocumentSet) -> DocumentSet:
     """Every document of the stack as the TarsK8S mutating webhook would admit it."""
     documents: list[Document] = []
     for doc in stack.documents:
-        if isinstance(doc, TServer):
+        if isinstance(doc, TServerDocument):
             framework = stack.framework(doc.namespace)
             doc = mutate_server(doc, framework)
-        elif isinstance(doc, TTemplate):
+        elif isinstance(doc, TTemplateDocument):
             doc = mutate_template(doc)
         else:
             doc = mutate_kind(doc)  # TConfig, TImage, TTree, TAccount
@@ -74,13 +74,13 @@ def mutate_kind(
 ) -> Document:
     """One document of a wave-2 kind as the webhook admits it on create; others unchanged
     (``secrets`` and ``hashing``: see :func:`mutate_account`)."""
-    if isinstance(doc, TConfig):
+    if isinstance(doc, TConfigDocument):
         return mutate_config(doc)
-    if isinstance(doc, TImage):
+    if isinstance(doc, TImageDocument):
         return mutate_image(doc)
-    if isinstance(doc, TTree):
+    if isinstance(doc, TTreeDocument):
         return mutate_tree(doc)
-    if isinstance(doc, TAccount):
+    if isinstance(doc, TAccountDocument):
         return mutate_account(doc, secrets, hashing)
     return doc
 

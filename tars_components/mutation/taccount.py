@@ -10,17 +10,17 @@ from typing import Any
 
 from ..models import (
     SecretRef,
-    TAccount,
+    TAccountDocument,
 )
 from ..secrets import AccountHashing, hash_password, placeholder
 from .common import when_known
 
 
 def mutate_account(
-    account: TAccount,
+    account: TAccountDocument,
     secrets: Mapping[str, Any] | None = None,
     hashing: AccountHashing | None = None,
-) -> TAccount:
+) -> TAccountDocument:
     """M-TA1, M-TA2 (create): the password becomes its bcrypt hash, tokens are reset.
 
     ``secrets`` maps a config key (``KEY`` of ``{configSecret: KEY}``) to its value; a

@@ -4,7 +4,7 @@ and ``updateTime`` (M-TC6, M-TC7) are left as written."""
 from __future__ import annotations
 
 from ..models import (
-    TConfig,
+    TConfigDocument,
 )
 from .common import with_labels
 from .labels import (
@@ -17,7 +17,7 @@ from .labels import (
 )
 
 
-def mutate_config(config: TConfig) -> TConfig:
+def mutate_config(config: TConfigDocument) -> TConfigDocument:
     """M-TC1…M-TC5 and M-TC8: the identity labels, ``tars.io/Activated`` and, when a version
     is known, ``tars.io/Version`` (M-TC6/M-TC7 need the clock and are left to the webhook)."""
     labels = dict(config.labels)
@@ -28,5 +28,5 @@ def mutate_config(config: TConfig) -> TConfig:
     labels[LABEL_ACTIVATED] = "true" if config.activated else "false"  # M-TC5
     if config.version:
         labels[LABEL_VERSION] = config.version  # M-TC8
-    result: TConfig = with_labels(config, labels)
+    result: TConfigDocument = with_labels(config, labels)
     return result

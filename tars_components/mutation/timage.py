@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..models import (
-    TImage,
+    TImageDocument,
 )
 from ..models.timage import ImageType
 from .common import with_labels
 from .labels import LABEL_IMAGE_TYPE, SUPPORTED_PREFIX
 
 
-def mutate_image(image: TImage) -> TImage:
+def mutate_image(image: TImageDocument) -> TImageDocument:
     """M-TI1…M-TI3: ``tars.io/ImageType``, the ``tars.io/Supported.<type>`` labels of a base
     image (others removed), duplicate release ids removed (the first is kept)."""
     image_type = image.image_type or ""
@@ -36,5 +36,5 @@ def mutate_image(image: TImage) -> TImage:
                 unique.append(release)
         if len(unique) != len(image.releases):
             update["releases"] = unique
-    result: TImage = with_labels(image, labels, **update)
+    result: TImageDocument = with_labels(image, labels, **update)
     return result

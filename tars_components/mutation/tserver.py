@@ -7,8 +7,8 @@ from __future__ import annotations
 from ..models import (
     TARS_ACTIVE_GATE,
     V1BETA3,
-    TFrameworkConfig,
-    TServer,
+    TFrameworkConfigDocument,
+    TServerDocument,
 )
 from ..models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .labels import (
@@ -29,7 +29,7 @@ def replica_count(value: object) -> int | None:
     return None
 
 
-def replica_bounds(server: TServer) -> tuple[int | None, int | None] | None:
+def replica_bounds(server: TServerDocument) -> tuple[int | None, int | None] | None:
     """``(min, max)`` from the replica annotations (None where absent); None when malformed
     (M-TS8: either does not match ``^[1-9]?[0-9]$``, or min > max)."""
     bounds: list[int | None] = []
@@ -45,7 +45,9 @@ def replica_bounds(server: TServer) -> tuple[int | None, int | None] | None:
     return low, high
 
 
-def mutate_server(server: TServer, framework: TFrameworkConfig | None) -> TServer:
+def mutate_server(
+    server: TServerDocument, framework: TFrameworkConfigDocument | None
+) -> TServerDocument:
     """M-TS1…M-TS14 on one TServer. ``framework`` is the namespace's ``tars-framework``."""
     spec, k8s, release = server.spec, server.spec.k8s, server.spec.release
     v1beta3 = server.api_version == V1BETA3

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ..models import (
-    TTemplate,
+    TTemplateDocument,
 )
 from .labels import LABEL_PARENT
 
 
-def mutate_template(template: TTemplate) -> TTemplate:
+def mutate_template(template: TTemplateDocument) -> TTemplateDocument:
     """M-TT1/M-TT2: label ``tars.io/Parent`` when the template is not a root, else remove it."""
     labels = dict(template.labels)
     if template.spec.parent != template.name:

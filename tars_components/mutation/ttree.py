@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ..models import (
-    TTree,
+    TTreeDocument,
 )
 
 
-def mutate_tree(tree: TTree) -> TTree:
+def mutate_tree(tree: TTreeDocument) -> TTreeDocument:
     """M-TR1: an app whose ``businessRef`` names no business gets ``""``."""
     names = {b.name for b in tree.businesses}
     apps = [

@@ -26,13 +26,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..document_set import DocumentSet
 from ..errors import UsageError, Violation
 from ..loading.documents import parse_document
 from ..models import Document
 from ..models.kind_facts import RBAC_API
 from ..options import Mode, Options
 from ..pipeline import build
-from ..stack import Stack
 from . import chart_text
 from .values import FrameworkValues
 
@@ -71,7 +71,9 @@ class FrameworkBuild:
 def build_framework(values: FrameworkValues, namespace: str) -> FrameworkBuild:
     """Every object of the ``tarsframework`` chart for ``namespace``, bugs fixed."""
     documents = tarsk8s_documents(values, namespace)
-    result = build(Stack.of(documents, namespace), Options(namespace=namespace, mode=Mode.CRD))
+    result = build(
+        DocumentSet.of(documents, namespace), Options(namespace=namespace, mode=Mode.CRD)
+    )
     if not result.ok:
         return FrameworkBuild(namespace, [], list(result.violations))
     frameworks = [o for o in result.objects if o["kind"] == "TFrameworkConfig"]

@@ -10,11 +10,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..document_set import DocumentSet, Rejected
 from ..errors import LoadError, LoadProblem
 from ..loading.load import load_texts
-from ..models import FRAMEWORK_CONFIG_NAME, MASTER, Document, TConfig, TFrameworkConfig, TTemplate
+from ..models import (
+    FRAMEWORK_CONFIG_NAME,
+    MASTER,
+    Document,
+    TConfigDocument,
+    TFrameworkConfigDocument,
+    TTemplateDocument,
+)
 from ..paths import parse_path
-from ..stack import Rejected, Stack
 from ..yaml_writer import dump
 from .editing import leaf_texts
 from .preview import (
@@ -96,7 +103,7 @@ class Subject:
             unknown_context=frozenset(unknown_context),
         )
 
-    def load(self) -> tuple[Stack, Document | Rejected]:
+    def load(self) -> tuple[DocumentSet, Document | Rejected]:
         """The document loaded like a stack file, next to stand-ins for its facts.
 
         Raises :class:`~tars_components.errors.LoadError` when the document cannot be read as
@@ -105,7 +112,7 @@ class Subject:
         raw = plain(self.document, (), [], placeholder=PLACEHOLDER)
         stand_in_texts(raw, self.unknown_fields)
 
-        def load(raw: dict[str, Any]) -> Stack:
+        def load(raw: dict[str, Any]) -> DocumentSet:
             return load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
 
         loaded, numbers = with_stand_in_numbers(raw, self.unknown_fields, load, DOCUMENT_FILE)
@@ -122,7 +129,7 @@ class Subject:
             documents.append(target)
         else:
             rejected.append(target)
-        stack = Stack(
+        stack = DocumentSet(
             namespace=loaded.namespace,
             documents=tuple(documents),
             violations=loaded.violations,
@@ -141,14 +148,14 @@ class Subject:
         ns = target.namespace
         raws: list[dict[str, Any]] = []
         for name, parent in self.templates.items():
-            if not (target.kind == TTemplate.KIND and name == target.name):
+            if not (target.kind == TTemplateDocument.KIND and name == target.name):
                 raws.append(stub_template(name, parent, ns))
         raws.extend(stub_server(name, ns) for name in self.server_names)
         if self.framework_node_image is not None and not (
-            target.kind == TFrameworkConfig.KIND and target.name == FRAMEWORK_CONFIG_NAME
+            target.kind == TFrameworkConfigDocument.KIND and target.name == FRAMEWORK_CONFIG_NAME
         ):
             raws.append(stub_framework(self.framework_node_image, ns))
-        if self.config_master and isinstance(target, TConfig) and target.pod_seq != MASTER:
+        if self.config_master and isinstance(target, TConfigDocument) and target.pod_seq != MASTER:
             raws.append(stub_master(target))
         return build_documents(raws)
 

@@ -21,9 +21,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..models import MASTER, Document, TConfig, TFrameworkConfig, TServer, TTemplate
+from ..document_set import DocumentSet
+from ..models import (
+    MASTER,
+    Document,
+    TConfigDocument,
+    TFrameworkConfigDocument,
+    TServerDocument,
+    TTemplateDocument,
+)
 from ..mutation import LABEL_DEACTIVATE, LABEL_DELETING
-from ..stack import Stack
 from .wire import ValidationInputs
 
 
@@ -45,7 +52,7 @@ class NamespaceFacts:
         """``(app, server, configName)`` of the activated master TConfigs (TC002)."""
 
     @classmethod
-    def of_stack(cls, stack: Stack, namespace: str) -> NamespaceFacts:
+    def of_stack(cls, stack: DocumentSet, namespace: str) -> NamespaceFacts:
         """The facts of one namespace of a loaded stack, servers in load order."""
         facts = cls(namespace)
         for name in stack.template_names(namespace):
@@ -64,7 +71,7 @@ class NamespaceFacts:
                 facts.add_config(tconfig)
         return facts
 
-    def add_config(self, config: TConfig) -> None:
+    def add_config(self, config: TConfigDocument) -> None:
         """A TConfig: an activated master version of a file makes node-level versions of it
         admissible (TC002)."""
         if (
@@ -79,11 +86,11 @@ class NamespaceFacts:
         """A template and its parent."""
         self.parents[name] = parent
 
-    def set_framework(self, config: TFrameworkConfig) -> None:
+    def set_framework(self, config: TFrameworkConfigDocument) -> None:
         """The namespace's ``tars-framework`` config."""
         self.node_image = config.node_image.to_dict()
 
-    def add_server(self, position: int, server: TServer) -> None:
+    def add_server(self, position: int, server: TServerDocument) -> None:
         """A server at ``position`` in load order: its ``<app>-<server>`` and its
         ``metadata.name`` (when that differs) are taken from now on."""
         display = f"{server.spec.app}-{server.spec.server}"
@@ -91,7 +98,7 @@ class NamespaceFacts:
         if server.name != server.object_name and "-" in server.name:
             self._names.setdefault(server.name.lower(), (position, server.name))
 
-    def taken(self, position: int, server: TServer) -> list[str]:
+    def taken(self, position: int, server: TServerDocument) -> list[str]:
         """The names of earlier servers (before ``position``) that this server's name or
         object name collides with, earliest first."""
         hits = {
@@ -101,7 +108,7 @@ class NamespaceFacts:
         }
         return [display for _, display in sorted(hits)]
 
-    def ancestors(self, template: TTemplate) -> dict[str, str]:
+    def ancestors(self, template: TTemplateDocument) -> dict[str, str]:
         """``{name: parent}`` of the template's ancestors up to a root, an unknown name or a
         repeat (a cycle back to the template included)."""
         chain: dict[str, str] = {}
@@ -125,16 +132,16 @@ class NamespaceFacts:
         templates: dict[str, str] = {}
         node_image = None
         server_names: list[str] = []
-        if isinstance(document, TServer):
+        if isinstance(document, TServerDocument):
             tars = document.spec.tars
             if tars is not None and tars.template in self.parents:
                 templates[tars.template] = self.parents[tars.template]
             node_image = self.node_image
             server_names = self.taken(position, document)
-        elif isinstance(document, TTemplate):
+        elif isinstance(document, TTemplateDocument):
             templates = self.ancestors(document)
         config_master = None
-        if isinstance(document, TConfig) and document.pod_seq != MASTER:
+        if isinstance(document, TConfigDocument) and document.pod_seq != MASTER:
             key = (document.app, document.server, document.config_name)
             config_master = key in self.config_masters
         return ValidationInputs(
@@ -148,7 +155,7 @@ class NamespaceFacts:
         )
 
 
-def inputs_for_document(stack: Stack, document: Document) -> ValidationInputs:
+def inputs_for_document(stack: DocumentSet, document: Document) -> ValidationInputs:
     """The validation inputs of one document of a loaded stack (what the components register
     for it). Builds the namespace's facts: for many documents, use :class:`NamespaceFacts`."""
     facts = NamespaceFacts.of_stack(stack, document.namespace)

@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..document_set import DocumentSet, Rejected
 from ..models import Document
 from ..paths import parse_path
-from ..stack import Rejected, Stack
 from .editing import put, remove, strings, under, unused_numbers
 from .wire import FIELD_RULES, PENDING, Path
 
@@ -63,9 +63,9 @@ def stand_in_texts(raw: dict[str, Any], unknown_fields: Sequence[Path]) -> dict[
 def with_stand_in_numbers(
     raw: dict[str, Any],
     unknown_fields: Sequence[Path],
-    load: Callable[[dict[str, Any]], Stack],
+    load: Callable[[dict[str, Any]], DocumentSet],
     file: str,
-) -> tuple[Stack, dict[Path, int]]:
+) -> tuple[DocumentSet, dict[Path, int]]:
     """``load(raw)`` (the document as ``file``), after putting numbers that no other field
     uses at the unknown paths where the schema refuses a text stand-in; ``raw`` is edited in
     place, and the numbers put are returned by path."""

@@ -9,25 +9,25 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..document_set import Rejected
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     KINDS,
     MASTER,
     V1BETA3,
     Document,
-    TConfig,
-    TFrameworkConfig,
-    TServer,
-    TTemplate,
+    TConfigDocument,
+    TFrameworkConfigDocument,
+    TServerDocument,
+    TTemplateDocument,
 )
-from ..stack import Rejected
 
 
 def stub_template(name: str, parent: str, namespace: str) -> dict[str, Any]:
     """A TTemplate known only by its name and parent."""
     return {
         "apiVersion": V1BETA3,
-        "kind": TTemplate.KIND,
+        "kind": TTemplateDocument.KIND,
         "metadata": {"name": name, "namespace": namespace},
         "spec": {"content": "", "parent": parent},
     }
@@ -44,7 +44,7 @@ def stub_server(name: str, namespace: str, template: str | None = None) -> dict[
         spec.update(subType="tars", tars={"template": template, "servants": []})
     return {
         "apiVersion": V1BETA3,
-        "kind": TServer.KIND,
+        "kind": TServerDocument.KIND,
         "metadata": {"name": name.lower(), "namespace": namespace},
         "spec": spec,
     }
@@ -54,17 +54,17 @@ def stub_framework(node_image: Mapping[str, Any], namespace: str) -> dict[str, A
     """The namespace's ``tars-framework`` config, known only by its nodeImage."""
     return {
         "apiVersion": V1BETA3,
-        "kind": TFrameworkConfig.KIND,
+        "kind": TFrameworkConfigDocument.KIND,
         "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
         "nodeImage": dict(node_image),
     }
 
 
-def stub_master(config: TConfig) -> dict[str, Any]:
+def stub_master(config: TConfigDocument) -> dict[str, Any]:
     """The activated master version of a node-level TConfig's file, known only to exist."""
     return {
         "apiVersion": V1BETA3,
-        "kind": TConfig.KIND,
+        "kind": TConfigDocument.KIND,
         "metadata": {"name": f"{config.name}.master", "namespace": config.namespace},
         "app": config.app,
         "server": config.server,

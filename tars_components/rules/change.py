@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from ..document_set import DocumentSet
 from ..errors import Violation, sorted_violations
-from ..models import TServer, TTemplate
-from ..stack import Stack
+from ..models import TServerDocument, TTemplateDocument
 from .common import by_key, key_of, keys_present
 from .registry import ERROR, lookup, rule
 from .tconfig import config_changes
@@ -22,7 +22,7 @@ _IMMUTABLE = (("app", "app"), ("server", "server"), ("subType", "sub_type"))
 _SECTIONS = ("tars", "normal")
 
 
-def validate_change(previous: Stack, current: Stack) -> list[Violation]:
+def validate_change(previous: DocumentSet, current: DocumentSet) -> list[Violation]:
     """Change rules comparing two versions of a stack: TS001, TS002, TT003, TT005 and the
     TConfig and TTree ones (:func:`.tconfig.config_changes`, :func:`.ttree.tree_changes`), in
     report order. Neither stack needs to be mutated."""
@@ -30,7 +30,7 @@ def validate_change(previous: Stack, current: Stack) -> list[Violation]:
     found: list[Violation] = []
     for server in current.servers:
         old = before.get(key_of(server))
-        if isinstance(old, TServer):
+        if isinstance(old, TServerDocument):
             found.extend(_immutable_fields(old, server))
             found.extend(_frozen_sections(old, server))
     for template in _removed_templates(previous, current):
@@ -52,7 +52,7 @@ TS001 = rule(
 )
 
 
-def _immutable_fields(old: TServer, new: TServer) -> Iterator[Violation]:
+def _immutable_fields(old: TServerDocument, new: TServerDocument) -> Iterator[Violation]:
     """TS001."""
     for field, attr in _IMMUTABLE:
         was, now = getattr(old.spec, attr), getattr(new.spec, attr)
@@ -70,7 +70,7 @@ TS002 = rule(
 )
 
 
-def _frozen_sections(old: TServer, new: TServer) -> Iterator[Violation]:
+def _frozen_sections(old: TServerDocument, new: TServerDocument) -> Iterator[Violation]:
     """TS002: the sections present when the server was created stay as they are."""
     for section in _SECTIONS:
         had = getattr(old.spec, section) is not None
@@ -84,7 +84,7 @@ def _frozen_sections(old: TServer, new: TServer) -> Iterator[Violation]:
             )
 
 
-def _removed_templates(previous: Stack, current: Stack) -> Iterator[TTemplate]:
+def _removed_templates(previous: DocumentSet, current: DocumentSet) -> Iterator[TTemplateDocument]:
     for template in previous.templates:
         if template.name not in current.template_names(template.namespace):
             yield template
@@ -100,7 +100,7 @@ TT003 = rule(
 )
 
 
-def _still_a_parent(template: TTemplate, current: Stack) -> Iterator[Violation]:
+def _still_a_parent(template: TTemplateDocument, current: DocumentSet) -> Iterator[Violation]:
     """TT003."""
     children = current.template_children(template.namespace, template.name)
     if children:
@@ -122,7 +122,7 @@ TT005 = rule(
 )
 
 
-def _still_used(template: TTemplate, current: Stack) -> Iterator[Violation]:
+def _still_used(template: TTemplateDocument, current: DocumentSet) -> Iterator[Violation]:
     """TT005."""
     users = current.template_servers(template.namespace, template.name)
     if users:
@@ -133,7 +133,7 @@ def _still_used(template: TTemplate, current: Stack) -> Iterator[Violation]:
         )
 
 
-def without_create_only(violations: Iterable[Violation], previous: Stack) -> list[Violation]:
+def without_create_only(violations: Iterable[Violation], previous: DocumentSet) -> list[Violation]:
     """The violations minus those of create-only rules (TC002, TC005, TC006, TR001, TR002)
     about objects the previous stack already has: for them the change is an update."""
     existing = keys_present(previous)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..document_set import DocumentSet
 from ..errors import Violation, sorted_violations
-from ..stack import Stack
 from .objects import check_objects
 from .taccount import check_accounts
 from .tconfig import check_configs
@@ -15,7 +15,7 @@ from .ttemplate import check_templates
 from .ttree import check_trees
 
 
-def validate(stack: Stack) -> list[Violation]:
+def validate(stack: DocumentSet) -> list[Violation]:
     """All violations of a stack, in report order: the schema violations the loader found
     (TS021, TT006, TF001, TT001) and every rule of :data:`RULES` that looks at one stack.
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TypeVar
 
+from ..document_set import DocumentSet, Rejected
 from ..errors import Violation
 from ..models import Document
-from ..stack import Rejected, Stack
 from .registry import Rule
 
 T = TypeVar("T")
@@ -51,7 +51,7 @@ def by_key(docs: Iterable[Document]) -> dict[Key, Document]:
     return found
 
 
-def keys_present(stack: Stack) -> set[Key]:
+def keys_present(stack: DocumentSet) -> set[Key]:
     """The keys of a stack's documents, those the schema rejected included (a document that
     failed its schema is still there: reported at its field, not removed)."""
     return {*map(key_of, stack.documents), *map(key_of, stack.rejected)}

@@ -9,14 +9,14 @@ import re
 
 from pydantic import ValidationError
 
+from ..document_set import DocumentSet
 from ..errors import Violation
 from ..loading.documents import VERSION_REQUIRED_FIELDS
-from ..models import V1BETA2, V1BETA3, ExecutorRef, TFrameworkConfig, UpdateStrategyType
+from ..models import V1BETA2, V1BETA3, ExecutorRef, TFrameworkConfigDocument, UpdateStrategyType
 from ..models.base import P_IMAGE_OR_EMPTY
 from ..models.conversion import CONVERSION_ANNOTATION, convert
 from ..options import Options
 from ..paths import lookup
-from ..stack import Stack
 from .registry import ERROR, WARNING, rule
 from .schema import TF001, TS021
 
@@ -30,7 +30,7 @@ TF005 = rule(
 )
 
 
-def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
+def conversion_violations(stack: DocumentSet, options: Options) -> list[Violation]:
     """What the target version's CRD requires but the conversion cannot supply (crd mode):
     a v1beta2 TFrameworkConfig has no ``imageBuild.executor`` (unless its conversion
     annotation carries one with an image), which v1beta3 requires (TF001); and a
@@ -50,7 +50,7 @@ def conversion_violations(stack: Stack, options: Options) -> list[Violation]:
             )
             for config in stack.frameworks
         )
-    key = (TFrameworkConfig.KIND, options.crd_api_version)
+    key = (TFrameworkConfigDocument.KIND, options.crd_api_version)
     required = VERSION_REQUIRED_FIELDS.get(key, ())
     if options.crd_api_version == V1BETA3:
         required = (*required, ("imageBuild", "executor", "image"))
@@ -97,7 +97,7 @@ TS025 = rule(
 )
 
 
-def refused_statefulset_violations(stack: Stack) -> list[Violation]:
+def refused_statefulset_violations(stack: DocumentSet) -> list[Violation]:
     """TS025 (crd mode, warning): the v1.4.1 controller copies ``spec.k8s.updateStrategy``
     into the StatefulSet as it is. The CRD defaults ``rollingUpdate: {partition: 0}`` even
     under OnDelete, and the API server refuses a StatefulSet with OnDelete and a rollingUpdate
@@ -133,7 +133,7 @@ def refused_statefulset_violations(stack: Stack) -> list[Violation]:
     return found
 
 
-def _crd_pattern_violations(stack: Stack) -> list[Violation]:
+def _crd_pattern_violations(stack: DocumentSet) -> list[Violation]:
     """TS021 for what the TServer CRD's own patterns refuse although Kubernetes admits it:
     release images with ``@``, uppercase or ``_`` (a digest-pinned image is fine in expand
     mode), and env key references with ``.`` or ``_`` (``db.password``)."""

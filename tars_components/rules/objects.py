@@ -17,10 +17,10 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..document_set import DocumentSet, KubeObject
 from ..errors import Violation
 from ..mutation import LABEL_APP, LABEL_SERVER
 from ..paths import Segment
-from ..stack import KubeObject, Stack
 from .common import repeats
 from .registry import ERROR, rule
 
@@ -71,7 +71,7 @@ TX006 = rule(
 )
 
 
-def check_objects(stack: Stack) -> Iterator[Violation]:
+def check_objects(stack: DocumentSet) -> Iterator[Violation]:
     """TX003 among the plain objects; TX006 for each one's identity and metadata."""
     for later, first in repeats(
         stack.objects, lambda o: (o.api_version, o.kind, o.namespace, o.name)
@@ -208,7 +208,7 @@ TX005 = rule(
 )
 
 
-def controller_only_objects(stack: Stack) -> Iterator[Violation]:
+def controller_only_objects(stack: DocumentSet) -> Iterator[Violation]:
     """TX005 (crd mode): a plain Service, StatefulSet or DaemonSet labelled with both
     ``tars.io/ServerApp`` and ``tars.io/ServerName``, which the cluster refuses to create."""
     for obj in stack.objects:

@@ -7,9 +7,9 @@ the collisions and reports them through :func:`file_collision`.
 
 from __future__ import annotations
 
+from ..document_set import DocumentSet
 from ..errors import Violation
-from ..models import TConfig
-from ..stack import Stack
+from ..models import TConfigDocument
 from .registry import ERROR, WARNING, Subject, rule
 
 TS026 = rule(
@@ -68,7 +68,7 @@ TX001 = rule(
 )
 
 
-def expand_mode_warnings(stack: Stack) -> list[Violation]:
+def expand_mode_warnings(stack: DocumentSet) -> list[Violation]:
     """TX001 once per wave-2 kind present: expand mode emits no object for it."""
     found: list[Violation] = []
     for docs in (stack.configs, stack.images, stack.trees, stack.accounts):
@@ -76,7 +76,7 @@ def expand_mode_warnings(stack: Stack) -> list[Violation]:
             first = docs[0]
             hint = (
                 " (--tconfig-configmaps renders TConfigs as ConfigMaps)"
-                if isinstance(first, TConfig)
+                if isinstance(first, TConfigDocument)
                 else ""
             )
             found.append(

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..document_set import DocumentSet
 from ..errors import Violation
-from ..models import SecretRef, TAccount
+from ..models import SecretRef, TAccountDocument
 from ..models.taccount import P_PASSWORD
 from ..redaction import quote
-from ..stack import Stack
 from .common import same_names
 from .registry import ERROR, WARNING, rule
 
@@ -40,7 +40,7 @@ TA004 = rule(
 )
 
 
-def check_accounts(stack: Stack) -> Iterator[Violation]:
+def check_accounts(stack: DocumentSet) -> Iterator[Violation]:
     """Every TAccount rule of one stack (TA001, TA002, TA004, TA005)."""
     for account in stack.accounts:
         yield from _name(account)
@@ -57,7 +57,7 @@ TA001 = rule(
 )
 
 
-def _name(account: TAccount) -> Iterator[Violation]:
+def _name(account: TAccountDocument) -> Iterator[Violation]:
     """TA001."""
     expected = account_name(account.spec.username)
     if account.name != expected:
@@ -85,7 +85,7 @@ TA005 = rule(
 )
 
 
-def _password(account: TAccount) -> Iterator[Violation]:
+def _password(account: TAccountDocument) -> Iterator[Violation]:
     """TA002 for a literal password, TA005 for any literal credential."""
     auth = account.spec.authentication
     password = auth.password
@@ -120,7 +120,7 @@ TA006 = rule(
 )
 
 
-def unresolved_credentials(stack: Stack) -> Iterator[Violation]:
+def unresolved_credentials(stack: DocumentSet) -> Iterator[Violation]:
     """TA006 (crd mode): credentials kept in Pulumi config secrets, which an offline render
     cannot read; it writes a placeholder hash that no password verifies against."""
     for account in stack.accounts:

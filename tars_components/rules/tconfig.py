@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..document_set import DocumentSet
 from ..errors import Violation
-from ..models import MASTER, TConfig, TServer
+from ..models import MASTER, TConfigDocument, TServerDocument
 from ..mutation import LABEL_DEACTIVATE, LABEL_DELETING
-from ..stack import Stack
 from .common import by_key, key_of, keys_present, repeats, same_names
 from .registry import ERROR, WARNING, rule
 
@@ -31,7 +31,7 @@ TC013 = rule(
 )
 
 
-def check_configs(stack: Stack) -> Iterator[Violation]:
+def check_configs(stack: DocumentSet) -> Iterator[Violation]:
     """Every one-stack TConfig rule (TC002, TC005, TC006, TC010, TC012, TC013)."""
     masters = {
         c.config_key for c in stack.configs if c.pod_seq == MASTER and c.activated and _live(c)
@@ -40,7 +40,7 @@ def check_configs(stack: Stack) -> Iterator[Violation]:
         yield from _create_labels(config)
         yield from _app_level_master(config)
         if not _rejected(
-            TConfig.KIND,
+            TConfigDocument.KIND,
             stack,
             config.namespace,
             app=config.app,
@@ -54,7 +54,7 @@ def check_configs(stack: Stack) -> Iterator[Violation]:
     yield from same_names(stack.configs, TC013)
 
 
-def _live(config: TConfig) -> bool:
+def _live(config: TConfigDocument) -> bool:
     return LABEL_DEACTIVATE not in config.labels and LABEL_DELETING not in config.labels
 
 
@@ -68,7 +68,7 @@ TC005 = rule(
 )
 
 
-def _create_labels(config: TConfig) -> Iterator[Violation]:
+def _create_labels(config: TConfigDocument) -> Iterator[Violation]:
     """TC005: the controller's labels cannot be set by a create."""
     for label in (LABEL_DEACTIVATE, LABEL_DELETING):
         if label in config.labels:
@@ -90,7 +90,7 @@ TC006 = rule(
 )
 
 
-def _app_level_master(config: TConfig) -> Iterator[Violation]:
+def _app_level_master(config: TConfigDocument) -> Iterator[Violation]:
     """TC006."""
     if config.is_app_level and config.pod_seq != MASTER:
         yield TC006.at(
@@ -112,7 +112,9 @@ TC002 = rule(
 )
 
 
-def _master_exists(config: TConfig, masters: set[tuple[str, str, str, str]]) -> Iterator[Violation]:
+def _master_exists(
+    config: TConfigDocument, masters: set[tuple[str, str, str, str]]
+) -> Iterator[Violation]:
     """TC002: a node-level config needs the activated master of the same file."""
     if config.pod_seq != MASTER and config.config_key not in masters:
         yield TC002.at(
@@ -134,7 +136,7 @@ TC012 = rule(
 )
 
 
-def _server_exists(config: TConfig, stack: Stack) -> Iterator[Violation]:
+def _server_exists(config: TConfigDocument, stack: DocumentSet) -> Iterator[Violation]:
     """TC012: a server's config belongs to a TServer of the stack (app-level configs to an
     app, which needs no object)."""
     if config.is_app_level or _rejected_server(config, stack):
@@ -148,7 +150,7 @@ def _server_exists(config: TConfig, stack: Stack) -> Iterator[Violation]:
         )
 
 
-def _rejected(kind: str, stack: Stack, namespace: str, **identity: str) -> bool:
+def _rejected(kind: str, stack: DocumentSet, namespace: str, **identity: str) -> bool:
     """Whether a document of ``kind`` with this identity is in the stack but failed its
     schema: it is reported there, at its field, and not again as missing here."""
     return any(
@@ -159,8 +161,10 @@ def _rejected(kind: str, stack: Stack, namespace: str, **identity: str) -> bool:
     )
 
 
-def _rejected_server(config: TConfig, stack: Stack) -> bool:
-    return _rejected(TServer.KIND, stack, config.namespace, app=config.app, server=config.server)
+def _rejected_server(config: TConfigDocument, stack: DocumentSet) -> bool:
+    return _rejected(
+        TServerDocument.KIND, stack, config.namespace, app=config.app, server=config.server
+    )
 
 
 TC010 = rule(
@@ -172,7 +176,7 @@ TC010 = rule(
 )
 
 
-def _one_activated(configs: list[TConfig]) -> Iterator[Violation]:
+def _one_activated(configs: list[TConfigDocument]) -> Iterator[Violation]:
     """TC010: one activated version per (app, server, configName, podSeq)."""
     activated = [c for c in configs if c.activated]
     for later, first in repeats(activated, lambda c: c.activation_key):
@@ -235,7 +239,9 @@ TC008 = rule(
 )
 
 
-def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Violation]:
+def _config_update(
+    old: TConfigDocument, new: TConfigDocument, current: DocumentSet
+) -> Iterator[Violation]:
     """TC008, TC001, TC004, TC007.
 
     A version that goes from activated to not activated while another version of the same
@@ -266,7 +272,7 @@ def _config_update(old: TConfig, new: TConfig, current: Stack) -> Iterator[Viola
         )
 
 
-def _replaced(config: TConfig, current: Stack) -> bool:
+def _replaced(config: TConfigDocument, current: DocumentSet) -> bool:
     """Whether another version of ``config``'s file and podSeq is activated in ``current``."""
     return bool(current.activated_versions.get(config.activation_key, frozenset()) - {config.name})
 
@@ -291,7 +297,7 @@ TC009 = rule(
 )
 
 
-def _config_deletion(config: TConfig, current: Stack) -> Iterator[Violation]:
+def _config_deletion(config: TConfigDocument, current: DocumentSet) -> Iterator[Violation]:
     """TC003 and TC009 for a removed TConfig.
 
     A removed version whose successor (same file and podSeq) is activated in the same change
@@ -324,14 +330,14 @@ def _config_deletion(config: TConfig, current: Stack) -> Iterator[Violation]:
     )
 
 
-def config_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
+def config_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
     """The TConfig change rules: updates (TC001, TC004, TC007, TC008) and deletions (TC003,
     TC009)."""
     before = by_key(previous.documents)
     now = keys_present(current)
     for config in current.configs:
         old = before.get(key_of(config))
-        if isinstance(old, TConfig):
+        if isinstance(old, TConfigDocument):
             yield from _config_update(old, config, current)
     for config in previous.configs:
         if key_of(config) not in now:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
+from ..document_set import DocumentSet
 from ..errors import Violation
 from ..paths import Segment, format_path
-from ..stack import Stack
 from ..tdeploy import KIND, Request, request_of
 from .registry import ERROR, WARNING, Rule, rule
 
@@ -66,7 +66,7 @@ TD005 = rule(
 )
 
 
-def check_requests(stack: Stack) -> Iterator[Violation]:
+def check_requests(stack: DocumentSet) -> Iterator[Violation]:
     """TD003, TD004, TD005 for every request of a stack."""
     servers: dict[tuple[str, str], list[Request | None]] = {}
     for server in stack.servers:
@@ -132,7 +132,7 @@ TD002 = rule(
 )
 
 
-def request_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
+def request_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
     """TD001 and TD002: the current requests against the previous stack's."""
     before = _by_key(previous.requests)
     for request in current.requests:
@@ -168,7 +168,7 @@ TD006 = rule(
 )
 
 
-def approver_violations(stack: Stack, approvers: Sequence[str]) -> Iterator[Violation]:
+def approver_violations(stack: DocumentSet, approvers: Sequence[str]) -> Iterator[Violation]:
     """TD006: approvals by someone not in ``approvers`` (nothing when the list is empty)."""
     if not approvers:
         return

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..document_set import DocumentSet
 from ..errors import Violation
 from ..models import FRAMEWORK_CONFIG_NAME
-from ..stack import Stack
 from .common import same_names
 from .registry import ERROR, WARNING, rule
 
@@ -31,7 +31,7 @@ TF003 = rule(
 )
 
 
-def check_frameworks(stack: Stack) -> Iterator[Violation]:
+def check_frameworks(stack: DocumentSet) -> Iterator[Violation]:
     """TF002: configs not named tars-framework; TF003: two configs with one name."""
     for config in stack.frameworks:
         if config.name != FRAMEWORK_CONFIG_NAME:

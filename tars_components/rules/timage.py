@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..document_set import DocumentSet
 from ..errors import Violation
-from ..models import TImage
+from ..models import TImageDocument
 from ..mutation import LABEL_APP, LABEL_SERVER
-from ..stack import Stack
 from .common import repeats, same_names
 from .registry import ERROR, WARNING, rule
 
@@ -26,7 +26,7 @@ TI004 = rule(
 )
 
 
-def check_images(stack: Stack) -> Iterator[Violation]:
+def check_images(stack: DocumentSet) -> Iterator[Violation]:
     """Every TImage rule of one stack (TI002, TI003, TI004)."""
     for image in stack.images:
         yield from _duplicate_releases(image)
@@ -43,7 +43,7 @@ TI002 = rule(
 )
 
 
-def _duplicate_releases(image: TImage) -> Iterator[Violation]:
+def _duplicate_releases(image: TImageDocument) -> Iterator[Violation]:
     """TI002."""
     indexed = list(enumerate(image.releases or []))
     for (later, release), (first, _) in repeats(indexed, lambda item: item[1].id):
@@ -64,9 +64,9 @@ TI003 = rule(
 )
 
 
-def _server_releases(stack: Stack) -> Iterator[Violation]:
+def _server_releases(stack: DocumentSet) -> Iterator[Violation]:
     """TI003: a TServer's release and the TImage of its server agree on the image."""
-    catalogue: dict[tuple[str, str, str], list[TImage]] = {}
+    catalogue: dict[tuple[str, str, str], list[TImageDocument]] = {}
     for image in stack.images:
         app, server = image.labels.get(LABEL_APP), image.labels.get(LABEL_SERVER)
         if app and server:

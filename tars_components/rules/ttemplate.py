@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from ..document_set import DocumentSet
 from ..errors import Violation
-from ..models import TTemplate
-from ..stack import Stack
+from ..models import TTemplateDocument
 from .common import same_names
 from .registry import ERROR, rule
 from .schema import TT001
@@ -24,7 +24,7 @@ TT007 = rule(
 )
 
 
-def check_templates(stack: Stack) -> Iterator[Violation]:
+def check_templates(stack: DocumentSet) -> Iterator[Violation]:
     """Every TTemplate rule of one stack (TT001, TT002, TT004, TT007)."""
     for template in stack.templates:
         yield from _parent_set(template)
@@ -33,7 +33,7 @@ def check_templates(stack: Stack) -> Iterator[Violation]:
     yield from same_names(stack.templates, TT007)
 
 
-def _parent_set(template: TTemplate) -> Iterator[Violation]:
+def _parent_set(template: TTemplateDocument) -> Iterator[Violation]:
     """TT001 for what the loader cannot see (models built in code without validation)."""
     if not template.spec.parent:
         yield TT001.at(template, "spec.parent", "must not be empty")
@@ -48,7 +48,7 @@ TT002 = rule(
 )
 
 
-def _parent_exists(template: TTemplate, stack: Stack) -> Iterator[Violation]:
+def _parent_exists(template: TTemplateDocument, stack: DocumentSet) -> Iterator[Violation]:
     """TT002: a root names itself; any other parent must exist in the namespace."""
     parent = template.spec.parent
     if (
@@ -66,9 +66,9 @@ def _parent_exists(template: TTemplate, stack: Stack) -> Iterator[Violation]:
 TT004 = rule("TT004", ERROR, "TTemplate", "parent chains have no cycle", origin="seed")
 
 
-def _parent_cycles(templates: list[TTemplate]) -> Iterator[Violation]:
+def _parent_cycles(templates: list[TTemplateDocument]) -> Iterator[Violation]:
     """TT004: once for every template on a parent cycle, at its spec.parent."""
-    namespaces: dict[str, dict[str, TTemplate]] = {}
+    namespaces: dict[str, dict[str, TTemplateDocument]] = {}
     for template in templates:
         namespaces.setdefault(template.namespace, {}).setdefault(template.name, template)
     for by_name in namespaces.values():

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..document_set import DocumentSet
 from ..errors import Violation
-from ..models import TREE_NAME, TTree
-from ..stack import Stack
+from ..models import TREE_NAME, TTreeDocument
 from .common import by_key, key_of, keys_present, repeats
 from .registry import ERROR, WARNING, rule
 
@@ -23,7 +23,7 @@ TR002 = rule(
 )
 
 
-def check_trees(stack: Stack) -> Iterator[Violation]:
+def check_trees(stack: DocumentSet) -> Iterator[Violation]:
     """Every one-stack TTree rule (TR001-TR005, TR009)."""
     for tree in stack.trees:
         yield from _named(tree)
@@ -45,7 +45,7 @@ TR001 = rule(
 )
 
 
-def _named(tree: TTree) -> Iterator[Violation]:
+def _named(tree: TTreeDocument) -> Iterator[Violation]:
     """TR001."""
     if tree.name != TREE_NAME:
         yield TR001.at(
@@ -58,7 +58,7 @@ def _named(tree: TTree) -> Iterator[Violation]:
 TR003 = rule("TR003", ERROR, "TTree", "business names are unique", origin="controller")
 
 
-def _unique_businesses(tree: TTree) -> Iterator[Violation]:
+def _unique_businesses(tree: TTreeDocument) -> Iterator[Violation]:
     """TR003."""
     indexed = list(enumerate(tree.businesses))
     for (i, business), _ in repeats(indexed, lambda item: item[1].name):
@@ -68,7 +68,7 @@ def _unique_businesses(tree: TTree) -> Iterator[Violation]:
 TR004 = rule("TR004", ERROR, "TTree", "app names are unique", origin="controller")
 
 
-def _unique_apps(tree: TTree) -> Iterator[Violation]:
+def _unique_apps(tree: TTreeDocument) -> Iterator[Violation]:
     """TR004."""
     indexed = list(enumerate(tree.apps))
     for (i, app), _ in repeats(indexed, lambda item: item[1].name):
@@ -84,7 +84,7 @@ TR005 = rule(
 )
 
 
-def _business_refs(tree: TTree) -> Iterator[Violation]:
+def _business_refs(tree: TTreeDocument) -> Iterator[Violation]:
     """TR005 (warning)."""
     names = {b.name for b in tree.businesses}
     for i, app in enumerate(tree.apps):
@@ -105,7 +105,7 @@ TR009 = rule(
 )
 
 
-def _servers_in_tree(stack: Stack, trees: list[TTree]) -> Iterator[Violation]:
+def _servers_in_tree(stack: DocumentSet, trees: list[TTreeDocument]) -> Iterator[Violation]:
     """TR009 (warning): the controller appends every TServer app missing from the tree."""
     by_namespace = {t.namespace: t for t in reversed(trees)}
     reported: set[tuple[str, str]] = set()
@@ -137,7 +137,9 @@ TR006 = rule(
 )
 
 
-def _apps_removed(old: TTree, new: TTree, current: Stack) -> Iterator[Violation]:
+def _apps_removed(
+    old: TTreeDocument, new: TTreeDocument, current: DocumentSet
+) -> Iterator[Violation]:
     """TR006."""
     kept = {a.name for a in new.apps}
     for app in old.apps:
@@ -155,14 +157,14 @@ TR007 = rule(
 )
 
 
-def tree_changes(previous: Stack, current: Stack) -> Iterator[Violation]:
+def tree_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
     """The TTree change rules: apps still used are not removed (TR006), tars-tree is never
     deleted (TR007)."""
     before = by_key(previous.documents)
     now = keys_present(current)
     for tree in current.trees:
         old = before.get(key_of(tree))
-        if isinstance(old, TTree):
+        if isinstance(old, TTreeDocument):
             yield from _apps_removed(old, tree, current)
     for tree in previous.trees:
         if tree.name == TREE_NAME and key_of(tree) not in now:

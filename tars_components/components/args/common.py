@@ -10,10 +10,10 @@ from typing import Any, TypeVar
 
 import pulumi
 
+from ...document_set import DocumentSet
 from ...errors import LoadError
 from ...loading.documents import SchemaError, parse_document
 from ...models import Document, TarsModel
-from ...stack import Stack
 from ..failure import ArgumentProblems
 
 A = TypeVar("A")
@@ -62,7 +62,7 @@ def in_namespace(document: D, namespace: str) -> D:
                 f"framework's namespace {namespace!r}"
             ]
         )
-    placed = Stack.of([document], namespace).documents[0]
+    placed = DocumentSet.of([document], namespace).documents[0]
     assert isinstance(placed, type(document))
     return placed
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ...models import FRAMEWORK_CONFIG_NAME, V1BETA2, V1BETA3, Document, TFrameworkConfig
+from ...models import FRAMEWORK_CONFIG_NAME, V1BETA2, V1BETA3, Document, TFrameworkConfigDocument
 from ...options import Options
 from ..failure import ArgumentProblems
 from ..shapes import TFrameworkConfigArgsDict
@@ -21,7 +21,7 @@ class TFrameworkArgs:
     """Namespace of the framework and of every TServer and TTemplate that belongs to it.
     Defaults to ``options.namespace`` (``default``)."""
 
-    config: TFrameworkConfig | TFrameworkConfigArgsDict | None = None
+    config: TFrameworkConfigDocument | TFrameworkConfigArgsDict | None = None
     """The namespace's ``tars-framework`` TFrameworkConfig: a document, or its fields as a
     :class:`~tars_components.components.TFrameworkConfigArgsDict` (camelCase keys as in YAML,
     ``nodeImage`` required; ``k8s.tars.io/v1beta3``, or ``v1beta2`` when it has
@@ -88,23 +88,23 @@ class TFrameworkArgs:
             )
         return replace(options, namespace=self.namespace)
 
-    def config_document(self, namespace: str) -> TFrameworkConfig | None:
+    def config_document(self, namespace: str) -> TFrameworkConfigDocument | None:
         """``config`` as a document in ``namespace`` (None without one). Raises
         :class:`~tars_components.components.failure.ArgumentProblems` for one the CRD would
         reject."""
         if self.config is None:
             return None
-        if isinstance(self.config, TFrameworkConfig):
-            config: TFrameworkConfig = in_namespace(self.config, namespace)
+        if isinstance(self.config, TFrameworkConfigDocument):
+            config: TFrameworkConfigDocument = in_namespace(self.config, namespace)
             return config
         body = dict(self.config)
         raw = {
             "apiVersion": V1BETA2 if "imageRegistry" in body else V1BETA3,
-            "kind": TFrameworkConfig.KIND,
+            "kind": TFrameworkConfigDocument.KIND,
             "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
             **body,
         }
-        parsed: TFrameworkConfig = parse_built(raw, namespace, TFrameworkConfig)
+        parsed: TFrameworkConfigDocument = parse_built(raw, namespace, TFrameworkConfigDocument)
         return parsed
 
 

@@ -16,8 +16,16 @@ from typing import Any
 
 import pulumi
 
-from ...models import V1BETA3, K8sSpec, NormalSpec, Release, SubType, TarsSpec, is_deferred
-from ...models import TServer as TServerDocument
+from ...models import (
+    V1BETA3,
+    K8sSpec,
+    NormalSpec,
+    Release,
+    SubType,
+    TarsSpec,
+    TServerDocument,
+    is_deferred,
+)
 from ..scope import HasScope
 from ..shapes import (
     K8sSpecArgsDict,

@@ -10,8 +10,7 @@ from dataclasses import dataclass, field
 
 import pulumi
 
-from ...models import V1BETA3
-from ...models import TAccount as TAccountDocument
+from ...models import V1BETA3, TAccountDocument
 from ...rules.taccount import account_name
 from ..scope import HasScope
 from ..shapes import AuthorizationArgsDict

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...models import V1BETA3
-from ...models import TConfig as TConfigDocument
+from ...models import V1BETA3, TConfigDocument
 from ..scope import HasScope
 from .common import build_metadata, drop_none, given_or_built, parse_built
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ...models import V1BETA3
-from ...models import TTemplate as TTemplateDocument
+from ...models import V1BETA3, TTemplateDocument
 from ..scope import HasScope
 from .common import build_metadata, in_namespace, no_fields, parse_built
 

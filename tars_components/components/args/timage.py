@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...models import V1BETA3
-from ...models import TImage as TImageDocument
+from ...models import V1BETA3, TImageDocument
 from ..scope import HasScope
 from ..shapes import ImageReleaseArgsDict, ImageTypeValue
 from .common import build_metadata, drop_none, given_or_built, parse_built

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ...models import V1BETA3
-from ...models import TTree as TTreeDocument
+from ...models import V1BETA3, TTreeDocument
 from ...models.ttree import TREE_NAME
 from ..scope import HasScope
 from ..shapes import BusinessArgsDict, TreeAppArgsDict

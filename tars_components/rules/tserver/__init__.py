@@ -3,7 +3,8 @@
 
 TS001/TS002 compare two versions and live in :mod:`..change`; TS014, TS019 and TS021 are
 declared with the loader's rules in :mod:`..schema`. Every check takes a schema-valid
-:class:`TServer`: structural fields are plain values, and the only placed field inspected here
+:class:`TServerDocument`: structural fields are plain values, and the only placed field inspected
+here
 (``release.nodeImage``) is skipped when it is deferred.
 """
 
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from ...document_set import DocumentSet
 from ...errors import Violation
-from ...models import TServer
+from ...models import TServerDocument
 from ...models.names import is_port_name
-from ...stack import Stack
 from ..schema import section_mismatch
 from .mounts import (
     _daemon_claims,
@@ -56,14 +57,14 @@ from .spec import (
 )
 
 
-def check_servers(stack: Stack) -> Iterator[Violation]:
+def check_servers(stack: DocumentSet) -> Iterator[Violation]:
     """Every TServer rule of one stack (TS003-TS020, TS023, TS024)."""
     for server in stack.servers:
         yield from check_server(server, stack)
     yield from _same_object_name(stack.servers)
 
 
-def check_server(server: TServer, stack: Stack) -> Iterator[Violation]:
+def check_server(server: TServerDocument, stack: DocumentSet) -> Iterator[Violation]:
     """The rules about one TServer; ``stack`` provides its templates and framework config."""
     for check in _CHECKS:
         yield from check(server)
@@ -71,7 +72,7 @@ def check_server(server: TServer, stack: Stack) -> Iterator[Violation]:
     yield from _node_image(server, stack)
 
 
-_CHECKS: tuple[Callable[[TServer], Iterable[Violation]], ...] = (
+_CHECKS: tuple[Callable[[TServerDocument], Iterable[Violation]], ...] = (
     _tars_names_unique,
     _tars_ports_unique,
     _no_node_obj,

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from ...errors import Violation
 from ...models import (
     Mount,
-    TServer,
+    TServerDocument,
 )
 from ...models.kube import MountPropagation, SelectorOperator
 from ...models.names import (
@@ -32,7 +32,7 @@ Path = tuple[Segment, ...]
 # --- mounts (TS009, TS013, TS015, TS016) ---------------------------------------------------
 
 
-def _mounts(server: TServer) -> list[tuple[Path, Mount]]:
+def _mounts(server: TServerDocument) -> list[tuple[Path, Mount]]:
     return [(("spec", "k8s", "mounts", i), m) for i, m in enumerate(server.spec.k8s.mounts or [])]
 
 
@@ -48,13 +48,13 @@ def _claim_source(mount: Mount) -> str | None:
 TS009 = rule("TS009", ERROR, "TServer", "spec.k8s.mounts names are unique", origin="seed")
 
 
-def _mount_names_unique(server: TServer) -> Iterator[Violation]:
+def _mount_names_unique(server: TServerDocument) -> Iterator[Violation]:
     """TS009 (exact, case-sensitive)."""
     for (path, later), _ in repeats(_mounts(server), lambda entry: entry[1].name):
         yield TS009.at(server, (*path, "name"), f"mount name {later.name} is already used")
 
 
-def _claim_mounts(server: TServer) -> Iterator[tuple[Path, Mount, str]]:
+def _claim_mounts(server: TServerDocument) -> Iterator[tuple[Path, Mount, str]]:
     """``(path, mount, source)`` of the mounts that become claim templates."""
     for path, mount in _mounts(server):
         source = _claim_source(mount)
@@ -71,7 +71,7 @@ TS013 = rule(
 )
 
 
-def _daemon_claims(server: TServer) -> Iterator[Violation]:
+def _daemon_claims(server: TServerDocument) -> Iterator[Violation]:
     """TS013."""
     if not server.spec.k8s.daemon_set:
         return
@@ -93,7 +93,7 @@ TS015 = rule(
 )
 
 
-def _normal_claims(server: TServer) -> Iterator[Violation]:
+def _normal_claims(server: TServerDocument) -> Iterator[Violation]:
     """TS015 (warning)."""
     if server.is_tars:
         return
@@ -106,7 +106,7 @@ def _normal_claims(server: TServer) -> Iterator[Violation]:
         )
 
 
-def _generated_volumes(server: TServer) -> set[str]:
+def _generated_volumes(server: TServerDocument) -> set[str]:
     """The volumes and claim templates the expansion adds to this server's pods."""
     names = {HOST_TIMEZONE}
     if server.is_tars:
@@ -116,7 +116,7 @@ def _generated_volumes(server: TServer) -> set[str]:
     return names
 
 
-def _mount_volume_names(server: TServer) -> Iterator[Violation]:
+def _mount_volume_names(server: TServerDocument) -> Iterator[Violation]:
     """TS016: mount names are DNS-1123 labels and not the pod's own volumes."""
     generated = _generated_volumes(server)
     for path, mount in _mounts(server):
@@ -139,7 +139,7 @@ def _normal_path(path: str) -> str:
     return posixpath.normpath(path) if path else path
 
 
-def _mount_paths(server: TServer) -> Iterator[Violation]:
+def _mount_paths(server: TServerDocument) -> Iterator[Violation]:
     """TS016: mount paths are unique and not the pod's own mount points."""
     mounts = _mounts(server)
     generated = _generated_volumes(server)
@@ -159,7 +159,7 @@ def _mount_paths(server: TServer) -> Iterator[Violation]:
         )
 
 
-def _mount_options(server: TServer) -> Iterator[Violation]:
+def _mount_options(server: TServerDocument) -> Iterator[Violation]:
     """TS016: volume mount options Kubernetes accepts for the main container."""
     for path, mount in _mounts(server):
         if mount.sub_path is not None and mount.sub_path_expr is not None:
@@ -177,7 +177,7 @@ def _mount_options(server: TServer) -> Iterator[Violation]:
             )
 
 
-def _node_selector(server: TServer) -> Iterator[Violation]:
+def _node_selector(server: TServerDocument) -> Iterator[Violation]:
     """TS016: node selector requirements the scheduler can use (values per operator).
 
     Stricter than the API server for ``Gt``/``Lt``: it admits any single value, but the

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ...errors import Violation
 from ...models import (
     AbilityAffinity,
-    TServer,
+    TServerDocument,
 )
 from ...models.names import (
     LABEL_PREFIX,
@@ -58,7 +58,7 @@ TS016 = rule(
 )
 
 
-def _name_matches(server: TServer) -> Iterator[Violation]:
+def _name_matches(server: TServerDocument) -> Iterator[Violation]:
     """TS016: metadata.name is lower(app)-lower(server) (a missing name is TS021)."""
     name = server.metadata.name
     if name is not None and name != server.object_name:
@@ -69,7 +69,7 @@ def _name_matches(server: TServer) -> Iterator[Violation]:
         )
 
 
-def _name_length(server: TServer) -> Iterator[Violation]:
+def _name_length(server: TServerDocument) -> Iterator[Violation]:
     """TS016: at most 58 characters; at most 52 for a StatefulSet."""
     name = server.name
     if len(name) > MAX_NAME:
@@ -88,7 +88,7 @@ def _name_length(server: TServer) -> Iterator[Violation]:
         )
 
 
-def ability_label_names(server: TServer) -> list[str]:
+def ability_label_names(server: TServerDocument) -> list[str]:
     """Name parts (after ``tars.io/``) of the node label keys the server's abilityAffinity
     uses: ``ability.<ns>.<app>-<server>`` and/or ``ability.<ns>.<app>`` (none for a
     daemonSet, which ignores abilityAffinity)."""
@@ -103,7 +103,7 @@ def ability_label_names(server: TServer) -> list[str]:
     return [name.removeprefix(LABEL_PREFIX) for name in names]
 
 
-def _namespace_label(server: TServer) -> Iterator[Violation]:
+def _namespace_label(server: TServerDocument) -> Iterator[Violation]:
     """TS016: the node label key ``tars.io/node.<namespace>`` every pod requires is valid."""
     name = node_label(server.namespace).removeprefix(LABEL_PREFIX)
     if len(name) > MAX_LABEL_NAME:
@@ -116,7 +116,7 @@ def _namespace_label(server: TServer) -> Iterator[Violation]:
         )
 
 
-def _ability_keys(server: TServer) -> Iterator[Violation]:
+def _ability_keys(server: TServerDocument) -> Iterator[Violation]:
     """TS016: ability label keys that Kubernetes would reject in the node affinity."""
     for name in ability_label_names(server):
         if len(name) > MAX_LABEL_NAME:
@@ -129,7 +129,7 @@ def _ability_keys(server: TServer) -> Iterator[Violation]:
             )
 
 
-def _port_names(server: TServer) -> Iterator[Violation]:
+def _port_names(server: TServerDocument) -> Iterator[Violation]:
     """TS016: spec.tars.ports and spec.normal.ports names are valid container port names."""
     plain = [p for p in _tars_ports(server) if p.role == "port"] + _normal_ports(server)
     for entry in plain:
@@ -142,7 +142,7 @@ def _port_names(server: TServer) -> Iterator[Violation]:
             )
 
 
-def _container_port_names_unique(server: TServer) -> Iterator[Violation]:
+def _container_port_names_unique(server: TServerDocument) -> Iterator[Violation]:
     """TS016: the containerPort names the servants and ports become are unique (a servant whose
     name is too long becomes ``p<port>``, which a port may already be called)."""
     entries = [

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ...errors import Violation
 from ...models import (
     RESERVED_PORT,
-    TServer,
+    TServerDocument,
 )
 from ...paths import Segment
 from ..common import repeats
@@ -39,7 +39,7 @@ class _Port:
 # --- ports (TS003-TS008) ------------------------------------------------------------------
 
 
-def _tars_ports(server: TServer) -> list[_Port]:
+def _tars_ports(server: TServerDocument) -> list[_Port]:
     """Servants, then ``spec.tars.ports``: one namespace of names and of port numbers."""
     tars = server.spec.tars
     if tars is None:
@@ -55,7 +55,7 @@ def _tars_ports(server: TServer) -> list[_Port]:
     return servants + ports
 
 
-def _normal_ports(server: TServer) -> list[_Port]:
+def _normal_ports(server: TServerDocument) -> list[_Port]:
     normal = server.spec.normal
     if normal is None:
         return []
@@ -65,7 +65,9 @@ def _normal_ports(server: TServer) -> list[_Port]:
     ]
 
 
-def _duplicate_names(server: TServer, code: Rule, ports: list[_Port]) -> Iterator[Violation]:
+def _duplicate_names(
+    server: TServerDocument, code: Rule, ports: list[_Port]
+) -> Iterator[Violation]:
     for later, first in repeats(ports, lambda p: p.name.lower()):
         yield code.at(
             server,
@@ -74,7 +76,9 @@ def _duplicate_names(server: TServer, code: Rule, ports: list[_Port]) -> Iterato
         )
 
 
-def _duplicate_numbers(server: TServer, code: Rule, ports: list[_Port]) -> Iterator[Violation]:
+def _duplicate_numbers(
+    server: TServerDocument, code: Rule, ports: list[_Port]
+) -> Iterator[Violation]:
     for later, first in repeats(ports, lambda p: p.port):
         yield code.at(
             server,
@@ -92,7 +96,7 @@ TS003 = rule(
 )
 
 
-def _tars_names_unique(server: TServer) -> Iterator[Violation]:
+def _tars_names_unique(server: TServerDocument) -> Iterator[Violation]:
     """TS003."""
     return _duplicate_names(server, TS003, _tars_ports(server))
 
@@ -102,7 +106,7 @@ TS004 = rule(
 )
 
 
-def _tars_ports_unique(server: TServer) -> Iterator[Violation]:
+def _tars_ports_unique(server: TServerDocument) -> Iterator[Violation]:
     """TS004."""
     return _duplicate_numbers(server, TS004, _tars_ports(server))
 
@@ -110,7 +114,7 @@ def _tars_ports_unique(server: TServer) -> Iterator[Violation]:
 TS005 = rule("TS005", ERROR, "TServer", "no servant is named NodeObj (in any case)", origin="seed")
 
 
-def _no_node_obj(server: TServer) -> Iterator[Violation]:
+def _no_node_obj(server: TServerDocument) -> Iterator[Violation]:
     """TS005."""
     for entry in _tars_ports(server):
         if entry.role == "servant" and entry.name.lower() == RESERVED_SERVANT:
@@ -130,7 +134,7 @@ TS006 = rule(
 )
 
 
-def _no_reserved_port(server: TServer) -> Iterator[Violation]:
+def _no_reserved_port(server: TServerDocument) -> Iterator[Violation]:
     """TS006 (port 19385 stays allowed in spec.normal.ports)."""
     for entry in _tars_ports(server):
         if entry.port == RESERVED_PORT:
@@ -150,7 +154,7 @@ TS007 = rule(
 )
 
 
-def _normal_names_unique(server: TServer) -> Iterator[Violation]:
+def _normal_names_unique(server: TServerDocument) -> Iterator[Violation]:
     """TS007."""
     return _duplicate_names(server, TS007, _normal_ports(server))
 
@@ -158,16 +162,16 @@ def _normal_names_unique(server: TServer) -> Iterator[Violation]:
 TS008 = rule("TS008", ERROR, "TServer", "spec.normal.ports port numbers are unique", origin="seed")
 
 
-def _normal_ports_unique(server: TServer) -> Iterator[Violation]:
+def _normal_ports_unique(server: TServerDocument) -> Iterator[Violation]:
     """TS008."""
     return _duplicate_numbers(server, TS008, _normal_ports(server))
 
 
-def _port_names_lower(server: TServer) -> set[str]:
+def _port_names_lower(server: TServerDocument) -> set[str]:
     return {p.name.lower() for p in _tars_ports(server) + _normal_ports(server)}
 
 
-def _host_ports(server: TServer) -> list[tuple[Path, str, int]]:
+def _host_ports(server: TServerDocument) -> list[tuple[Path, str, int]]:
     return [
         (("spec", "k8s", "hostPorts", i), h.name_ref, h.port)
         for i, h in enumerate(server.spec.k8s.host_ports or [])
@@ -183,7 +187,7 @@ TS011 = rule(
 )
 
 
-def _host_port_refs(server: TServer) -> Iterator[Violation]:
+def _host_port_refs(server: TServerDocument) -> Iterator[Violation]:
     """TS011."""
     names = _port_names_lower(server)
     for path, name_ref, _ in _host_ports(server):
@@ -205,7 +209,7 @@ TS024 = rule(
 )
 
 
-def _host_port_case(server: TServer) -> Iterator[Violation]:
+def _host_port_case(server: TServerDocument) -> Iterator[Violation]:
     """TS024 (warning): the v1.4.1 translator looks a nameRef up case-sensitively, so an entry
     spelled in another case than its servant or port gets no host port from the controller
     (this product binds it case-insensitively, as the webhook validates it). Under
@@ -229,7 +233,7 @@ def _host_port_case(server: TServer) -> Iterator[Violation]:
 TS012 = rule("TS012", ERROR, "TServer", "hostPorts port numbers are unique", origin="seed")
 
 
-def _host_ports_unique(server: TServer) -> Iterator[Violation]:
+def _host_ports_unique(server: TServerDocument) -> Iterator[Violation]:
     """TS012."""
     for (path, _, port), (_, first_ref, _) in repeats(_host_ports(server), lambda h: h[2]):
         yield TS012.at(server, (*path, "port"), f"host port {port} is already used by {first_ref}")

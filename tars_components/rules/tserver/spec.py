@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ...document_set import DocumentSet
 from ...errors import Severity, Violation
 from ...models import (
     V1BETA2,
     SubType,
-    TServer,
+    TServerDocument,
     is_deferred,
 )
 from ...models.base import P_QUALNAME, PATTERN_HINTS
@@ -19,7 +20,6 @@ from ...models.conversion import CONVERSION_ANNOTATION, read_server_annotation
 from ...mutation import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS, replica_count
 from ...paths import Segment
 from ...redaction import quote
-from ...stack import Stack
 from ..common import repeats
 from ..registry import ERROR, WARNING, rule
 from ..schema import TS014, TS019, TS021, section_mismatch
@@ -32,7 +32,7 @@ Path = tuple[Segment, ...]
 # --- sections, host ports, annotations, release --------------------------------------------
 
 
-def _sections(server: TServer) -> Iterator[Violation]:
+def _sections(server: TServerDocument) -> Iterator[Violation]:
     """TS014: an error, except for a normal server carrying spec.tars instead of spec.normal,
     which the controller admits and builds without tarsnode (a warning, design §5)."""
     spec = server.spec
@@ -62,13 +62,13 @@ TS018 = rule(
 )
 
 
-def _host_port_refs_unique(server: TServer) -> Iterator[Violation]:
+def _host_port_refs_unique(server: TServerDocument) -> Iterator[Violation]:
     """TS018 (case-insensitive)."""
     for (path, name_ref, _), _ in repeats(_host_ports(server), lambda h: h[1].lower()):
         yield TS018.at(server, (*path, "nameRef"), f"nameRef {name_ref} already has a host port")
 
 
-def _replica_annotations(server: TServer) -> Iterator[Violation]:
+def _replica_annotations(server: TServerDocument) -> Iterator[Violation]:
     """TS019."""
     bounds: dict[str, int] = {}
     for key in (ANNOTATION_MIN_REPLICAS, ANNOTATION_MAX_REPLICAS):
@@ -97,7 +97,7 @@ def _replica_annotations(server: TServer) -> Iterator[Violation]:
 _GATE = re.compile(P_QUALNAME)
 
 
-def _conversion_annotation(server: TServer) -> Iterator[Violation]:
+def _conversion_annotation(server: TServerDocument) -> Iterator[Violation]:
     """TS021 for the readiness gates a v1beta2 TServer's ``tars.io/Conversion.1b21b3``
     annotation restores: the conversion webhook puts them in ``spec.k8s.readinessGates``,
     which the CRD constrains like any gate."""
@@ -125,7 +125,7 @@ TS023 = rule(
 )
 
 
-def _daemon_release(server: TServer) -> Iterator[Violation]:
+def _daemon_release(server: TServerDocument) -> Iterator[Violation]:
     """TS023 (warning)."""
     if server.spec.k8s.daemon_set and server.spec.release is None:
         yield TS023.at(
@@ -144,7 +144,7 @@ TS010 = rule(
 )
 
 
-def _template_exists(server: TServer, stack: Stack) -> Iterator[Violation]:
+def _template_exists(server: TServerDocument, stack: DocumentSet) -> Iterator[Violation]:
     """TS010 (whenever spec.tars is present, whatever the subType)."""
     tars = server.spec.tars
     if tars is not None and tars.template not in stack.template_names(server.namespace):
@@ -164,7 +164,7 @@ TS020 = rule(
 )
 
 
-def _node_image(server: TServer, stack: Stack) -> Iterator[Violation]:
+def _node_image(server: TServerDocument, stack: DocumentSet) -> Iterator[Violation]:
     """TS020: a deferred nodeImage counts as set."""
     release = server.spec.release
     if server.spec.tars is None or release is None:
@@ -189,9 +189,9 @@ TS017 = rule(
 )
 
 
-def _same_object_name(servers: Iterable[TServer]) -> Iterator[Violation]:
+def _same_object_name(servers: Iterable[TServerDocument]) -> Iterator[Violation]:
     """TS017: a later TServer whose name or lower(app)-lower(server) an earlier one has."""
-    seen: dict[tuple[str, str], TServer] = {}
+    seen: dict[tuple[str, str], TServerDocument] = {}
     for server in servers:
         keys = sorted({(server.namespace, server.name), (server.namespace, server.object_name)})
         taken = next((key for key in keys if key in seen), None)

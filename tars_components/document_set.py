@@ -13,13 +13,13 @@ from .models import (
     FRAMEWORK_CONFIG_NAME,
     Document,
     Source,
-    TAccount,
-    TConfig,
-    TFrameworkConfig,
-    TImage,
-    TServer,
-    TTemplate,
-    TTree,
+    TAccountDocument,
+    TConfigDocument,
+    TFrameworkConfigDocument,
+    TImageDocument,
+    TServerDocument,
+    TTemplateDocument,
+    TTreeDocument,
 )
 from .paths import Segment, format_path
 from .tdeploy import Request
@@ -74,7 +74,7 @@ class KubeObject:
 
 
 @dataclass(frozen=True)
-class Stack:
+class DocumentSet:
     """Typed documents of one environment plus what the schema rejected while loading.
 
     ``documents`` keep load order (sorted files, then document order), which is the order of
@@ -94,7 +94,7 @@ class Stack:
     ``documents``)."""
 
     @classmethod
-    def of(cls, documents: Iterable[Document], namespace: str = "default") -> Stack:
+    def of(cls, documents: Iterable[Document], namespace: str = "default") -> DocumentSet:
         """A stack built in code (no files); documents without a namespace get ``namespace``."""
         docs = []
         for doc in documents:
@@ -105,39 +105,39 @@ class Stack:
         return cls(namespace=namespace, documents=tuple(docs))
 
     @cached_property
-    def servers(self) -> list[TServer]:
+    def servers(self) -> list[TServerDocument]:
         """The TServers, in load order."""
-        return [d for d in self.documents if isinstance(d, TServer)]
+        return [d for d in self.documents if isinstance(d, TServerDocument)]
 
     @cached_property
-    def templates(self) -> list[TTemplate]:
+    def templates(self) -> list[TTemplateDocument]:
         """The TTemplates, in load order."""
-        return [d for d in self.documents if isinstance(d, TTemplate)]
+        return [d for d in self.documents if isinstance(d, TTemplateDocument)]
 
     @cached_property
-    def frameworks(self) -> list[TFrameworkConfig]:
+    def frameworks(self) -> list[TFrameworkConfigDocument]:
         """The TFrameworkConfigs, in load order."""
-        return [d for d in self.documents if isinstance(d, TFrameworkConfig)]
+        return [d for d in self.documents if isinstance(d, TFrameworkConfigDocument)]
 
     @cached_property
-    def configs(self) -> list[TConfig]:
+    def configs(self) -> list[TConfigDocument]:
         """The TConfigs, in load order."""
-        return [d for d in self.documents if isinstance(d, TConfig)]
+        return [d for d in self.documents if isinstance(d, TConfigDocument)]
 
     @cached_property
-    def images(self) -> list[TImage]:
+    def images(self) -> list[TImageDocument]:
         """The TImages, in load order."""
-        return [d for d in self.documents if isinstance(d, TImage)]
+        return [d for d in self.documents if isinstance(d, TImageDocument)]
 
     @cached_property
-    def trees(self) -> list[TTree]:
+    def trees(self) -> list[TTreeDocument]:
         """The TTrees, in load order."""
-        return [d for d in self.documents if isinstance(d, TTree)]
+        return [d for d in self.documents if isinstance(d, TTreeDocument)]
 
     @cached_property
-    def accounts(self) -> list[TAccount]:
+    def accounts(self) -> list[TAccountDocument]:
         """The TAccounts, in load order."""
-        return [d for d in self.documents if isinstance(d, TAccount)]
+        return [d for d in self.documents if isinstance(d, TAccountDocument)]
 
     @cached_property
     def server_keys(self) -> frozenset[tuple[str, str, str]]:
@@ -171,13 +171,13 @@ class Stack:
         for s in self.servers:
             names.setdefault(s.namespace, set()).add(s.name)
         for r in self.rejected:
-            if r.kind == TServer.KIND:
+            if r.kind == TServerDocument.KIND:
                 names.setdefault(r.namespace, set()).add(r.name)
         return {ns: frozenset(found) for ns, found in names.items()}
 
     @cached_property
-    def _framework_by_namespace(self) -> dict[str, TFrameworkConfig]:
-        found: dict[str, TFrameworkConfig] = {}
+    def _framework_by_namespace(self) -> dict[str, TFrameworkConfigDocument]:
+        found: dict[str, TFrameworkConfigDocument] = {}
         for doc in self.frameworks:
             if doc.name == FRAMEWORK_CONFIG_NAME:
                 found.setdefault(doc.namespace, doc)
@@ -189,11 +189,11 @@ class Stack:
         for t in self.templates:
             names.setdefault(t.namespace, set()).add(t.name)
         for r in self.rejected:
-            if r.kind == TTemplate.KIND:
+            if r.kind == TTemplateDocument.KIND:
                 names.setdefault(r.namespace, set()).add(r.name)
         return {ns: frozenset(found) for ns, found in names.items()}
 
-    def framework(self, namespace: str) -> TFrameworkConfig | None:
+    def framework(self, namespace: str) -> TFrameworkConfigDocument | None:
         """The ``tars-framework`` config of a namespace (the only one TarsK8S reads)."""
         return self._framework_by_namespace.get(namespace)
 
@@ -217,7 +217,7 @@ class Stack:
             if s.namespace == namespace and s.spec.tars is not None and s.spec.tars.template == name
         ]
 
-    def with_documents(self, documents: Sequence[Document]) -> Stack:
+    def with_documents(self, documents: Sequence[Document]) -> DocumentSet:
         """The same stack with other documents (mutation returns such a copy)."""
         return replace(self, documents=tuple(documents))
 

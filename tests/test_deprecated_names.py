@@ -1,0 +1,82 @@
+"""The names renamed for readability still work, with a DeprecationWarning, for one minor
+version: users' programs keep running and learn the new name."""
+
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import tars_components
+from tars_components import models
+
+RENAMED_DOCUMENTS = [
+    ("TAccount", "TAccountDocument"),
+    ("TConfig", "TConfigDocument"),
+    ("TFrameworkConfig", "TFrameworkConfigDocument"),
+    ("TImage", "TImageDocument"),
+    ("TServer", "TServerDocument"),
+    ("TTemplate", "TTemplateDocument"),
+    ("TTree", "TTreeDocument"),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), RENAMED_DOCUMENTS)
+def test_old_document_name_warns_and_is_the_new_class(old: str, new: str) -> None:
+    with pytest.warns(
+        DeprecationWarning, match=f"tars_components.models.{old} is deprecated.*{new}"
+    ):
+        value = getattr(models, old)
+    assert value is getattr(models, new)
+
+
+def test_old_document_name_imports_with_a_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="use tars_components.models.TServerDocument"):
+        exec("from tars_components.models import TServer as old", {})
+
+
+def test_old_stack_name_warns_and_is_the_document_set() -> None:
+    old = "Stack"
+    with pytest.warns(
+        DeprecationWarning, match=f"tars_components.{old} is deprecated.*DocumentSet"
+    ):
+        value = getattr(tars_components, old)
+    assert value is tars_components.DocumentSet
+
+
+def test_new_names_do_not_warn() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert models.TServerDocument.KIND == "TServer"
+        assert tars_components.DocumentSet.__name__ == "DocumentSet"
+        assert tars_components.TServer.__module__ == "tars_components.components.server"
+
+
+def test_unknown_names_still_raise_attribute_error() -> None:
+    missing = "NoSuchName"
+    with pytest.raises(AttributeError, match=missing):
+        getattr(models, missing)
+    with pytest.raises(AttributeError, match=missing):
+        getattr(tars_components, missing)
+
+
+def test_the_old_names_are_not_in_all() -> None:
+    old_names = {old for old, _ in RENAMED_DOCUMENTS}
+    assert not old_names & set(models.__all__)
+    assert "Stack" not in tars_components.__all__
+    assert "DocumentSet" in tars_components.__all__
+
+
+def test_plain_python_shows_the_warning_at_the_users_line() -> None:
+    program = (
+        "import warnings\n"
+        "warnings.simplefilter('always')\n"
+        "from tars_components.models import TServer\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
+    old = "TServer"  # not spelled as one dotted path, so that a second run leaves it
+    assert f"<string>:3: DeprecationWarning: tars_components.models.{old} is deprecated" in (
+        result.stderr
+    )
