@@ -48,7 +48,8 @@ class Violation:
         return self.severity is Severity.ERROR
 
     def format(self) -> str:
-        """``FILE:LINE: CODE severity Kind namespace/name field: message`` (design §6)."""
+        """``FILE:LINE: CODE severity Kind namespace/name field: message``
+        (docs/rules/index.md#how-to-read-a-violation)."""
         body = (
             f"{self.code} {self.severity} {self.kind} {self.namespace}/{self.name} "
             f"{self.field}: {self.message}"

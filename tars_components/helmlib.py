@@ -14,7 +14,7 @@ document without apiVersion is unreadable), so no existing stack changes meaning
 naming convention is needed: the ``values.yaml`` files of a helm-lib repository can be copied
 into ``stacks/<env>/`` as they are.
 
-Deliberate differences from ``helm template`` (README, "helm-lib values files"):
+Deliberate differences from ``helm template`` (docs/cli/convert.md):
 
 * TConfig names end in a content hash (:func:`config_suffix`) instead of the render's Unix time,
   so a re-render of unchanged values is no change and ``diff`` stays quiet;

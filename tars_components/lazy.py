@@ -1,5 +1,5 @@
 """Package attributes imported on first use (PEP 562 module ``__getattr__``): a command of the
-CLI pays only for the modules it uses (issue #12 measures start-up), while type checkers see
+CLI pays only for the modules it uses, while type checkers see
 the real names through each package's ``TYPE_CHECKING`` imports."""
 
 from __future__ import annotations

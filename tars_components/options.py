@@ -1,4 +1,5 @@
-"""Options that change the output, the same for the CLI and the Pulumi program (design §4)."""
+"""Options that change the output, the same for the CLI and the Pulumi program
+(docs/cli/render.md)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ class Mode(str, Enum):
 
 @dataclass(frozen=True)
 class Options:
-    """Output options. Every field has the default of design §4's options table.
+    """Output options. Every field has the default of the options table of docs/cli/render.md.
 
     * ``namespace``: stack namespace for documents without one. Defaults to ``default``.
     * ``mode``: ``expand`` or ``crd``. Defaults to ``expand``.

@@ -6,7 +6,7 @@ versions applied (``readinessGate``/``readinessGates``, ``imageRegistry``/``imag
 plus ``stack.json``, which picks the right one by ``apiVersion`` and ``kind`` so that a file
 holding several kinds is checked as a whole. yaml-language-server (VS Code's YAML extension,
 Neovim, JetBrains via LSP) uses them for completion, hover docs and validation while typing;
-see the README for the modeline and the settings.
+see docs/editor-support.md for the modeline and the settings.
 
 Deferred fields (values that a Pulumi program may give as outputs) accept any value here; the
 CRD pattern is checked by ``validate``. Fields a live cluster writes (``status``,

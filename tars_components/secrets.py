@@ -1,4 +1,5 @@
-"""TAccount credentials without plaintext (reference §5.4, §7.3).
+"""TAccount credentials without plaintext (docs/concepts/webhooks.md#taccount,
+docs/concepts/namespace.md#taccount-credentials).
 
 The mutating webhook stores ``bcrypt(lowercase-hex(SHA-1(password)))`` with a random salt and
 removes the password (M-TA1; ``BcryptHashCost = 6`` in
@@ -42,7 +43,7 @@ from typing import Any
 import bcrypt
 
 # hashlib and hmac are imported by the functions that hash: loading OpenSSL costs every CLI
-# run a few milliseconds (issue #12 measures start-up), and only TAccounts need it.
+# run a few milliseconds, and only TAccounts need it.
 
 WEBHOOK_BCRYPT_COST = 6
 """The TarsK8S webhook's cost (``BcryptHashCost`` in its ``taccount.go``); hashes below

@@ -6,7 +6,7 @@ document as the webhook admits it (:mod:`tars_components.mutation`) as a custom 
 that depends on the validation, named ``<component>-<kind>``. Expand mode has no controller for
 these kinds: the components then validate and apply nothing (``render`` warns TX001).
 
-Each kind's module handles its trap (README, "Namespace components"):
+Each kind's module handles its trap (docs/pulumi/namespace-components.md):
 :mod:`~tars_components.components.tconfig` (previews must not reach the TConfig webhook),
 :mod:`~tars_components.components.taccount` (the password stays secret, its hash stable),
 :mod:`~tars_components.components.timage` (releases published through TarsWeb are not the

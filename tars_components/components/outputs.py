@@ -1,7 +1,7 @@
 """Plain data with ``pulumi.Input`` leaves, as Outputs, at O(size) cost: only the leaves that
 are Outputs (or awaitables) are lifted; a value with none becomes one known Output without a
 per-leaf Output (``Output.from_input`` over a whole manifest creates one per leaf and is what
-made the program superlinear, issue #8).
+made the program superlinear).
 
 Also the program side of secrets: the engine strips secret markers before the dynamic
 provider's ``check`` and ``create``, so the paths of secret leaves are computed here

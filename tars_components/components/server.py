@@ -411,8 +411,9 @@ def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dic
 
 def _daemon_set(raw: dict[str, Any]) -> bool:
     """``spec.k8s.daemonSet`` of ``raw``: it decides which resources the server registers, so
-    it is a plain value (design §3: a structural field), never an Output; an Output there, or
-    a ``k8s`` section that is one, raises :class:`ArgumentProblems` naming the field."""
+    it is a plain value (a structural field: docs/pulumi/own-program.md#inputs-everywhere), never an
+    Output; an Output there, or a ``k8s`` section that is one, raises :class:`ArgumentProblems`
+    naming the field."""
     k8s = raw["spec"].get("k8s")
     if is_deferred(k8s):
         raise ArgumentProblems(

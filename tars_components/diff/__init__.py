@@ -1,4 +1,4 @@
-"""``diff``: what changes between two builds of a stack (issue #10, design §2).
+"""``diff``: what changes between two builds of a stack (docs/api/pipeline.md).
 
 A pure stage after expand: two stacks (or two lists of objects) in, a list of changes out.
 :func:`diff_stacks` checks the new stack with the change rules and compares the builds;

@@ -13,7 +13,7 @@ Lists matched by name (the field's name decides, wherever it appears):
   ``resourceClaims``.
 * ``ports`` and ``volumeMounts``: Kubernetes merges them by ``containerPort``/``port`` and
   ``mountPath``, but every port and mount the product writes has a unique name (TS016), so the
-  name is the readable key of the same item (issue #10 names them among the by-name lists).
+  name is the readable key of the same item.
 
 Everything else is positional, as Kubernetes treats it: a StatefulSet's
 ``volumeClaimTemplates`` (no merge key; the replace reason names the templates whose claims are

@@ -1,4 +1,5 @@
-"""What a diff finds: per object an action and its field changes (issue #10's JSON shape)."""
+"""What a diff finds: per object an action and its field changes (the JSON shape of
+docs/cli/diff.md)."""
 
 from __future__ import annotations
 

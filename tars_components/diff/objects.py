@@ -25,7 +25,7 @@ happens to the PersistentVolumeClaims (StatefulSet deletion keeps them unless it
 name is kept are re-adopted by the new pods, the others are orphaned).
 
 ``release.time`` of a TServer (the webhook stamps the admission time on the live object) is
-never a change (issue #9 item 7).
+never a change.
 """
 
 from __future__ import annotations

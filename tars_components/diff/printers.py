@@ -41,8 +41,8 @@ _ACTION_COLOUR = {
 
 
 def to_json(diff: Diff) -> str:
-    """``{"changes": [...], "summary": {...}}`` (issue #10's shape), indented, one trailing
-    newline; key order fixed, so the same diff is always the same text."""
+    """``{"changes": [...], "summary": {...}}`` (the shape of docs/cli/diff.md), indented, one
+    trailing newline; key order fixed, so the same diff is always the same text."""
     return json.dumps(diff.to_json(), indent=2, ensure_ascii=False) + "\n"
 
 

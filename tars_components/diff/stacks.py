@@ -1,4 +1,4 @@
-"""Two versions of a stack → their diff (the pure stage after expand, design §2).
+"""Two versions of a stack → their diff (the pure stage after expand, docs/api/pipeline.md).
 
 The new stack is checked as ``validate --previous`` checks it (its rules, and the change rules
 against the previous version: TS001, TS002, TT003, TT005); an error blocks and no change list is

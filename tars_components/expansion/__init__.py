@@ -1,4 +1,4 @@
-"""TServer → Kubernetes objects (design §4, reference §4), as plain dicts.
+"""TServer → Kubernetes objects (docs/concepts/mapping.md), as plain dicts.
 
 One builder module per output object, like the TarsK8S translator: ``service``,
 ``statefulset``, ``daemonset``, ``pod`` (with ``ports``, ``volumes``, ``affinity``). Every

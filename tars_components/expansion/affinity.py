@@ -1,5 +1,5 @@
-"""Pod affinity (reference §4.6): one required node selector term, ability preferences, and
-notStacked anti-affinity."""
+"""Pod affinity (docs/concepts/mapping.md): one required node selector term, ability preferences,
+and notStacked anti-affinity."""
 
 from __future__ import annotations
 

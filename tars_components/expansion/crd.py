@@ -1,7 +1,7 @@
 """crd mode: the mutated TarsK8S documents as custom resources, in the chosen served version.
 
-Only TServer and TFrameworkConfig differ between v1beta2 and v1beta3 (reference §2.2, §2.4);
-the conversion follows the TarsK8S conversion webhook, including the
+Only TServer and TFrameworkConfig differ between v1beta2 and v1beta3 (docs/concepts/mapping.md,
+docs/rules/index.md#codes); the conversion follows the TarsK8S conversion webhook, including the
 ``tars.io/Conversion.1b21b3`` annotation that carries what v1beta2 cannot express.
 """
 

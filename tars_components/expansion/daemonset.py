@@ -1,4 +1,4 @@
-"""The DaemonSet of a server with ``daemonSet: true`` (reference §4.3, design §4)."""
+"""The DaemonSet of a server with ``daemonSet: true`` (docs/concepts/mapping.md)."""
 
 from __future__ import annotations
 

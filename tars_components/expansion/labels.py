@@ -1,4 +1,4 @@
-"""Label and name constants shared by the builders (reference §3)."""
+"""Label and name constants shared by the builders (docs/concepts/mapping.md)."""
 
 from __future__ import annotations
 

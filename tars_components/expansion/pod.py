@@ -1,4 +1,4 @@
-"""The pod template shared by StatefulSet and DaemonSet (reference §4.4, design §4)."""
+"""The pod template shared by StatefulSet and DaemonSet (docs/concepts/mapping.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Service ports and container ports (design §4 "Container ports" and "Service").
+"""Service ports and container ports (docs/concepts/mapping.md).
 
 Container ports follow the seed, not the controller: every servant becomes a containerPort
 named lower(servant name) — or ``p<port>`` when that is not a valid port name — then the

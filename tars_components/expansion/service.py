@@ -1,4 +1,4 @@
-"""The headless Service of a StatefulSet server (reference §4.1, design §4)."""
+"""The headless Service of a StatefulSet server (docs/concepts/mapping.md)."""
 
 from __future__ import annotations
 

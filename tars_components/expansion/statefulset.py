@@ -1,4 +1,4 @@
-"""The StatefulSet of a server with ``daemonSet: false`` (reference §4.2, design §4)."""
+"""The StatefulSet of a server with ``daemonSet: false`` (docs/concepts/mapping.md)."""
 
 from __future__ import annotations
 

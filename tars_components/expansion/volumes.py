@@ -1,4 +1,5 @@
-"""Pod volumes, container volume mounts and StatefulSet volumeClaimTemplates (reference §4.5).
+"""Pod volumes, container volume mounts and StatefulSet volumeClaimTemplates
+(docs/concepts/mapping.md).
 
 Mounts whose source is a persistentVolumeClaimTemplate or a tLocalVolume become claim
 templates (StatefulSet only; DaemonSets skip them); every other mount becomes a pod volume.

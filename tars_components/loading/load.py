@@ -1,4 +1,4 @@
-"""Loading a stack directory into typed documents (design §3).
+"""Loading a stack directory into typed documents (docs/concepts/namespace.md).
 
 Two kinds of bad input, two outcomes:
 

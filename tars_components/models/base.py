@@ -43,7 +43,7 @@ class TarsModel(BaseModel):
         return self.model_dump(by_alias=True, exclude_none=True, mode="python")
 
 
-# Patterns of the TarsK8S CRDs (reference §2, named patterns).
+# Patterns of the TarsK8S CRDs (docs/rules/index.md#codes, named patterns).
 P_APP = r"^[A-Za-z][0-9A-Za-z]*$"
 P_DNS1123SUB = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"
 P_PORTNAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"

@@ -70,7 +70,7 @@ class KeySelector(TarsModel):
     """``configMapKeyRef`` / ``secretKeyRef``. ``optional`` defaults to true (CRD default).
 
     ``key`` follows Kubernetes' ConfigMap/Secret key rule (``db.password`` is legal), not the
-    v1.4.1 CRD's stricter ``^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$`` (issue #9).
+    v1.4.1 CRD's stricter ``^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$``.
     """
 
     name: ObjectName

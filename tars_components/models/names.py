@@ -41,8 +41,9 @@ def is_port_name(name: str) -> bool:
 
 
 def container_port_name(name: str, port: int, is_servant: bool) -> str:
-    """The containerPort name of a servant or port (design §4): a servant's lowercased name,
-    or ``p<port>`` when that is not a valid port name; a plain port keeps its own name."""
+    """The containerPort name of a servant or port (docs/concepts/mapping.md): a servant's
+    lowercased name, or ``p<port>`` when that is not a valid port name; a plain port keeps its own
+    name."""
     if not is_servant:
         return name
     lowered = name.lower()

@@ -1,4 +1,5 @@
-"""The TAccount custom resource (reference §2.7): a TarsWeb user account.
+"""The TAccount custom resource (docs/concepts/namespace.md#taccount-credentials): a TarsWeb user
+account.
 
 Credentials never appear in a stack file in plaintext. ``spec.authentication.password`` and
 ``bcryptPassword`` each accept a :class:`SecretRef` (``{configSecret: KEY}``), resolved from

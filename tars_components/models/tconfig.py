@@ -1,4 +1,5 @@
-"""The TConfig custom resource (reference §2.5): one version of one business config file.
+"""The TConfig custom resource (docs/concepts/namespace.md): one version of one business config
+file.
 
 Fields sit at the top level. ``version`` and ``updateTime`` are written by the mutating
 webhook on create (M-TC6, M-TC7) and are immutable afterwards (TC001), so an exported object

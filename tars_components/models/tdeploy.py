@@ -1,4 +1,4 @@
-"""The TDeploy deployment request (seed §tdeploy, reference §2.8): ``apply`` holds a TServer
+"""The TDeploy deployment request (docs/concepts/tdeploy.md): ``apply`` holds a TServer
 spec, ``approve`` says whether a named person approved it.
 
 TarsK8S removed the kind (no CRD since 2022); tars-components keeps the idea as a stack source:

@@ -1,4 +1,4 @@
-"""The TFrameworkConfig custom resource (reference §2.4). Fields sit at the top level.
+"""The TFrameworkConfig custom resource (docs/rules/index.md#codes). Fields sit at the top level.
 
 v1beta3 (storage) calls the upload registry ``imageUpload`` and requires
 ``imageBuild.executor``; v1beta2 calls it ``imageRegistry``. Both names are declared here and

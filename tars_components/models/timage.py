@@ -1,5 +1,5 @@
-"""The TImage custom resource (reference §2.6): a catalogue of releases of a server, a base
-image or the tarsnode image. Fields sit at the top level.
+"""The TImage custom resource (docs/concepts/namespace.md): a catalogue of releases of a server, a
+base image or the tarsnode image. Fields sit at the top level.
 
 A TImage belongs to a TServer only through its labels ``tars.io/ServerApp`` and
 ``tars.io/ServerName``; releases are appended by tarsimage/TarsWeb as well as by users.

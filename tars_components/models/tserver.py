@@ -1,4 +1,4 @@
-"""The TServer custom resource (reference §2.1 and §2.2), v1beta2 and v1beta3 in one model.
+"""The TServer custom resource (docs/concepts/mapping.md), v1beta2 and v1beta3 in one model.
 
 Version-specific fields (``spec.k8s.readinessGate`` in v1beta2; ``readinessGates``,
 ``command`` and ``args`` in v1beta3) are both declared here; the loader rejects the ones that

@@ -1,4 +1,5 @@
-"""The TTemplate custom resource (reference §2.3): a Tars config template and its parent."""
+"""The TTemplate custom resource (docs/concepts/mapping.md): a Tars config template and its
+parent."""
 
 from typing import Annotated, ClassVar
 

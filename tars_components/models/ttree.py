@@ -1,7 +1,7 @@
-"""The TTree custom resource (reference §2.9): the business/app tree TarsWeb shows.
+"""The TTree custom resource (docs/concepts/namespace.md): the business/app tree TarsWeb shows.
 
 Fields sit at the top level. Only the object named ``tars-tree`` exists in a namespace; the
-controller appends every TServer's app that is missing (reference §7.4).
+controller appends every TServer's app that is missing (docs/concepts/ownership.md).
 """
 
 from typing import Annotated, ClassVar

@@ -1,4 +1,4 @@
-"""The TarsK8S mutating webhook as pure functions (reference §5), one module per kind:
+"""The TarsK8S mutating webhook as pure functions (docs/concepts/webhooks.md), one module per kind:
 :mod:`.tserver` (M-TS1…M-TS14), :mod:`.ttemplate` (M-TT1…M-TT2), :mod:`.tconfig`,
 :mod:`.timage`, :mod:`.ttree` and :mod:`.taccount`; the labels it sets in :mod:`.labels`.
 

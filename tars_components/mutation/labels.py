@@ -1,4 +1,4 @@
-"""The labels the TarsK8S mutating webhook sets (reference §5)."""
+"""The labels the TarsK8S mutating webhook sets (docs/concepts/webhooks.md)."""
 
 from __future__ import annotations
 

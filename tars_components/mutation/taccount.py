@@ -1,5 +1,5 @@
-"""The webhook for TAccounts: M-TA* (reference §5.6). A password is hashed with the salt
-that ``hashing`` gives the account, never one derived from the password (M-TA1, see
+"""The webhook for TAccounts: M-TA* (docs/concepts/webhooks.md#ttree). A password is hashed with the
+salt that ``hashing`` gives the account, never one derived from the password (M-TA1, see
 :mod:`tars_components.secrets`); a credential that references a Pulumi config secret is
 resolved from ``secrets`` when given, otherwise replaced by the placeholder hash."""
 

@@ -1,5 +1,5 @@
-"""The webhook for TConfigs: M-TC* (reference §5.3). The clock is never read: ``version``
-and ``updateTime`` (M-TC6, M-TC7) are left as written."""
+"""The webhook for TConfigs: M-TC* (docs/concepts/webhooks.md#tconfig). The clock is never read:
+``version`` and ``updateTime`` (M-TC6, M-TC7) are left as written."""
 
 from __future__ import annotations
 

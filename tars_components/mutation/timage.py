@@ -1,5 +1,5 @@
-"""The webhook for TImages: M-TI* (reference §5.4). A release's ``createTime`` (M-TI4) is
-left as written."""
+"""The webhook for TImages: M-TI* (docs/concepts/webhooks.md#taccount). A release's ``createTime``
+(M-TI4) is left as written."""
 
 from __future__ import annotations
 

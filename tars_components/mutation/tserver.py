@@ -1,5 +1,5 @@
-"""The webhook for TServers: M-TS1…M-TS14 (reference §5.1). ``release.time`` is never
-filled from the clock (M-TS11; output must be deterministic), and the rejections of
+"""The webhook for TServers: M-TS1…M-TS14 (docs/concepts/webhooks.md#tserver). ``release.time`` is
+never filled from the clock (M-TS11; output must be deterministic), and the rejections of
 M-TS8/M-TS13 are not raised here: the value is left alone and the rules report TS019/TS020."""
 
 from __future__ import annotations

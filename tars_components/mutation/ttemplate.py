@@ -1,4 +1,4 @@
-"""The webhook for TTemplates: M-TT1…M-TT2 (reference §5.2)."""
+"""The webhook for TTemplates: M-TT1…M-TT2 (docs/concepts/webhooks.md#ttemplate)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The webhook for TTrees: M-TR* (reference §5.5)."""
+"""The webhook for TTrees: M-TR* (docs/concepts/webhooks.md#timage)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Install TarsK8S itself: the ``tarscontroller`` and ``tarsframework`` 1.4.1 charts as a pure
-source of documents (design §2). Values files → typed values → TarsK8S and Kubernetes
+source of documents (docs/api/pipeline.md). Values files → typed values → TarsK8S and Kubernetes
 documents; the framework's TarsK8S documents go through the same mutate → validate → crd-mode
 path as a user's stack. Certificates and node labels are edge concerns (CLI, Pulumi component).
 """

@@ -6,7 +6,7 @@ the crd-mode custom resources :func:`~tars_components.pipeline.build` produces (
 mutating webhook's additions). TImages and the TTree have no model yet and are emitted as the
 chart writes them. The Kubernetes objects (ServiceAccounts, RBAC, Ingress) are plain dicts.
 
-Chart bugs fixed here (each also in README "Install TarsK8S"):
+Chart bugs fixed here (each also in docs/install-tarsk8s.md):
 
 * the ``tars-tarsstat`` and ``tars-tarsweb`` TImages carry ``framework.secret`` like the others;
 * the tarsweb Role names real resources only (no ``tdeploys``, ``treleases``, ``tgateways``;

@@ -1,4 +1,5 @@
-"""The TarsK8S admission webhook as a Pulumi dynamic provider (design §1, §5, §7).
+"""The TarsK8S admission webhook as a Pulumi dynamic provider (docs/index.md, docs/rules/index.md,
+docs/performance.md).
 
 A :class:`TarsValidation` resource stands for one TarsK8S document (TServer, TTemplate or
 TFrameworkConfig). Its provider, :class:`TarsValidationProvider`, runs the same loader, rules

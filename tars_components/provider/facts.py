@@ -1,5 +1,5 @@
 """The cross-document facts of one namespace, kept so that each document's validation inputs
-are built in O(1) and have constant size (design §7, issue #8).
+are built in O(1) and have constant size (docs/performance.md).
 
 A :class:`NamespaceFacts` grows as documents become known (all of a loaded stack up front, or
 component by component) and answers, for one document, only what that document's rules need:

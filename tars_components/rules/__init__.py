@@ -1,4 +1,4 @@
-"""The TarsK8S admission rules as pure functions (reference §6, design §5).
+"""The TarsK8S admission rules as pure functions (docs/rules/index.md).
 
 :func:`validate` checks one stack, :func:`validate_change` compares two versions of it, and
 :data:`RULES` lists every code either can report. Each code is declared once with

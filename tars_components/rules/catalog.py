@@ -2,7 +2,8 @@
 
 Every rules module declares its codes next to its checks; :data:`RULES` is what they declare,
 read after importing every module of this package, so a code cannot be missing from the
-catalogue. The CLI's ``validate --help``, the README table and the provider read it.
+catalogue. The CLI's ``validate --help``, the rules page (docs/rules/index.md) and the provider read
+it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ TX, TH, TD; by number within a kind)."""
 
 
 def rules_table() -> str:
-    """The Markdown table of :data:`RULES` (the README carries it)."""
+    """The Markdown table of :data:`RULES` (the docs' rules page is generated from the registry)."""
     lines = [
         "| Code | Severity | Kind | What it checks | Origin |",
         "|---|---|---|---|---|",

@@ -1,4 +1,4 @@
-"""Rules that compare two versions of a stack: TS001, TS002, TT003, TT005 (reference §6.1, §6.2).
+"""Rules that compare two versions of a stack: TS001, TS002, TT003, TT005 (docs/rules/index.md).
 
 Objects are matched by ``(kind, namespace, name)``. A changed TServer is reported at the field
 of its current document; a removed TTemplate, which exists only in the previous stack, at the

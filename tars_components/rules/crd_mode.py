@@ -177,7 +177,7 @@ def _crd_pattern_violations(stack: DocumentSet) -> list[Violation]:
 
 
 # The v1.4.1 TServer CRD's pattern of env secretKeyRef/configMapKeyRef keys: narrower than
-# Kubernetes' own key rule (no '.' or '_'), which the models follow (issue #9).
+# Kubernetes' own key rule (no '.' or '_'), which the models follow.
 _CRD_KEY = re.compile(r"^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$")
 
 

@@ -1,4 +1,4 @@
-"""TAccount rules (reference §6.5). Messages never quote a credential.
+"""TAccount rules (docs/rules/index.md). Messages never quote a credential.
 
 TA001: the name is the MD5 hex of the username. TA002: a literal password matches
 ``^[\\x21-\\x7e]{6,32}$`` (the webhook's check). TA003 (the CRD schema, including the

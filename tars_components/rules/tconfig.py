@@ -1,4 +1,4 @@
-"""TConfig admission rules that look at one stack (reference §6.3, §7.1).
+"""TConfig admission rules that look at one stack (docs/rules/index.md, docs/concepts/namespace.md).
 
 Every document of a stack is a create unless ``validate --previous`` knows it (see
 :func:`tars_components.rules.change.without_create_only`), so the create rules TC002, TC005
@@ -246,7 +246,7 @@ def _config_update(
 
     A version that goes from activated to not activated while another version of the same
     file is activated in the same change is what the controller does itself when that other
-    version is activated (reference §7.1): not a TC007."""
+    version is activated (docs/concepts/namespace.md): not a TC007."""
     if LABEL_DELETING in old.labels and old.to_dict() != new.to_dict():
         yield TC008.at(
             new,

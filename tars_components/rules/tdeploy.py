@@ -1,4 +1,4 @@
-"""TDeploy rules (seed §tdeploy, reference §6.4), as a stack in version control applies them.
+"""TDeploy rules (docs/concepts/tdeploy.md), as a stack in version control applies them.
 
 The request is a file; its approval is a reviewed change to that file:
 

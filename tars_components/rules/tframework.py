@@ -1,4 +1,4 @@
-"""TFrameworkConfig rules TF002 and TF003 (reference §2.4, §6.7).
+"""TFrameworkConfig rules TF002 and TF003 (docs/rules/index.md).
 
 TarsK8S reads only the TFrameworkConfig named ``tars-framework`` of a namespace; any other is
 ignored, which is worth a warning (TF002). Two configs with one name would replace each other

@@ -1,4 +1,4 @@
-"""TImage rules (reference §6.7; TImage has no validating webhook).
+"""TImage rules (docs/rules/index.md; TImage has no validating webhook).
 
 TI001 (the CRD schema) is reported by the loader. TI002 warns about duplicate release ids
 (the webhook keeps the first, M-TI3). TI003 warns when a TServer's ``release.id`` is also a

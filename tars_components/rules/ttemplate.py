@@ -1,4 +1,4 @@
-"""TTemplate admission rules TT001, TT002, TT004 and TT007 (reference §6.2, design §5).
+"""TTemplate admission rules TT001, TT002, TT004 and TT007 (docs/rules/index.md).
 
 TT003 and TT005 are about removing a template and live in :mod:`.change`; TT006 (the CRD
 schema) and a missing or empty parent (TT001) are reported by the loader.

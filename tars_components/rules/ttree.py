@@ -1,4 +1,4 @@
-"""TTree rules that look at one stack (reference §6.6, §7.4).
+"""TTree rules that look at one stack (docs/rules/index.md, docs/concepts/ownership.md).
 
 TR001/TR002 are create rules: the tree is named ``tars-tree`` and there is one. TR003/TR004
 refuse duplicate business and app names. TR005 (a ``businessRef`` naming no business) is a

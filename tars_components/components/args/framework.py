@@ -31,7 +31,7 @@ class TFrameworkArgs:
     ``tars-framework`` among ``documents``, if any."""
 
     options: Options = field(default_factory=Options)
-    """Output options of design §4 (mode, tLocalVolume storage class, ``delay-bind``,
+    """Output options of docs/cli/render.md (mode, tLocalVolume storage class, ``delay-bind``,
     ``tars.io/active`` readiness gate, crd apiVersion). Defaults to ``Options()``: expand mode
     and the defaults of the ``render`` command."""
 

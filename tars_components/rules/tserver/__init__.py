@@ -1,4 +1,4 @@
-"""TServer admission rules TS003-TS020, TS023 and TS024 (reference §6.1, design §5), by topic:
+"""TServer admission rules TS003-TS020, TS023 and TS024 (docs/rules/index.md), by topic:
 :mod:`.ports`, :mod:`.mounts`, :mod:`.names` and :mod:`.spec`.
 
 TS001/TS002 compare two versions and live in :mod:`..change`; TS014, TS019 and TS021 are

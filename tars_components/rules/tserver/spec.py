@@ -34,7 +34,7 @@ Path = tuple[Segment, ...]
 
 def _sections(server: TServerDocument) -> Iterator[Violation]:
     """TS014: an error, except for a normal server carrying spec.tars instead of spec.normal,
-    which the controller admits and builds without tarsnode (a warning, design §5)."""
+    which the controller admits and builds without tarsnode (a warning, docs/rules/index.md)."""
     spec = server.spec
     found = section_mismatch(spec.sub_type, spec.tars is not None, spec.normal is not None)
     if found is None:
