@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from support.grpc_provider import DynamicProviderProcess
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +21,15 @@ def _private_state_home(
     state = tmp_path_factory.getbasetemp() / "state-home"
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
     return state
+
+
+@pytest.fixture(scope="module")
+def provider() -> Iterator[DynamicProviderProcess]:
+    """One ``python -m pulumi.dynamic`` per test module, configured as the engine configures
+    it (``tars:namespace`` of ``support.documents``)."""
+    from support.documents import NAMESPACE
+    from support.grpc_provider import DynamicProviderProcess
+
+    with DynamicProviderProcess(Path(__file__).resolve().parents[1]) as process:
+        process.configure({"tars:namespace": NAMESPACE})
+        yield process

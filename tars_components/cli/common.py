@@ -4,7 +4,7 @@ of violations and written files.
 
 Only ``argparse`` and :mod:`tars_components.errors` are imported here at the top: every other
 module is imported by the function that needs it, so that a command pays for its own imports
-only (start-up time, see ``tests/test_startup.py``).
+only (start-up time, see ``tests/ci/test_startup.py``).
 """
 
 from __future__ import annotations

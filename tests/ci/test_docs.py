@@ -1,0 +1,149 @@
+"""The README and the documentation site: what they promise holds.
+
+The site is built with ``mkdocs build --strict`` (a broken link, anchor or API reference fails
+it); the rules page is generated from the rule registry; the README's commands, example and
+links are the ones a reader can run and follow; the docs' test example passes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tars_components.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def codes() -> list[str]:
+    """The registry's codes, in its order (``RULES`` is a mapping or an iterable of rules)."""
+    rules = RULES.values() if isinstance(RULES, dict) else RULES
+    return [rule.code for rule in rules]
+
+
+def hooks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def blocks(text: str) -> list[tuple[str, str]]:
+    """``(language, body)`` of every fenced code block, in order."""
+    return [(m.group(1), m.group(2)) for m in FENCE.finditer(text)]
+
+
+def test_the_readme_is_short_and_opens_with_the_two_commands() -> None:
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 200
+    assert blocks(text)[:2] == [
+        ("sh", "pip install . && tars-components render --stack dev --out out/dev\n"),
+        ("sh", "pip install '.[test]' && python -m pytest\n"),
+    ]
+
+
+def test_every_relative_link_of_the_readme_and_contributing_exists() -> None:
+    for name in ("README.md", "CONTRIBUTING.md"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        links = re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", text)
+        assert links, name
+        for link in links:
+            assert (ROOT / link).exists(), (name, link)
+
+
+def test_the_readme_example_is_what_validate_prints(tmp_path: Path) -> None:
+    text = README.read_text(encoding="utf-8")
+    example = text[text.index("## An example") :]
+    [(_, document), (_, session)] = [b for b in blocks(example) if b[0] in ("yaml", "text")][:2]
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "orderserver.yaml").write_text(document, encoding="utf-8")
+    command, *expected = session.splitlines()
+    assert command.startswith("$ tars-components ")
+    result = subprocess.run(
+        [sys.executable, "-m", "tars_components", *command.split()[2:]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1, result.stderr
+    assert (result.stdout + result.stderr).splitlines() == expected
+
+
+def test_the_rules_page_is_generated_from_the_registry() -> None:
+    table = hooks().rules_markdown()
+    rows = re.findall(r"^\| (T[A-Z]\d{3}) \|", table, flags=re.MULTILINE)
+    assert rows == codes()
+    page = (DOCS / "rules" / "index.md").read_text(encoding="utf-8")
+    assert "<!-- rules-table -->" in page
+    # No hand-written copy of the table to drift from the registry.
+    assert not re.search(r"^\| T[A-Z]\d{3} \|", page, flags=re.MULTILINE)
+
+
+def test_a_rules_row_says_change_and_create_only() -> None:
+    table = hooks().rules_markdown()
+    rules = RULES.values() if isinstance(RULES, dict) else RULES
+    for rule in rules:
+        [row] = [line for line in table.splitlines() if line.startswith(f"| {rule.code} |")]
+        cells = [cell.strip() for cell in row.strip("|").split(" | ")]
+        assert cells[-2:] == ["yes" if rule.change else "", "yes" if rule.create_only else ""]
+
+
+def test_the_testing_page_example_passes(tmp_path: Path) -> None:
+    text = (DOCS / "pulumi" / "testing.md").read_text(encoding="utf-8")
+    [program] = [body for lang, body in blocks(text) if lang == "python"]
+    (tmp_path / "test_example.py").write_text(program, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_example.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout
+
+
+def test_the_site_builds_strict(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs", reason="mkdocs is not installed (pip install '.[docs]')")
+    pytest.importorskip("material", reason="mkdocs-material is not installed")
+    pytest.importorskip("mkdocstrings", reason="mkdocstrings is not installed")
+    site = tmp_path / "site"
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={
+            "PYTHONPATH": str(ROOT),
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(tmp_path),
+            "NO_MKDOCS_2_WARNING": "1",
+        },
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    rules = (site / "rules" / "index.html").read_text(encoding="utf-8")
+    for code in codes():
+        assert f"<td>{code}</td>" in rules, code
+    api = (site / "api" / "reference" / "index.html").read_text(encoding="utf-8")
+    assert "TServer" in api and "Options" in api
+    for page in DOCS.rglob("*.md"):
+        relative = page.relative_to(DOCS)
+        folder = relative.parent if page.name == "index.md" else relative.with_suffix("")
+        assert (site / folder / "index.html").is_file(), page

@@ -1,0 +1,24 @@
+"""``mypy --strict`` over user programs, the library seen as an installed package."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def mypy_strict(tmp_path: Path, programs: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``mypy --strict`` over user programs (one run: mypy's startup dominates)."""
+    for name, text in programs.items():
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", *(f"{name}.py" for name in programs)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        timeout=300,
+        check=False,
+    )
