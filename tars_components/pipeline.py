@@ -32,14 +32,16 @@ from .expansion import (
     expand,
     refused_statefulset_violations,
 )
-from .expansion.kinds import config_maps, expand_mode_warnings, kind_documents, plain_objects
 from .expansion.layout import layout_violations
+from .expansion.resources import kind_documents, plain_objects
+from .expansion.tconfig import config_maps
 from .loading.load import load_stack
 from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfigDocument
 from .options import Mode, Options
 from .rules import validate as validate_rules
 from .rules import validate_change, without_create_only
 from .rules.objects import controller_only_objects, overwritten_by_output
+from .rules.output import expand_mode_warnings
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing

@@ -39,7 +39,7 @@ def kind_object(
     hashing: AccountHashing | None = None,
 ) -> dict[str, Any]:
     """The custom resource of a TConfig, TImage, TTree or TAccount, exactly as ``render
-    --mode crd`` writes it (:func:`tars_components.expansion.kinds.kind_documents`); a
+    --mode crd`` writes it (:func:`tars_components.expansion.resources.kind_documents`); a
     credential resolved from ``secrets`` stays the Output it is, and so does a hash salted by
     an Output of ``hashing``."""
     body = mutate_kind(document, secrets, hashing).to_dict()

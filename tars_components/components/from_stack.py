@@ -12,7 +12,8 @@ from typing import Any
 import pulumi
 
 from ..document_set import DocumentSet
-from ..expansion.kinds import config_maps, plain_objects
+from ..expansion.resources import plain_objects
+from ..expansion.tconfig import config_maps
 from ..models import TConfigDocument, TServerDocument
 from ..models.taccount import SecretRef
 from ..options import Mode, Options

@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from ..schema import kind_schema
-from .kinds import CRD_KINDS, GROUP, LATEST, WEBHOOK_NAMESPACE, WEBHOOK_SERVICE, CrdKind
+from .definitions import CRD_KINDS, GROUP, LATEST, WEBHOOK_NAMESPACE, WEBHOOK_SERVICE, CrdKind
 from .overlays import apply_overlays
 from .structural import structural
 from .untyped import TENDPOINT, TEXITED_RECORD, TFRAMEWORK_KEY, tplugin

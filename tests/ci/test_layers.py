@@ -24,15 +24,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "redaction",
         "secrets",
         "batch",
+        "deprecation",
     ),
     ("models", "options"),
     # the registry and the rules the loader reports (the package __init__ imports lazily)
     ("rules.registry", "rules.schema", "rules.__init__"),
-    ("loading", "legacy", "helmlib", "tdeploy", "stack"),
+    ("loading", "legacy", "helmlib", "tdeploy", "document_set"),
     ("mutation",),
     ("rules",),
     ("expansion",),
-    ("pipeline", "diff", "render", "convert", "importer", "schema", "platform"),
+    ("pipeline", "diff", "render", "convert", "importer", "schema", "crds", "platform"),
     ("cli", "config", "__main__"),
     ("components", "provider", "__init__"),
 )

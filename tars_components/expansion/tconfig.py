@@ -1,51 +1,16 @@
-"""Output of the wave-2 kinds and of plain Kubernetes objects.
-
-* crd mode: TTree, TImages, TConfigs and TAccounts (in that order, each in load order) as the
-  custom resources the webhook admits (:mod:`tars_components.mutation`); their schemas
-  are the same in v1beta2 and v1beta3, so converting is setting ``apiVersion``.
-* expand mode has no controller for them: :func:`expand_mode_warnings` gives one TX001 per
-  kind present; optionally (``Options.tconfig_config_maps``) the activated TConfigs of each
-  TServer become one ConfigMap.
-* plain objects (:class:`~tars_components.document_set.KubeObject`) pass through in both modes.
-"""
+"""TConfigs as ConfigMaps (expand mode, ``Options.tconfig_config_maps``): the activated
+TConfigs of each TServer become one ConfigMap, since expand mode has no controller that
+serves them to the pods."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from ..document_set import DocumentSet
-from ..models import MASTER, Document, TConfigDocument, TServerDocument
-from ..mutation import LABEL_APP, LABEL_SERVER, mutate_kind
-from ..options import Options
-from ..rules.output import expand_mode_warnings
-from ..secrets import AccountHashing
+from ..models import MASTER, TConfigDocument, TServerDocument
+from ..mutation import LABEL_APP, LABEL_SERVER
 
 CONFIG_MAP_SUFFIX = "-tconfig"
-
-
-def kind_documents(
-    stack: DocumentSet,
-    options: Options = Options(),
-    secrets: Mapping[str, Any] | None = None,
-    hashing: AccountHashing | None = None,
-) -> list[dict[str, Any]]:
-    """The TTrees, TImages, TConfigs and TAccounts as custom resources of
-    ``options.crd_api_version``. ``secrets`` resolves ``{configSecret: KEY}`` credentials,
-    ``hashing`` salts the TAccount passwords (see
-    :func:`tars_components.mutation.taccount.mutate_account`)."""
-    ordered: list[Document] = [*stack.trees, *stack.images, *stack.configs, *stack.accounts]
-    out = []
-    for doc in ordered:
-        body = mutate_kind(doc, secrets, hashing).to_dict()
-        body["apiVersion"] = options.crd_api_version
-        out.append(body)
-    return out
-
-
-def plain_objects(stack: DocumentSet) -> list[dict[str, Any]]:
-    """The plain Kubernetes objects, unchanged (copies), in load order."""
-    return [obj.to_dict() for obj in stack.objects]
 
 
 def config_maps(stack: DocumentSet) -> list[dict[str, Any]]:
@@ -98,10 +63,4 @@ def _server_configs(server: TServerDocument, configs: list[TConfigDocument]) -> 
     return data
 
 
-__all__ = [
-    "CONFIG_MAP_SUFFIX",
-    "config_maps",
-    "expand_mode_warnings",
-    "kind_documents",
-    "plain_objects",
-]
+__all__ = ["CONFIG_MAP_SUFFIX", "config_maps"]
