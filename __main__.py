@@ -68,7 +68,7 @@ def check(settings: StackSettings, previous_dir: str | None) -> Validation:
 def install_framework(
     config: pulumi.Config, settings: StackSettings, provider: k8s.Provider
 ) -> None:
-    """``tars:installFramework``: the TarsK8S framework of the stack namespace (issue 12)."""
+    """``tars:installFramework``: the TarsK8S framework of the stack namespace."""
     from tars_components.components.platform import install_framework_from_settings
     from tars_components.config import framework_install_from_config
 
@@ -113,7 +113,7 @@ def main() -> None:
         salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
     )
 
-    install_framework(config, settings, provider)  # tars:installFramework (issue 12)
+    install_framework(config, settings, provider)  # tars:installFramework
 
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("namespaces", list(built.frameworks))

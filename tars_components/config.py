@@ -208,7 +208,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-# --- tars:installFramework (issue 12): the TarsK8S framework install of the stack namespace --
+# --- tars:installFramework: the TarsK8S framework install of the stack namespace --
 
 DEFAULT_FRAMEWORK_VALUES = "platform/framework.values.yaml"
 

@@ -1,4 +1,4 @@
-"""``tars-components import``: a live namespace export → a clean stack directory (issue 11).
+"""``tars-components import``: a live namespace export → a clean stack directory.
 
 :func:`import_texts` is pure (``{file: YAML text}`` in, ``{relative path: text}`` out);
 :func:`import_export` reads the export (a file or a directory) and writes the stack directory.

@@ -1,4 +1,4 @@
-"""Old TarsK8S documents (issue 20): ``k8s.tars.io/v1beta1`` files, and upgrading documents
+"""Old TarsK8S documents: ``k8s.tars.io/v1beta1`` files, and upgrading documents
 to ``k8s.tars.io/v1beta3``.
 
 TarsK8S served v1beta1 up to 1.3.12 (``params.sh``: ``v1beta1 v1beta2 v1beta3``); 1.4.0 stopped

@@ -1,4 +1,4 @@
-"""TDeploy requests as a stack source (issue 20): an approved request becomes a TServer.
+"""TDeploy requests as a stack source: an approved request becomes a TServer.
 
 A ``kind: TDeploy`` document (``k8s.tars.io/v1beta2`` or ``v1beta3``) is read by the loader
 through :class:`Requests`: its own fields are checked (TD007), it is recorded on the stack as a

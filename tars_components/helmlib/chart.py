@@ -1,56 +1,26 @@
-"""helm-lib values files as stack sources (issue 20): values → the documents the chart renders.
-
-TarsK8S teams keep one helm-lib ``values.yaml`` per server and render it through the
-``tserver`` library chart of TarsCloud/K8SFramework v1.4.1 (``compiler/tools/helm-lib``, chart
-1.3.0, appVersion v1beta2). This module is that render, as a pure function: the same
-TServer, TImage and TConfigs (server-level, node-level, app-level), field for field, with
-the chart's own defaults and quirks, and for every produced field the values key it came from,
-so that a violation points at the values file's line.
-
-How a file is recognised: a file holding exactly one YAML document that is a mapping with
-neither ``apiVersion`` nor ``kind`` and with at least one of the keys helm-lib requires
-(``app``, ``server``, ``repo``, ``servants``). Such a file was never a valid stack file (a
-document without apiVersion is unreadable), so no existing stack changes meaning, and no
-naming convention is needed: the ``values.yaml`` files of a helm-lib repository can be copied
-into ``stacks/<env>/`` as they are.
-
-Deliberate differences from ``helm template`` (docs/cli/convert.md):
-
-* TConfig names end in a content hash (:func:`config_suffix`) instead of the render's Unix time,
-  so a re-render of unchanged values is no change and ``diff`` stays quiet;
-* what helm cannot render at all (a set ``updateStrategy``, which the chart writes without its
-  key; ``app`` or a config ``name`` that is not a string; a missing ``repo``) is a load problem
-  at the value's line instead of helm's template error;
-* a value that the chart inserts as text and that is not a scalar (a list where a number is
-  expected) is a load problem, where helm would write Go's ``[a b]`` text.
-
-Everything else follows the chart, including its quirks: ``replicas: 0`` becomes 1 (``default``
-treats 0 as empty), thread/capacity/connection/timeout 0 get the chart's defaults, ``subtype``
-only sets the ``tars.io/SubType`` label (``spec.subType`` is always ``tars``), ``important`` is
-always 5, ``repo.id`` is quoted in the TServer (``""`` stays ``""``) but written bare in the
-TImage (``""`` becomes null), and ``labelMatch`` is not read at all (warning TH001, as for
-every key the chart does not read).
-"""
+"""The v1.4.1 ``tserver`` library chart as a pure render: values → the documents it produces, each
+field with the values path it came from; the chart's defaults and quirks are on the package page."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
-from .errors import LoadProblem, Violation
-from .models.document import V1BETA2, Source
-from .paths import FileIndex, Segment, format_path, parse_path
-from .rules.schema import ignored_values_key
-from .yaml_reader import YamlLoader
+from ..models.document import V1BETA2
+from ..paths import Segment
+from ..yaml_reader import YamlLoader
 
 CHART = "helm-lib v1.4.1 (tserver chart 1.3.0)"
+
+
 MARKER_KEYS = ("app", "server", "repo", "servants")
 """A values file has at least one of these top-level keys (and no apiVersion or kind)."""
+
 
 READ_KEYS = frozenset(
     {
@@ -86,11 +56,13 @@ READ_KEYS = frozenset(
 )
 """Every top-level values key the v1.4.1 chart reads."""
 
+
 IGNORED_HINTS = {
     "labelMatch": "helm-lib v1.4.1 renders nodeSelector, not labelMatch: the TServer gets "
     "nodeSelector: [] (move the expressions to nodeSelector)",
     "important": "helm-lib v1.4.1 always writes spec.important: 5",
 }
+
 
 K8S_DEFAULTS: tuple[tuple[str, Any], ...] = (
     ("abilityAffinity", "AppOrServerPreferred"),
@@ -99,7 +71,11 @@ K8S_DEFAULTS: tuple[tuple[str, Any], ...] = (
     ("imagePullPolicy", "Always"),
     ("launcherType", "background"),
 )
+
+
 SERVANT_DEFAULTS = (("thread", 5), ("capacity", 100000), ("connection", 100000))
+
+
 BASE_ENV: tuple[dict[str, Any], ...] = tuple(
     {"name": name, "valueFrom": {"fieldRef": {"fieldPath": path}}}
     for name, path in (
@@ -109,41 +85,20 @@ BASE_ENV: tuple[dict[str, Any], ...] = tuple(
         ("ServerApp", "metadata.labels['tars.io/ServerApp']"),
     )
 )
+
+
 LOG_MOUNT: dict[str, Any] = {
     "name": "host-log-dir",
     "source": {"hostPath": {"path": "/usr/local/app/tars/app_log", "type": "DirectoryOrCreate"}},
     "mountPath": "/usr/local/app/tars/app_log",
     "subPathExpr": "$(Namespace)/$(PodName)",
 }
+
+
 KEEP = {"helm.sh/resource-policy": "keep"}
 
+
 Origins = tuple[tuple[tuple[Segment, ...], tuple[Segment, ...]], ...]
-
-
-@dataclass(frozen=True)
-class ValuesSource(Source):
-    """Where a document made from a values file came from: the values file, and for each
-    field path of the document the values path that produced it (longest prefix wins), so
-    :meth:`line` gives the line of the value, not of a document that exists nowhere."""
-
-    origins: Origins = field(default=(), compare=False, repr=False)
-
-    def line(self, path: str | tuple[Segment, ...] = ()) -> int | None:
-        """1-based line, in the values file, of the value that produced this field."""
-        if self.file_index is None:
-            return None
-        return self.file_index.line(0, self.values_path(path))
-
-    def values_path(self, path: str | Sequence[Segment] = ()) -> tuple[Segment, ...]:
-        """The values path that produced a document field path."""
-        segments = tuple(parse_path(path) if isinstance(path, str) else path)
-        best: tuple[Segment, ...] = ()
-        best_len = -1
-        for prefix, target in self.origins:
-            n = len(prefix)
-            if n > best_len and segments[:n] == prefix:
-                best, best_len = (*target, *segments[n:]), n
-        return best
 
 
 @dataclass(frozen=True)
@@ -154,54 +109,11 @@ class Produced:
     origins: Origins
 
 
-@dataclass(frozen=True)
-class Translation:
-    """What one values file becomes: documents (chart order), warnings, and the reasons
-    helm could not render it (then no documents)."""
-
-    file: str
-    documents: tuple[Produced, ...] = ()
-    warnings: tuple[Violation, ...] = ()
-    problems: tuple[LoadProblem, ...] = ()
-
-    def sources(self, index: FileIndex) -> list[ValuesSource]:
-        """One source per document, reading lines from the values file's ``index``."""
-        return [
-            ValuesSource(self.file, position, index, (), produced.origins)
-            for position, produced in enumerate(self.documents)
-        ]
-
-
-class _Unrenderable(Exception):
+class Unrenderable(Exception):
     def __init__(self, path: tuple[Segment, ...], message: str) -> None:
         super().__init__(message)
         self.path = path
         self.message = message
-
-
-def values_mapping(documents: Sequence[Any]) -> dict[str, Any] | None:
-    """The values mapping when a file's parsed documents are a helm-lib values file (see the
-    module docstring), else None."""
-    present = [d for d in documents if d is not None]
-    if len(present) != 1 or not isinstance(present[0], dict):
-        return None
-    values = present[0]
-    if "apiVersion" in values or "kind" in values:
-        return None
-    if not any(key in values for key in MARKER_KEYS):
-        return None
-    return values
-
-
-def is_values_text(text: str) -> bool:
-    """True when a file's text is a helm-lib values file (unreadable YAML is not)."""
-    try:
-        return values_mapping(list(yaml.load_all(text, Loader=YamlLoader))) is not None
-    except yaml.YAMLError:
-        return False
-
-
-# --- Go template semantics -------------------------------------------------------------------
 
 
 def _empty(value: Any) -> bool:
@@ -234,18 +146,18 @@ def _bare(value: Any, path: tuple[Segment, ...]) -> Any:
     if value is None:
         return None
     if isinstance(value, (dict, list)):
-        raise _Unrenderable(
+        raise Unrenderable(
             path, f"must be a single value: {CHART} writes it as text, not as YAML structure"
         )
     text = _strval(value)
     if "\n" in text:
-        raise _Unrenderable(path, f"must be one line: {CHART} writes it unquoted")
+        raise Unrenderable(path, f"must be one line: {CHART} writes it unquoted")
     try:
         parsed = yaml.load(f"v: {text}", Loader=YamlLoader)
     except yaml.YAMLError:
         parsed = None
     if not isinstance(parsed, dict) or list(parsed) != ["v"] or isinstance(parsed["v"], dict):
-        raise _Unrenderable(
+        raise Unrenderable(
             path, f"{text!r} is written unquoted by {CHART} and is then not valid YAML (quote it)"
         )
     return parsed["v"]
@@ -254,7 +166,7 @@ def _bare(value: Any, path: tuple[Segment, ...]) -> Any:
 def _lower(value: Any, path: tuple[Segment, ...]) -> str:
     if not isinstance(value, str):
         what = "missing" if value is None else f"a {type(value).__name__}, not a string"
-        raise _Unrenderable(path, f"is {what}: {CHART} cannot render without it (lower)")
+        raise Unrenderable(path, f"is {what}: {CHART} cannot render without it (lower)")
     return value.lower()
 
 
@@ -264,16 +176,13 @@ def _items(values: Mapping[str, Any], key: str) -> list[tuple[int, dict[str, Any
     if _empty(value):
         return []
     if not isinstance(value, list):
-        raise _Unrenderable((key,), f"must be a list, got {type(value).__name__}")
+        raise Unrenderable((key,), f"must be a list, got {type(value).__name__}")
     out = []
     for position, item in enumerate(value):
         if not isinstance(item, dict):
-            raise _Unrenderable((key, position), "must be a mapping")
+            raise Unrenderable((key, position), "must be a mapping")
         out.append((position, item))
     return out
-
-
-# --- the chart ---------------------------------------------------------------------------------
 
 
 def config_suffix(body: Mapping[str, Any]) -> str:
@@ -284,51 +193,14 @@ def config_suffix(body: Mapping[str, Any]) -> str:
     return digest[:10]
 
 
-def translate(
-    file: str,
-    values: Mapping[str, Any],
-    namespace: str = "default",
-    index: FileIndex | None = None,
-) -> Translation:
-    """The documents ``helm template`` renders from ``values`` through the v1.4.1 chart (first
-    install: no ``lookup`` results), plus TH001 warnings for keys the chart does not read.
-    Lines are those of ``index`` (the values file's text) when given."""
-
-    def line(path: Sequence[Segment]) -> int | None:
-        return index.line(0, path) if index is not None else None
-
-    try:
-        produced = list(_render(values))
-    except _Unrenderable as exc:
-        message = f"helm-lib values {format_path(exc.path) or '(file)'}: {exc.message}"
-        return Translation(file, problems=(LoadProblem(file, line(exc.path) or 1, message),))
-    name = produced[0].body["metadata"]["name"] if produced else ""
-    warnings = []
-    for key in values:
-        if key in READ_KEYS:
-            continue
-        hint = IGNORED_HINTS.get(key, f"{CHART} does not read it (a typo?)")
-        warnings.append(
-            ignored_values_key(
-                namespace=namespace,
-                name=name,
-                field=format_path((key,)),
-                hint=hint,
-                file=file,
-                line=line((key,)),
-            )
-        )
-    return Translation(file, tuple(produced), tuple(warnings))
-
-
-def _render(values: Mapping[str, Any]) -> Iterator[Produced]:
+def render_values(values: Mapping[str, Any]) -> Iterator[Produced]:
     app, server = values.get("app"), values.get("server")
     name = f"{_lower(app, ('app',))}-{_lower(server, ('server',))}"
     repo = values.get("repo")
     if not isinstance(repo, dict):
-        raise _Unrenderable(("repo",), f"must be a mapping with id, image and secret ({CHART})")
+        raise Unrenderable(("repo",), f"must be a mapping with id, image and secret ({CHART})")
     if not _empty(values.get("updateStrategy")):
-        raise _Unrenderable(
+        raise Unrenderable(
             ("updateStrategy",),
             f"{CHART} writes updateStrategy without its key, which helm cannot parse; remove it "
             "(the chart's default is RollingUpdate, partition 0), or `convert` the file and set "
@@ -425,7 +297,7 @@ def _tserver(values: Mapping[str, Any], name: str, repo: Mapping[str, Any]) -> P
     user_mounts = v.get("mounts")
     if not _empty(user_mounts):
         if not isinstance(user_mounts, list):
-            raise _Unrenderable(("mounts",), "must be a list")
+            raise Unrenderable(("mounts",), "must be a list")
         for i, mount in enumerate(user_mounts):
             mounts.append(mount)
             origins.append((("spec", "k8s", "mounts", i + 1), ("mounts", i)))
@@ -548,28 +420,3 @@ def _timage(values: Mapping[str, Any], name: str, repo: Mapping[str, Any]) -> Pr
         (("releases", 0, "mark"), ("reason",)),
     )
     return Produced(body, origins)
-
-
-def translate_file(
-    file: str, documents: Sequence[Any], index: FileIndex, namespace: str = "default"
-) -> tuple[Translation, list[ValuesSource]] | None:
-    """The loader's hook: None when the file is not a values file; otherwise its translation
-    (problems and warnings located in the values file) and one source per document."""
-    values = values_mapping(documents)
-    if values is None:
-        return None
-    translation = translate(file, values, namespace, index)
-    return translation, translation.sources(index)
-
-
-__all__ = [
-    "CHART",
-    "Produced",
-    "Translation",
-    "ValuesSource",
-    "config_suffix",
-    "is_values_text",
-    "translate",
-    "translate_file",
-    "values_mapping",
-]
