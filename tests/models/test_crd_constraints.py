@@ -17,13 +17,12 @@ import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from support.documents import FRAMEWORK, NAMESPACE, stack_text, template
-from support.upstream import shared_root
+from support.upstream import shared_path
 
 from tars_components.errors import Violation
 from tars_components.loading.load import load_texts
@@ -32,8 +31,7 @@ from tars_components.paths import format_path
 from tars_components.pipeline import check as pipeline_check
 from tars_components.rules import validate
 
-_SHARED = shared_root()
-CRDS = _SHARED / "tarsk8s" / "crd-schemas" if _SHARED else Path("/nonexistent")
+CRDS = shared_path("tarsk8s", "crd-schemas")
 if not CRDS.is_dir():
     pytest.skip(
         "upstream data tarsk8s/crd-schemas not found ($TARS_SHARED, ../shared, /work/shared)",
