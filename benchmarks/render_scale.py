@@ -209,10 +209,12 @@ def render_in_stages(
 ) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """The same steps as ``render_stack`` (GC paused likewise), timed one by one: load →
     build (mutate, validate, expand) → render_files (YAML text) → write_tree."""
+    from tars_components.batch import suspended_gc
     from tars_components.loading.load import load_stack
     from tars_components.options import Options
     from tars_components.pipeline import build
-    from tars_components.render import render_files, suspended_gc, write_tree
+    from tars_components.render import render_files
+    from tars_components.tree_writer import write_tree
 
     options = Options(namespace=NAMESPACE)
     clock = time.perf_counter
@@ -233,7 +235,7 @@ def render_in_stages(
 def floor_time(objects: list[dict[str, Any]]) -> float:
     """Time to serialize every object once with PyYAML's C dumper (the floor), with the GC
     paused as during a render (the conservative choice: a smaller floor, a larger ratio)."""
-    from tars_components.render import suspended_gc
+    from tars_components.batch import suspended_gc
 
     with suspended_gc():
         start = time.perf_counter()

@@ -60,8 +60,8 @@ from .models.kind_facts import CLUSTER_SCOPED_KINDS
 from .models.taccount import P_CONFIG_KEY
 from .options import Mode, Options, check_option_values
 from .pipeline import check
-from .render import check_new_dir, write_tree
 from .rules.taccount import TA006
+from .tree_writer import check_new_dir, write_tree
 
 SECRETS_SCRIPT = "pulumi-secrets.sh"
 PULUMI_IMPORT_FILE = "pulumi-import.json"
@@ -449,7 +449,7 @@ def import_export(
 
     Nothing is written when the export cannot be read (:class:`LoadError`) or a rule error
     blocks (``result.ok`` is false). The files are written like a render's
-    (:func:`tars_components.render.write_tree`): in a staging directory renamed into place,
+    (:func:`tars_components.tree_writer.write_tree`): in a staging directory renamed into place,
     so ``out_dir`` is absent or complete at every instant; files that hold a secret are
     created 0600, ``pulumi-secrets.sh`` 0700."""
     check_new_dir(out_dir)

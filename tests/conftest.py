@@ -17,7 +17,8 @@ def _private_state_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
     """``$XDG_STATE_HOME`` of the test session: ``render`` keeps this machine's TAccount salt
-    key there (``render.local_salt_key``), never in the real home of whoever runs the tests."""
+    key there (``account_salts.local_salt_key``), never in the real home of whoever runs the
+    tests."""
     state = tmp_path_factory.getbasetemp() / "state-home"
     monkeypatch.setenv("XDG_STATE_HOME", str(state))
     return state

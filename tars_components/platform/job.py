@@ -11,7 +11,8 @@ from ..batch import suspended_gc
 from ..errors import UsageError, Violation
 from ..limits import Limits
 from ..loading.files import UnreadableFile, read_text
-from ..render import check_out_dir, render_files, write_tree
+from ..render import render_files
+from ..tree_writer import check_out_dir, write_tree
 from .framework import FrameworkBuild, build_framework
 from .values import ControllerValues, FrameworkValues, Model, parse_values
 

@@ -22,13 +22,13 @@ from support.export import (
     namespace_export,
 )
 
-from tars_components import render
+from tars_components import tree_writer
 from tars_components.cli import main
 from tars_components.importer import import_texts, secret_key
 from tars_components.loading.load import load_texts
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build
-from tars_components.render import staging_dirs
+from tars_components.tree_writer import staging_dirs
 
 
 def _manifests(root: Path) -> dict[tuple[str, str], dict]:
@@ -358,7 +358,7 @@ def test_no_space_left_leaves_no_out_and_a_rerun_works(
     export = tmp_path / "export.yaml"
     export.write_text(export_text())
     out = tmp_path / "stack"
-    create = render._create_file
+    create = tree_writer._create_file
     calls = []
 
     def full_disk(path: Path, text: str, mode: int) -> None:
@@ -369,11 +369,11 @@ def test_no_space_left_leaves_no_out_and_a_rerun_works(
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         create(path, text, mode)
 
-    monkeypatch.setattr(render, "_create_file", full_disk)
+    monkeypatch.setattr(tree_writer, "_create_file", full_disk)
     assert main(["import", str(export), "--out", str(out)]) == 2
     assert "No space left on device" in capsys.readouterr().err
     assert not out.exists() and staging_dirs(out) == []
-    monkeypatch.setattr(render, "_create_file", create)
+    monkeypatch.setattr(tree_writer, "_create_file", create)
     assert main(["import", str(export), "--out", str(out)]) == 0
     assert (out / "accounts.yaml").is_file()
 

@@ -252,7 +252,7 @@ def test_same_values_same_objects() -> None:
 
 
 def _crd_schemas() -> dict[str, dict[str, Any]]:
-    from tars_components.platform.controller import CRD_KINDS, _crd_template
+    from tars_components.platform.controller.crds import CRD_KINDS, _crd_template
 
     schemas = {}
     for kind in CRD_KINDS:

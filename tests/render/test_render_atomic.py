@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from support.render import NEW, OLD, loop_writing
 
-from tars_components import render
+from tars_components import tree_writer
 from tars_components.errors import UsageError
-from tars_components.render import staging_dirs, write_tree
+from tars_components.tree_writer import staging_dirs, write_tree
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -137,7 +137,7 @@ def test_file_system_without_exchange_refuses_to_replace(
 
     out = tmp_path / "out"
     write_tree(out, OLD)
-    monkeypatch.setattr(render, "exchange_paths", unsupported)
+    monkeypatch.setattr(tree_writer, "exchange_paths", unsupported)
     with pytest.raises(UsageError, match="cannot replace a directory atomically"):
         write_tree(out, NEW)
     assert tree(out) == OLD
@@ -151,9 +151,9 @@ def test_exchange_swaps_two_directories(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "f").write_text("a")
     (tmp_path / "b").mkdir()
-    render.exchange_paths(tmp_path / "a", tmp_path / "b")
+    tree_writer.exchange_paths(tmp_path / "a", tmp_path / "b")
     assert (tmp_path / "b" / "f").read_text() == "a"
     assert list((tmp_path / "a").iterdir()) == []
     with pytest.raises(OSError) as raised:
-        render.exchange_paths(tmp_path / "a", tmp_path / "missing")
+        tree_writer.exchange_paths(tmp_path / "a", tmp_path / "missing")
     assert raised.value.errno == errno.ENOENT

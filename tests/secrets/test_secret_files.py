@@ -25,8 +25,8 @@ from support.export import namespace_export
 from support.platform import FIXTURES
 from support.render import loop_writing
 
-from tars_components import render
-from tars_components.render import holds_secret, staging_dirs, write_tree
+from tars_components import tree_writer
+from tars_components.tree_writer import holds_secret, staging_dirs, write_tree
 
 SECRET = {
     "apiVersion": "v1",
@@ -200,13 +200,13 @@ def test_killed_right_after_the_swap_leaves_no_readable_secret(tmp_path: Path) -
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child dies inside write_tree
         try:
-            exchange = render.exchange_paths
+            exchange = tree_writer.exchange_paths
 
             def exchange_then_die(a: Path, b: Path) -> None:
                 exchange(a, b)
                 os.kill(os.getpid(), signal.SIGKILL)
 
-            render.exchange_paths = exchange_then_die  # type: ignore[assignment]
+            tree_writer.exchange_paths = exchange_then_die  # type: ignore[assignment]
             write_tree(out, NEW)
         finally:
             os._exit(1)
