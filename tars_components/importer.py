@@ -37,7 +37,6 @@ directory renamed into place, files holding a secret created 0600.
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from collections import Counter
@@ -46,22 +45,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .document_set import DocumentSet
 from .errors import Violation, has_errors
+from .import_plan import is_tars_document, pulumi_import_plan
 from .limits import Limits
 from .loading.documents import parse_document
 from .loading.files import read_texts
 from .loading.load import load_texts
-from .models import API_VERSIONS, FRAMEWORK_CONFIG_NAME, KINDS, V1BETA3
 from .models.document import Document, Source
-from .models.kind_facts import CLUSTER_SCOPED_KINDS
 from .models.taccount import P_CONFIG_KEY
 from .options import Mode, Options, check_option_values
 from .pipeline import check
 from .rules.taccount import TA006
 from .tree_writer import check_new_dir, write_tree
+from .yaml_writer import dump_all_literal
 
 SECRETS_SCRIPT = "pulumi-secrets.sh"
 PULUMI_IMPORT_FILE = "pulumi-import.json"
@@ -124,7 +121,7 @@ def import_texts(
     secrets: dict[str, str] = {}
     written: list[dict[str, Any]] = []
     for doc in cleaned:
-        if _is_tars(doc) and doc["kind"] == "TAccount":
+        if is_tars_document(doc) and doc["kind"] == "TAccount":
             doc = _account_reference(doc, secrets)
         written.append(doc)
     stack = _with_accounts(loaded, [d for d in written if _is_account(d)], stack_namespace)
@@ -136,14 +133,14 @@ def import_texts(
     for doc in written:
         groups.setdefault(_file_for(doc), []).append(doc)
     ordered = {name: sorted(docs, key=_order) for name, docs in sorted(groups.items())}
-    files = {name: _dump_all(docs) for name, docs in ordered.items()}
+    files = {name: dump_all_literal(docs) for name, docs in ordered.items()}
     if secrets:
         files[SECRETS_SCRIPT] = _secrets_script(secrets)
     if pulumi_plan:
         files[PULUMI_IMPORT_FILE] = pulumi_import_plan(
             [doc for docs in ordered.values() for doc in docs]
         )
-    kinds = Counter(str(d["kind"]) for d in written if _is_tars(d))
+    kinds = Counter(str(d["kind"]) for d in written if is_tars_document(d))
     return ImportResult(
         files=files,
         violations=violations,
@@ -151,7 +148,7 @@ def import_texts(
         secrets=secrets,
         stack=stack,
         kinds=dict(sorted(kinds.items())),
-        plain_objects=sum(1 for d in written if not _is_tars(d)),
+        plain_objects=sum(1 for d in written if not is_tars_document(d)),
     )
 
 
@@ -178,7 +175,7 @@ def _notes(secrets: Mapping[str, str], plain: Iterable[Mapping[str, Any]]) -> li
 
 
 def _is_account(doc: Mapping[str, Any]) -> bool:
-    return _is_tars(doc) and doc["kind"] == "TAccount"
+    return is_tars_document(doc) and doc["kind"] == "TAccount"
 
 
 def _identity(doc: Mapping[str, Any]) -> tuple[str, str] | None:
@@ -236,7 +233,7 @@ def _with_accounts(
 def _file_for(doc: Mapping[str, Any]) -> str:
     """The stack file of a document (one the checks passed: every field it is placed by is
     valid; anything else goes to the file of its kind)."""
-    if not _is_tars(doc):
+    if not is_tars_document(doc):
         return PLAIN_FILE
     kind = doc["kind"]
     spec = doc.get("spec")
@@ -326,109 +323,6 @@ def _secrets_script(secrets: Mapping[str, str]) -> str:
             ask = f"tars:{key}: type the password that the export held"
             lines.extend([f"echo {shlex.quote(ask)} >&2", target])
     return "\n".join(lines) + "\n"
-
-
-def pulumi_import_plan(objects: list[dict[str, Any]], crd_api_version: str = V1BETA3) -> str:
-    """The ``pulumi import --file`` JSON, named exactly as
-    :func:`tars_components.components.components_from_stack` registers the stack in crd mode
-    (the program of ``tars:mode: crd``), so that the next ``pulumi up`` adopts every object
-    instead of recreating it:
-
-    * one empty component per framework (``tars:index:TFramework``, named ``<namespace>``)
-      and per TarsK8S document (``tars:index:<Kind>``, named ``<namespace>/<name>``), created
-      by the import (``component: true``; the entry's ``name`` is unique in the file,
-      ``logicalName`` is the resource's name);
-    * per object its resource type (``kubernetes:<apiVersion>:<Kind>``, TarsK8S kinds at
-      ``crd_api_version``, ``core`` for the core group), its logical name (the component's
-      name and ``-<kind>``; ``<namespace>-tframeworkconfig`` for the ``tars-framework``
-      config, a child of the framework; ``<namespace>/<name>-<kind>`` for a plain object, a
-      child of its namespace's framework) and its id (``<namespace>/<name>``, or the name of a
-      cluster-scoped object).
-
-    The validation resources are not imported: they hold no cluster object and are created by
-    the next ``pulumi up``."""
-    frameworks: list[str] = []
-    for obj in objects:
-        if _is_tars(obj):
-            namespace = str(obj["metadata"].get("namespace") or "default")
-            if namespace not in frameworks:
-                frameworks.append(namespace)
-    resources: list[dict[str, Any]] = [
-        {"type": "tars:index:TFramework", "name": namespace, "component": True}
-        for namespace in frameworks
-    ]
-    for obj in objects:
-        api_version, kind = str(obj["apiVersion"]), str(obj["kind"])
-        meta = obj["metadata"]
-        name = str(meta["name"])
-        own = meta.get("namespace") if kind not in CLUSTER_SCOPED_KINDS else None
-        namespace = str(own) if own else ""
-        object_id = f"{namespace}/{name}" if namespace else name
-        if not _is_tars(obj):
-            group_version = api_version if "/" in api_version else f"core/{api_version}"
-            logical = (
-                f"{namespace}/{name}-{kind.lower()}" if namespace else f"{name}-{kind.lower()}"
-            )
-            entry = {"type": f"kubernetes:{group_version}:{kind}", "name": logical, "id": object_id}
-            parent = namespace if namespace in frameworks else next(iter(frameworks), None)
-            if parent is not None:
-                entry["parent"] = parent
-            resources.append(entry)
-            continue
-        object_type = f"kubernetes:{crd_api_version}:{kind}"
-        if kind == "TFrameworkConfig" and name == FRAMEWORK_CONFIG_NAME:
-            resources.append(
-                {
-                    "type": object_type,
-                    "name": f"{namespace}-{kind.lower()}",
-                    "id": object_id,
-                    "parent": namespace,
-                }
-            )
-            continue
-        component = f"{namespace}/{name}"
-        key = f"{kind}:{component}"
-        resources.append(
-            {
-                "type": f"tars:index:{kind}",
-                "name": key,
-                "logicalName": component,
-                "component": True,
-                "parent": namespace,
-            }
-        )
-        resources.append(
-            {
-                "type": object_type,
-                "name": f"{component}-{kind.lower()}",
-                "id": object_id,
-                "parent": key,
-            }
-        )
-    return json.dumps({"resources": resources}, indent=2, ensure_ascii=False) + "\n"
-
-
-def _is_tars(obj: Mapping[str, Any]) -> bool:
-    return str(obj.get("apiVersion")) in API_VERSIONS and obj.get("kind") in KINDS
-
-
-_SAFE_DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-
-
-class _BlockDumper(_SAFE_DUMPER):  # type: ignore[misc, valid-type, unused-ignore]
-    """Multi-line strings (config contents, templates) as literal blocks."""
-
-
-def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_BlockDumper.add_representer(str, _str)
-
-
-def _dump_all(docs: list[dict[str, Any]]) -> str:
-    return yaml.dump_all(docs, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 def read_export(path: str | Path, limits: Limits | None = None) -> dict[str, str]:

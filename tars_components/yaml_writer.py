@@ -189,3 +189,22 @@ def dump(obj: Any) -> str:
     else:
         return _pyyaml_scalar(obj) + "\n"
     return "\n".join(lines) + "\n"
+
+
+class _BlockDumper(_BaseDumper):  # type: ignore[misc, valid-type, unused-ignore]
+    """Multi-line strings (config contents, templates) as literal blocks."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_BlockDumper.add_representer(str, _str)
+
+
+def dump_all_literal(docs: list[dict[str, Any]]) -> str:
+    """Several documents for people to edit (``import``'s stack files): PyYAML's block style,
+    keys in insertion order, and multi-line strings (config contents, templates) as literal
+    blocks, where :func:`dump` writes them double-quoted on one line."""
+    return yaml.dump_all(docs, Dumper=_BlockDumper, sort_keys=False, allow_unicode=True, width=100)

@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "account_salts",
         "convert",
         "importer",
+        "import_plan",
         "schema",
         "crds",
         "platform",
