@@ -16,7 +16,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,6 +113,7 @@ def write_tree(
     directories: Iterable[str] = (CRD_DIR, MANIFEST_DIR),
     executable: Collection[str] = (),
     replace: bool = True,
+    check_dir: Callable[[str | Path], None] | None = None,
 ) -> None:
     """Make ``out_dir`` contain exactly ``files`` (``{relative path: text}``), atomically.
 
@@ -137,10 +138,11 @@ def write_tree(
     something appears in it meanwhile). Where the file system cannot exchange two directories
     (``EINVAL``/``ENOSYS``), replacing an existing render is refused (:class:`UsageError`)
     rather than done with a moment at which it does not exist; writing a new directory still
-    works.
+    works. ``check_dir`` replaces that check of ``out_dir`` (a per-cluster render's,
+    docs/concepts/clusters.md).
     """
     out = Path(os.path.abspath(out_dir))
-    check = check_out_dir if replace else check_new_dir
+    check = check_dir or (check_out_dir if replace else check_new_dir)
     check(out_dir)
     if not out.name:
         raise UsageError(f"--out {out_dir}: not a directory a render can replace")
@@ -396,6 +398,7 @@ def render_stack(
     options: Options,
     limits: Limits | None = None,
     salt_key: bytes | None = None,
+    stack: DocumentSet | None = None,
 ) -> RenderResult:
     """The ``render`` job: load a stack directory, validate and expand it, and write the files.
 
@@ -408,12 +411,14 @@ def render_stack(
     of the account's hash in the previous render in ``out_dir``, else with the salt of this
     machine's key (:func:`local_salt_key`), else with a random one
     (:class:`~tars_components.secrets.AccountHashing`): re-rendering writes the same hash, and
-    a new password keeps the account's salt.
+    a new password keeps the account's salt. ``stack``: the stack already loaded from
+    ``stack_dir`` (it is not read again).
     """
     check_options(options)
     check_out_dir(out_dir, stack_dir)
     with suspended_gc():
-        stack = load_stack(stack_dir, options.namespace, limits)
+        if stack is None:
+            stack = load_stack(stack_dir, options.namespace, limits)
         hashing = None
         if stack.accounts and options.mode == Mode.CRD:  # expand mode skips TAccounts
             from .secrets import AccountHashing

@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("rules",),
     ("expansion",),
     ("pipeline", "diff", "render", "convert", "importer", "schema", "crds", "platform"),
+    ("multicluster", "karmada"),
     ("cli", "config", "__main__"),
     ("components", "provider", "__init__"),
 )
