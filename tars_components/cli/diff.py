@@ -179,7 +179,7 @@ def run_clusters(
         assert one.diff is not None  # result.ok
         changed = changed or bool(one.diff.changes)
         if args.format == "markdown":
-            out.write(f"## Cluster `{name}`\n\n" + to_markdown(one.diff, share) + "\n")
+            out.write(f"#### Cluster `{name}`\n\n" + to_markdown(one.diff, share) + "\n")
         elif args.format == "text":
             out.write(f"=== cluster {name} ===\n")
             out.write(to_text(one.diff, colour=_colour(args.color, out)))

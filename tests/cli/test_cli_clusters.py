@@ -130,7 +130,7 @@ def test_diff_per_cluster(tmp_path: Path) -> None:
     markdown = run(
         "diff", "stacks/dev", str(new), "--stack", "mc", "--format", "markdown", cwd=root
     )
-    assert "## Cluster `sh`" in markdown.stdout and "## Cluster `bj`" in markdown.stdout
+    assert "#### Cluster `sh`" in markdown.stdout and "#### Cluster `bj`" in markdown.stdout
     code = run("diff", "stacks/dev", str(new), "--stack", "mc", "--exit-code", cwd=root)
     assert code.returncode == 3
 
