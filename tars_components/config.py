@@ -195,7 +195,13 @@ def read_stack_config(env: str, project_dir: str | Path = ".") -> StackSettings:
             raise UsageError(f"{path}: tars:{key}: a secret config value cannot be a setting")
         return value
 
-    settings = settings_from_config(setting, env)
+    try:
+        settings = settings_from_config(setting, env)
+    except UsageError as exc:
+        if not str(exc).startswith("tars:clusters"):
+            raise
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if "tars:clusters" in t), 0)
+        raise UsageError(f"{path}:{line}: {exc}") from None
     render_dir = str(base / settings.render_dir) if settings.render_dir else None
     return replace(settings, stack_dir=str(base / settings.stack_dir), render_dir=render_dir)
 

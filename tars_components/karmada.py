@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .document_set import DocumentSet
 from .errors import Violation, has_errors, sorted_violations
@@ -29,6 +29,9 @@ from .models.kind_facts import CLUSTER_SCOPED_KINDS
 from .options import Options
 from .pipeline import build
 from .rules.clusters import Cluster, stack_inventory
+
+if TYPE_CHECKING:
+    from .secrets import AccountHashing
 
 POLICY_API_VERSION = "policy.karmada.io/v1alpha1"
 """apiVersion of Karmada's PropagationPolicy and OverridePolicy."""
@@ -66,18 +69,23 @@ class KarmadaBuild:
 
 
 def karmada_build(
-    stack: DocumentSet, options: Options = Options(), configured: Sequence[Cluster] = ()
+    stack: DocumentSet,
+    options: Options = Options(),
+    configured: Sequence[Cluster] = (),
+    hashing: AccountHashing | None = None,
 ) -> KarmadaBuild:
     """The Karmada hand-over of a stack with clusters (nothing but the violations when any
-    cluster's result has a rule error)."""
+    cluster's result has a rule error). ``hashing`` salts TAccount passwords alike for every
+    cluster (keyed, so that the object written once is every cluster's)."""
     from .multicluster import build_clusters, cluster_stack
 
-    result = build_clusters(stack, options, configured)
+    inventory, _ = stack_inventory(stack, configured)
+    shared = {c.name: hashing for c in inventory.clusters} if hashing is not None else None
+    result = build_clusters(stack, options, configured, hashing=shared)
     violations = result.all_violations
     if not result.ok:
         return KarmadaBuild(violations=violations)
-    inventory, _ = stack_inventory(stack, configured)
-    base = build(cluster_stack(stack, inventory, None), options)
+    base = build(cluster_stack(stack, inventory, None), options, hashing)
     per_cluster = {r.cluster.name: {_key(o): o for o in r.build.objects} for r in result.results}
     names = list(per_cluster)
     order: dict[Key, dict[str, Any]] = {}
@@ -229,16 +237,28 @@ def render_karmada(
     out_dir: str | Path,
     options: Options,
     configured: Sequence[Cluster] = (),
+    salt_key: bytes | None = None,
 ) -> KarmadaBuild:
     """``render --target karmada``: :func:`karmada_build`, then the objects and policies as one
     renderYamlToDirectory tree in ``out_dir`` (replaced atomically; nothing written when a rule
-    error blocks)."""
+    error blocks). TAccount passwords (crd mode) are salted with ``salt_key``, else the
+    previous render's salt, else this machine's key, as ``render`` does."""
     from dataclasses import replace
 
-    from .render import check_out_dir, render_files, write_tree
+    from .options import Mode
+    from .render import check_out_dir, local_salt_key, previous_hashes, render_files, write_tree
 
     check_out_dir(out_dir, stack_dir)
-    result = karmada_build(stack, options, configured)
+    hashing = None
+    if stack.accounts and options.mode == Mode.CRD:
+        from .secrets import AccountHashing
+
+        hashing = AccountHashing(
+            key=salt_key,
+            previous=previous_hashes(out_dir, stack),
+            local_key=None if salt_key is not None else local_salt_key(),
+        )
+    result = karmada_build(stack, options, configured, hashing)
     if not result.ok:
         return result
     files = render_files([*result.objects, *result.policies])

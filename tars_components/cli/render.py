@@ -113,7 +113,11 @@ def run_clusters(
     if args.target == "karmada":
         from ..karmada import render_karmada
 
-        handed = render_karmada(stack, found.stack_dir, args.out, found.options, found.clusters)
+        if args.cluster:
+            raise UsageError("--cluster and --target karmada: Karmada places every cluster")
+        handed = render_karmada(
+            stack, found.stack_dir, args.out, found.options, found.clusters, key
+        )
         print_violations(handed.violations, out)
         if not handed.ok:
             errors = error_count(handed.violations)

@@ -228,3 +228,21 @@ def test_out_holding_other_files_is_refused(tmp_path: Path, entry: str) -> None:
     done = _render(root)
     assert done.returncode == 2 and "not a previous per-cluster render" in done.stderr
     assert (root / entry).read_text() == "mine"
+
+
+def test_a_bad_tars_clusters_entry_names_file_line_and_field(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    config = (root / "Pulumi.mc.yaml").read_text().replace("name: bj", "name: BJ")
+    (root / "Pulumi.mc.yaml").write_text(config)
+    done = _render(root)
+    assert done.returncode == 2
+    assert "Pulumi.mc.yaml:4: tars:clusters[1].name: a cluster name must be a DNS label" in (
+        done.stderr
+    )
+    assert not (root / "out").exists()
+
+
+def test_cluster_flag_with_karmada_is_a_usage_error(tmp_path: Path) -> None:
+    root = project(tmp_path, BJ_REPLICAS)
+    done = _render(root, "--target", "karmada", "--cluster", "bj")
+    assert done.returncode == 2 and "Karmada places every cluster" in done.stderr
