@@ -16,6 +16,12 @@ claim templates is replaced),
 config secrets ``tars:<KEY>`` that TAccounts reference as ``{configSecret: KEY}``, and
 ``tars:accountSaltKey``, the secret key that salts TAccount password hashes (without it, each
 account's random salt is kept in the state).
+
+With clusters (``tars:clusters``, or Stellaris Cluster documents in the stack; see
+docs/pulumi/clusters.md) every cluster gets its own Kubernetes provider (credentials from the
+secret ``tars:<credentials key>``; ``tars:renderDir`` writes ``<renderDir>/<cluster>/``) and its
+own components, named ``<cluster>/...``; ``tars:allowApiServerChange`` lists the clusters whose
+credentials may name another API server than the inventory's.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import pulumi_kubernetes as k8s
 
 from tars_components.components import components_from_stack, config_secrets
 from tars_components.config import StackSettings, settings_from_config
+from tars_components.document_set import DocumentSet
 from tars_components.errors import LoadError, UsageError
 from tars_components.pipeline import Validation, validate
 
@@ -93,6 +100,11 @@ def main() -> None:
         fail("invalid tars:* config", [str(exc)])
     checked = check(settings, config.get("previousStackDir"))
     stack, previous = checked.stack, checked.previous
+    from tars_components.multicluster import is_multicluster
+
+    if is_multicluster(stack, settings.clusters):
+        deploy_clusters(config, settings, stack, previous, protect, retain_on_delete)
+        return
 
     provider = k8s.Provider(
         "kubernetes",
@@ -122,6 +134,48 @@ def main() -> None:
         "templates", {key: template.parent_chain for key, template in built.templates.items()}
     )
     pulumi.export("objects", built.objects())
+    if settings.render_dir:
+        pulumi.export("renderDir", settings.render_dir)
+
+
+def deploy_clusters(
+    config: pulumi.Config,
+    settings: StackSettings,
+    stack: DocumentSet,
+    previous: DocumentSet | None,
+    protect: bool | None,
+    retain_on_delete: bool | None,
+) -> None:
+    """The stack on each cluster of its inventory: every cluster's result checked as
+    ``tars-components validate`` checks it (violations naming the cluster), then one provider
+    and one set of components per cluster, wave after wave."""
+    from tars_components.components.clusters import cluster_credentials, clusters_from_stack
+    from tars_components.multicluster import validate_clusters
+
+    result = validate_clusters(stack, settings.options, previous, settings.clusters)
+    for warning in result.all_violations:
+        if not warning.is_error:
+            pulumi.log.warn(warning.format())
+    if not result.ok:
+        errors = [v.format() for v in result.all_violations if v.is_error]
+        fail(f"{len(errors)} rule error(s) in {settings.stack_dir}: nothing is applied", errors)
+    allowed = [n.strip() for n in (config.get("allowApiServerChange") or "").split(",")]
+    built = clusters_from_stack(
+        stack,
+        result.inventory,
+        credentials=None if settings.render_dir else cluster_credentials(result.inventory, config),
+        options=settings.options,
+        opts=pulumi.ResourceOptions(protect=protect, retain_on_delete=retain_on_delete),
+        previous=previous,
+        external_replicas=settings.external_replicas,
+        render_dir=settings.render_dir,
+        allow_server_change=[n for n in allowed if n],
+        secrets=config_secrets(stack, config),
+        salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
+    )
+    pulumi.export("mode", settings.options.mode.value)
+    pulumi.export("clusters", {name: c.cluster.api_server for name, c in built.items()})
+    pulumi.export("objects", {name: c.components.objects() for name, c in built.items()})
     if settings.render_dir:
         pulumi.export("renderDir", settings.render_dir)
 

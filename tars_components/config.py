@@ -22,6 +22,7 @@ from .options import (
     check_options,
     parse_approvers,
 )
+from .rules.clusters import Cluster, clusters_from_config
 from .yaml_reader import YamlLimitError, describe_yaml_error, load_documents
 
 NAMESPACE_KEY = "tars"
@@ -55,6 +56,9 @@ class StackSettings:
     kube_context: str | None = None
     external_replicas: bool = False
     limits: Limits = field(default_factory=Limits)
+    clusters: tuple[Cluster, ...] = ()
+    """``tars:clusters``: the clusters of the environment (docs/concepts/clusters.md); empty
+    for one cluster."""
 
 
 def settings_from_config(
@@ -127,6 +131,7 @@ def settings_from_config(
         kube_context=text("kubeContext"),
         external_replicas=flag("externalReplicas", False),
         limits=Limits(**{k: v for k, v in limits.items() if v is not None}),
+        clusters=clusters_from_config(lookup("clusters")),
     )
 
 
@@ -190,7 +195,13 @@ def read_stack_config(env: str, project_dir: str | Path = ".") -> StackSettings:
             raise UsageError(f"{path}: tars:{key}: a secret config value cannot be a setting")
         return value
 
-    settings = settings_from_config(setting, env)
+    try:
+        settings = settings_from_config(setting, env)
+    except UsageError as exc:
+        if not str(exc).startswith("tars:clusters"):
+            raise
+        line = next((n for n, t in enumerate(text.splitlines(), 1) if "tars:clusters" in t), 0)
+        raise UsageError(f"{path}:{line}: {exc}") from None
     render_dir = str(base / settings.render_dir) if settings.render_dir else None
     return replace(settings, stack_dir=str(base / settings.stack_dir), render_dir=render_dir)
 

@@ -41,6 +41,9 @@ class Violation:
     message: str
     file: str | None = None
     line: int | None = None
+    cluster: str | None = None
+    """The cluster whose result broke the rule, in a stack of several clusters
+    (docs/concepts/clusters.md); None otherwise."""
 
     @property
     def is_error(self) -> bool:
@@ -48,18 +51,22 @@ class Violation:
         return self.severity is Severity.ERROR
 
     def format(self) -> str:
-        """``FILE:LINE: CODE severity Kind namespace/name field: message``
+        """``FILE:LINE: CODE severity Kind namespace/name field: message``, then
+        `` (cluster NAME)`` for a violation of one cluster's result
         (docs/rules/index.md#how-to-read-a-violation)."""
         body = (
             f"{self.code} {self.severity} {self.kind} {self.namespace}/{self.name} "
             f"{self.field}: {self.message}"
         )
+        if self.cluster is not None:
+            body = f"{body} (cluster {self.cluster})"
         if self.file is None:
             return printable(body)  # a name or key of the stack may hold control characters
         return printable(f"{self.file}:{self.line or 0}: {body}")
 
-    def sort_key(self) -> tuple[str, int, str, str, str, str, str, str, str]:
-        """Report order, total on every field: file, line, code, object, field, message."""
+    def sort_key(self) -> tuple[str, int, str, str, str, str, str, str, str, str]:
+        """Report order, total on every field: file, line, code, object, field, message,
+        cluster."""
         return (
             self.file or "",
             self.line or 0,
@@ -70,6 +77,7 @@ class Violation:
             self.field,
             self.severity.value,
             self.message,
+            self.cluster or "",
         )
 
     def __str__(self) -> str:

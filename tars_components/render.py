@@ -62,6 +62,7 @@ def render_stack(
     options: Options,
     limits: Limits | None = None,
     salt_key: bytes | None = None,
+    stack: DocumentSet | None = None,
 ) -> RenderResult:
     """The ``render`` job: load a stack directory, validate and expand it, and write the files.
 
@@ -74,12 +75,14 @@ def render_stack(
     of the account's hash in the previous render in ``out_dir``, else with the salt of this
     machine's key (:func:`local_salt_key`), else with a random one
     (:class:`~tars_components.secrets.AccountHashing`): re-rendering writes the same hash, and
-    a new password keeps the account's salt.
+    a new password keeps the account's salt. ``stack``: the stack already loaded from
+    ``stack_dir`` (it is not read again).
     """
     check_options(options)
     check_out_dir(out_dir, stack_dir)
     with suspended_gc():
-        stack = load_stack(stack_dir, options.namespace, limits)
+        if stack is None:
+            stack = load_stack(stack_dir, options.namespace, limits)
         hashing = None
         if stack.accounts and options.mode == Mode.CRD:  # expand mode skips TAccounts
             from .secrets import AccountHashing

@@ -17,7 +17,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -81,6 +81,7 @@ def write_tree(
     directories: Iterable[str] = (CRD_DIR, MANIFEST_DIR),
     executable: Collection[str] = (),
     replace: bool = True,
+    check_dir: Callable[[str | Path], None] | None = None,
 ) -> None:
     """Make ``out_dir`` contain exactly ``files`` (``{relative path: text}``), atomically.
 
@@ -105,10 +106,11 @@ def write_tree(
     something appears in it meanwhile). Where the file system cannot exchange two directories
     (``EINVAL``/``ENOSYS``), replacing an existing render is refused (:class:`UsageError`)
     rather than done with a moment at which it does not exist; writing a new directory still
-    works.
+    works. ``check_dir`` replaces that check of ``out_dir`` (a per-cluster render's,
+    docs/concepts/clusters.md).
     """
     out = Path(os.path.abspath(out_dir))
-    check = check_out_dir if replace else check_new_dir
+    check = check_dir or (check_out_dir if replace else check_new_dir)
     check(out_dir)
     if not out.name:
         raise UsageError(f"--out {out_dir}: not a directory a render can replace")

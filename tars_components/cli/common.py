@@ -15,12 +15,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from ..errors import Violation, sorted_violations
+from ..errors import UsageError, Violation, sorted_violations
 
 if TYPE_CHECKING:
     from typing import TypeAlias
 
     from ..config import StackSettings
+    from ..document_set import DocumentSet
 
     Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
     """What each command module's ``add_parser`` adds its parser to."""
@@ -189,6 +190,38 @@ def settings(args: argparse.Namespace) -> StackSettings:
         if value is not None:
             limits[field] = value
     return replace(found, options=options, limits=replace(found.limits, **limits))
+
+
+def add_cluster_argument(cmd: argparse.ArgumentParser) -> None:
+    """``--cluster NAME``: one cluster of the stack's inventory (docs/concepts/clusters.md)."""
+    cmd.add_argument(
+        "--cluster",
+        metavar="NAME",
+        help="with a cluster inventory (Stellaris Cluster documents or tars:clusters): only "
+        "this cluster",
+    )
+
+
+def wants_clusters(stack: DocumentSet, found: StackSettings, args: argparse.Namespace) -> bool:
+    """True when the loaded stack has a cluster inventory (Stellaris Cluster documents,
+    ClusterOverride documents or ``tars:clusters``): the command works per cluster. False for
+    a one-cluster stack (the command runs as without clusters); :class:`UsageError` then for
+    ``--cluster`` or ``--target karmada``, which need an inventory."""
+    from ..multicluster import is_multicluster
+
+    if is_multicluster(stack, found.clusters):
+        return True
+    if getattr(args, "cluster", None):
+        raise UsageError(
+            f"--cluster {args.cluster}: the stack has no cluster inventory (Stellaris Cluster "
+            "documents or tars:clusters)"
+        )
+    if getattr(args, "target", "clusters") == "karmada":
+        raise UsageError(
+            "--target karmada: the stack has no cluster inventory (Stellaris Cluster documents "
+            "or tars:clusters)"
+        )
+    return False
 
 
 def _approvers(text: str | None) -> tuple[str, ...] | None:

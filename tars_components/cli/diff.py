@@ -13,14 +13,18 @@ from .common import (
     EXIT_CHANGES,
     EXIT_OK,
     EXIT_VIOLATIONS,
+    add_cluster_argument,
     add_output_arguments,
     add_project_arguments,
     error_count,
     print_violations,
     settings,
+    wants_clusters,
 )
 
 if TYPE_CHECKING:
+    from ..config import StackSettings
+    from ..document_set import DocumentSet
     from .common import Subparsers
 
 
@@ -53,6 +57,7 @@ def add_parser(commands: Subparsers) -> None:
     )
     add_project_arguments(cmd)
     add_output_arguments(cmd)
+    add_cluster_argument(cmd)
     cmd.add_argument(
         "--format",
         choices=["text", "markdown", "json"],
@@ -84,7 +89,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Print the changes in ``--format``: 0 (3 with changes under ``--exit-code``), 1 when the
     new stack has a rule error (its violations instead of the changes)."""
     from ..diff import to_json, to_markdown, to_text
-    from ..pipeline import diff
+    from ..diff.stacks import diff_stacks
+    from ..pipeline import load_stacks
 
     if args.new_stack is None and not args.stack:
         raise UsageError("diff needs NEW_STACK, or --stack ENV to take it from Pulumi.ENV.yaml")
@@ -93,7 +99,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     args.stack_dir = args.new_stack
     found = settings(args)
     new_dir = args.new_stack or found.stack_dir
-    result = diff(args.old_stack, new_dir, found.options, found.limits, found.external_replicas)
+    previous, current = load_stacks(
+        [args.old_stack, new_dir], found.options.namespace, found.limits
+    )
+    if wants_clusters(current, found, args) or (
+        not found.clusters and wants_clusters(previous, found, args)
+    ):
+        return run_clusters(found, previous, current, args, new_dir, out)
+    result = diff_stacks(previous, current, found.options, found.external_replicas)
     if result.diff is None:
         errors = error_count(result.violations)
         if args.format == "json":
@@ -125,6 +138,54 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_CHANGES if args.exit_code and changes.changes else EXIT_OK
 
 
+def run_clusters(
+    found: StackSettings,
+    previous: DocumentSet,
+    current: DocumentSet,
+    args: argparse.Namespace,
+    new_dir: str,
+    out: TextIO,
+) -> int:
+    """``diff`` per cluster: each cluster's changes under its own heading (text, markdown), or
+    ``{"clusters": {NAME: <diff>}}`` (json); a rule error in any cluster's result refuses the
+    whole diff, each violation naming its cluster."""
+    from ..diff import to_json, to_markdown, to_text
+    from ..multicluster import diff_clusters
+
+    result = diff_clusters(
+        previous, current, found.options, found.external_replicas, found.clusters, args.cluster
+    )
+    violations = result.all_violations
+    if not result.ok:
+        errors = error_count(violations)
+        if args.format == "json":
+            print_violations(violations, sys.stderr)
+            document = {"violations": [_violation_json(v) for v in violations]}
+            out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        else:
+            print_violations(violations, out)
+        print(
+            f"diff refused: {new_dir}: {errors} error(s), {len(violations) - errors} warning(s)",
+            file=sys.stderr,
+        )
+        return EXIT_VIOLATIONS
+    print_violations(violations, sys.stderr)
+    changed = False
+    if args.format == "json":
+        clusters = {name: json.loads(to_json(d.diff)) for name, d in result.diffs if d.diff}
+        out.write(json.dumps({"clusters": clusters}, indent=2, ensure_ascii=False) + "\n")
+    share = max(1000, args.max_chars // max(1, len(result.diffs)))
+    for name, one in result.diffs:
+        assert one.diff is not None  # result.ok
+        changed = changed or bool(one.diff.changes)
+        if args.format == "markdown":
+            out.write(f"#### Cluster `{name}`\n\n" + to_markdown(one.diff, share) + "\n")
+        elif args.format == "text":
+            out.write(f"=== cluster {name} ===\n")
+            out.write(to_text(one.diff, colour=_colour(args.color, out)))
+    return EXIT_CHANGES if args.exit_code and changed else EXIT_OK
+
+
 def _colour(choice: str, out: TextIO) -> bool:
     if choice != "auto":
         return choice == "always"
@@ -146,4 +207,5 @@ def _violation_json(v: Violation) -> dict[str, Any]:
         "file": v.file,
         "line": v.line,
         "text": v.format(),
+        **({"cluster": v.cluster} if v.cluster is not None else {}),
     }

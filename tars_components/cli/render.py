@@ -13,15 +13,19 @@ from ..errors import UsageError
 from .common import (
     EXIT_OK,
     EXIT_VIOLATIONS,
+    add_cluster_argument,
     add_output_arguments,
     add_stack_arguments,
     error_count,
     print_files,
     print_violations,
     settings,
+    wants_clusters,
 )
 
 if TYPE_CHECKING:
+    from ..config import StackSettings
+    from ..document_set import DocumentSet
     from .common import Subparsers
 
 SALT_KEY_ENV = "TARS_ACCOUNT_SALT_KEY"
@@ -45,6 +49,14 @@ def add_parser(commands: Subparsers) -> None:
         "or a random one is drawn",
     )
     add_output_arguments(cmd)
+    add_cluster_argument(cmd)
+    cmd.add_argument(
+        "--target",
+        choices=["clusters", "karmada"],
+        default="clusters",
+        help="with a cluster inventory: clusters (default) writes OUT/<cluster>/ per cluster; "
+        "karmada writes the objects once plus Karmada PropagationPolicies and OverridePolicies",
+    )
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -54,7 +66,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     found = settings(args)
     options = found.options
     key = salt_key(args.account_salt_key_file, os.environ)
-    result = render_stack(found.stack_dir, args.out, options, found.limits, key)
+    stack = load_stack_of(found)
+    if wants_clusters(stack, found, args):
+        return run_clusters(found, stack, args, key, out)
+    result = render_stack(found.stack_dir, args.out, options, found.limits, key, stack)
     print_violations(result.build.violations, out)
     if not result.build.ok:
         errors = error_count(result.build.violations)
@@ -71,6 +86,70 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         f"{len(result.build.warnings)} warning(s)",
         file=out,
     )
+    return EXIT_OK
+
+
+def load_stack_of(found: StackSettings) -> DocumentSet:
+    """The stack directory of ``found``, loaded within its limits (garbage collection paused,
+    as :func:`~tars_components.render.render_stack` does)."""
+    from ..batch import suspended_gc
+    from ..loading.load import load_stack
+
+    with suspended_gc():
+        return load_stack(found.stack_dir, found.options.namespace, found.limits)
+
+
+def run_clusters(
+    found: StackSettings,
+    stack: DocumentSet,
+    args: argparse.Namespace,
+    key: bytes | None,
+    out: TextIO,
+) -> int:
+    """Render a stack with clusters: ``OUT/<cluster>/`` per cluster, or the Karmada hand-over
+    (``--target karmada``)."""
+    from ..multicluster import render_clusters
+
+    if args.target == "karmada":
+        from ..karmada import render_karmada
+
+        if args.cluster:
+            raise UsageError("--cluster and --target karmada: Karmada places every cluster")
+        handed = render_karmada(
+            stack, found.stack_dir, args.out, found.options, found.clusters, key
+        )
+        print_violations(handed.violations, out)
+        if not handed.ok:
+            errors = error_count(handed.violations)
+            print(f"render refused: {errors} error(s), nothing written", file=out)
+            return EXIT_VIOLATIONS
+        print_files(args.out, handed.files, out)
+        print(
+            f"rendered {len(handed.objects)} objects and {len(handed.policies)} Karmada policies "
+            f"for {len(handed.clusters)} clusters ({', '.join(handed.clusters)}) from "
+            f"{found.stack_dir} into {args.out}",
+            file=out,
+        )
+        return EXIT_OK
+    result = render_clusters(
+        stack, found.stack_dir, args.out, found.options, found.clusters, args.cluster, key
+    )
+    violations = result.build.all_violations
+    print_violations(violations, out)
+    if not result.build.ok:
+        errors = error_count(violations)
+        print(f"render refused: {errors} error(s), nothing written", file=out)
+        return EXIT_VIOLATIONS
+    print_files(args.out, result.files, out)
+    for done in result.build.results:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(done.build.kinds().items()))
+        print(
+            f"cluster {done.cluster.name}: rendered {len(done.stack.servers)} servers into "
+            f"{Path(args.out) / done.cluster.name} (namespace {found.options.namespace}, mode "
+            f"{found.options.mode}): {len(done.build.objects)} objects ({kinds or 'none'}), "
+            f"{len(done.build.warnings)} warning(s)",
+            file=out,
+        )
     return EXIT_OK
 
 

@@ -9,14 +9,18 @@ from typing import TYPE_CHECKING, TextIO
 from .common import (
     EXIT_OK,
     EXIT_VIOLATIONS,
+    add_cluster_argument,
     add_output_arguments,
     add_stack_arguments,
     error_count,
     print_violations,
     settings,
+    wants_clusters,
 )
 
 if TYPE_CHECKING:
+    from ..config import StackSettings
+    from ..document_set import DocumentSet
     from .common import Subparsers
 
 
@@ -42,6 +46,7 @@ def add_parser(commands: Subparsers) -> None:
         "TC001, TC003, TC004, TC007-TC009, TR006, TR007, TD001, TD002) and known documents are "
         "updates",
     )
+    add_cluster_argument(cmd)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -50,6 +55,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     found = settings(args)
     result = validate(found.stack_dir, found.options, found.limits, args.previous or None)
+    if wants_clusters(result.stack, found, args):
+        return run_clusters(found, result.stack, result.previous, args, out)
     stack, violations = result.stack, result.violations
     print_violations(violations, out)
     for note in stack.notes:
@@ -62,4 +69,36 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         f"{len(violations) - errors} warning(s)",
         file=sys.stderr,
     )
+    return EXIT_OK if result.ok else EXIT_VIOLATIONS
+
+
+def run_clusters(
+    found: StackSettings,
+    stack: DocumentSet,
+    previous: DocumentSet | None,
+    args: argparse.Namespace,
+    out: TextIO,
+) -> int:
+    """Validate each cluster's result: the violations (each naming its cluster), then one
+    summary line per cluster (stderr)."""
+    from ..multicluster import validate_clusters
+
+    result = validate_clusters(stack, found.options, previous, found.clusters, args.cluster)
+    print_violations(result.all_violations, out)
+    for note in stack.notes:
+        print(f"note: {note}", file=sys.stderr)
+    inventory_errors = error_count(result.violations)
+    if inventory_errors or not result.clusters:
+        print(
+            f"{found.stack_dir}: cluster inventory: {inventory_errors} error(s), "
+            f"{len(result.violations) - inventory_errors} warning(s)",
+            file=sys.stderr,
+        )
+    for cluster, violations in result.clusters:
+        errors = error_count(violations)
+        print(
+            f"{found.stack_dir}: cluster {cluster.name}: {errors} error(s), "
+            f"{len(violations) - errors} warning(s)",
+            file=sys.stderr,
+        )
     return EXIT_OK if result.ok else EXIT_VIOLATIONS

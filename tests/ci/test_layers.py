@@ -46,6 +46,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "crds",
         "platform",
     ),
+    ("multicluster", "karmada"),
     ("cli", "config", "__main__"),
     ("components", "provider", "__init__"),
 )

@@ -1,0 +1,214 @@
+"""One Kubernetes provider per cluster for a stack with clusters (docs/pulumi/clusters.md).
+
+:func:`clusters_from_stack` declares, for each cluster of the inventory, a Kubernetes provider
+(``cluster-<name>``) and the components of that cluster's documents (the overrides applied,
+:func:`tars_components.multicluster.cluster_stack`), every logical name prefixed
+``<cluster>/``; the clusters of wave n+1 depend on every component of wave n.
+
+The provider's kubeconfig is built by :func:`cluster_kubeconfig` from the cluster's
+credentials (a Pulumi secret): one cluster, context and user, all named after the cluster, so
+renaming contexts in a kubeconfig or rotating a token or certificate changes nothing that makes
+pulumi-kubernetes replace the provider (and with it every resource). A kubeconfig whose API
+server is not the inventory's is refused at preview, unless the cluster is listed in
+``allow_server_change`` (``tars:allowApiServerChange``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+import yaml
+
+from ..document_set import DocumentSet
+from ..multicluster import cluster_stack
+from ..options import Options
+from ..rules.clusters import Cluster, Inventory
+from .from_stack import StackComponents, components_from_stack
+
+
+class CredentialsError(ValueError):
+    """Credentials that cannot be used for a cluster; the message never quotes them."""
+
+
+def cluster_kubeconfig(
+    cluster: Cluster, credentials: str, allow_server_change: bool = False
+) -> str:
+    """The kubeconfig (YAML) of ``cluster``'s provider from its credentials: a kubeconfig
+    (its current context's cluster and user) or a bearer token (with the inventory's API
+    server). Raises :class:`CredentialsError` when the kubeconfig cannot be read, has no usable
+    current context, or names another API server than the inventory's (unless
+    ``allow_server_change``)."""
+    where = f"cluster {cluster.name} (credentials tars:{cluster.credentials_key})"
+    if cluster.credentials_type == "token":
+        if not cluster.api_server:
+            raise CredentialsError(f"{where}: a token needs the cluster's API server")
+        token = credentials.strip()
+        if not token or "\n" in token:
+            raise CredentialsError(f"{where}: the token must be one non-empty line")
+        return _kubeconfig(cluster.name, {"server": cluster.api_server}, {"token": token}, None)
+    try:
+        config = yaml.safe_load(credentials)
+    except yaml.YAMLError:
+        raise CredentialsError(f"{where}: the kubeconfig is not valid YAML") from None
+    if not isinstance(config, dict):
+        raise CredentialsError(f"{where}: the kubeconfig is not a mapping")
+    current = config.get("current-context")
+    context = _named(config.get("contexts"), current)
+    if context is None or not isinstance(context.get("context"), dict):
+        raise CredentialsError(f"{where}: the kubeconfig has no current context")
+    entry = context["context"]
+    server_entry = _named(config.get("clusters"), entry.get("cluster"))
+    user_entry = _named(config.get("users"), entry.get("user"))
+    if server_entry is None or not isinstance(server_entry.get("cluster"), dict):
+        raise CredentialsError(f"{where}: the current context's cluster is missing")
+    if user_entry is None or not isinstance(user_entry.get("user"), dict):
+        raise CredentialsError(f"{where}: the current context's user is missing")
+    server = server_entry["cluster"].get("server")
+    if cluster.api_server and server != cluster.api_server and not allow_server_change:
+        raise CredentialsError(
+            f"{where}: the kubeconfig's API server {server} is not the inventory's "
+            f"{cluster.api_server}: the Kubernetes provider would be replaced, and every "
+            f"resource of the cluster with it; list {cluster.name} in "
+            "tars:allowApiServerChange to accept"
+        )
+    namespace = entry.get("namespace")
+    return _kubeconfig(
+        cluster.name,
+        server_entry["cluster"],
+        user_entry["user"],
+        namespace if isinstance(namespace, str) else None,
+    )
+
+
+def _named(entries: Any, name: Any) -> dict[str, Any] | None:
+    if not isinstance(entries, list):
+        return None
+    for item in entries:
+        if isinstance(item, dict) and item.get("name") == name:
+            return item
+    return None
+
+
+def _kubeconfig(
+    name: str, cluster: Mapping[str, Any], user: Mapping[str, Any], namespace: str | None
+) -> str:
+    context: dict[str, Any] = {"cluster": name, "user": name}
+    if namespace:
+        context["namespace"] = namespace
+    document = {
+        "apiVersion": "v1",
+        "kind": "Config",
+        "clusters": [{"name": name, "cluster": dict(cluster)}],
+        "users": [{"name": name, "user": dict(user)}],
+        "contexts": [{"name": name, "context": context}],
+        "current-context": name,
+    }
+    return yaml.safe_dump(document, sort_keys=True)
+
+
+@dataclass
+class ClusterComponents:
+    """One cluster's provider and components."""
+
+    cluster: Cluster
+    provider: k8s.Provider
+    components: StackComponents
+
+
+def cluster_provider(
+    cluster: Cluster,
+    credentials: pulumi.Input[str] | None,
+    render_dir: str | None = None,
+    allow_server_change: bool = False,
+    opts: pulumi.ResourceOptions | None = None,
+) -> k8s.Provider:
+    """The Kubernetes provider of ``cluster`` (``cluster-<name>``): writing manifests to
+    ``<render_dir>/<name>`` when ``render_dir`` is set, else talking to the cluster with the
+    kubeconfig of :func:`cluster_kubeconfig` (a secret), or without credentials the context
+    named after the cluster of the ambient kubeconfig. ``skipUpdateUnreachable``: an
+    unreachable cluster's resources are left as they are, the other clusters are updated."""
+    if render_dir:
+        return k8s.Provider(
+            f"cluster-{cluster.name}",
+            render_yaml_to_directory=f"{render_dir.rstrip('/')}/{cluster.name}",
+            opts=opts,
+        )
+    if credentials is None:
+        return k8s.Provider(
+            f"cluster-{cluster.name}",
+            context=cluster.name,
+            skip_update_unreachable=True,
+            opts=opts,
+        )
+    kubeconfig = pulumi.Output.secret(credentials).apply(
+        lambda text: cluster_kubeconfig(cluster, text, allow_server_change)
+    )
+    return k8s.Provider(
+        f"cluster-{cluster.name}",
+        kubeconfig=kubeconfig,
+        skip_update_unreachable=True,
+        opts=opts,
+    )
+
+
+def clusters_from_stack(
+    stack: DocumentSet,
+    inventory: Inventory,
+    credentials: Mapping[str, pulumi.Input[str]] | None = None,
+    options: Options | None = None,
+    opts: pulumi.ResourceOptions | None = None,
+    previous: DocumentSet | None = None,
+    external_replicas: bool = False,
+    render_dir: str | None = None,
+    allow_server_change: Collection[str] = (),
+    secrets: Mapping[str, pulumi.Input[str]] | None = None,
+    salt_key: pulumi.Input[str] | None = None,
+) -> dict[str, ClusterComponents]:
+    """Declare every cluster's provider and components (see the module docstring), by
+    cluster name in inventory order. ``credentials`` maps a cluster's ``credentials_key`` to
+    its secret value (:func:`cluster_credentials` reads them from the Pulumi config)."""
+    found: dict[str, ClusterComponents] = {}
+    before: list[pulumi.Resource] = []
+    for wave in inventory.waves():
+        this_wave: list[pulumi.Resource] = []
+        for cluster in wave:
+            key = cluster.credentials_key
+            provider = cluster_provider(
+                cluster,
+                (credentials or {}).get(key) if key else None,
+                render_dir,
+                cluster.name in allow_server_change,
+            )
+            own = pulumi.ResourceOptions(provider=provider, depends_on=list(before))
+            built = components_from_stack(
+                cluster_stack(stack, inventory, cluster),
+                options=options,
+                opts=pulumi.ResourceOptions.merge(opts, own),
+                previous=cluster_stack(previous, inventory, cluster) if previous else None,
+                external_replicas=external_replicas,
+                prefix=f"{cluster.name}/",
+                secrets=secrets,
+                salt_key=salt_key,
+            )
+            found[cluster.name] = ClusterComponents(cluster, provider, built)
+            this_wave.extend(built.all())
+            this_wave.extend(built.plain.values())
+        before = this_wave
+    return found
+
+
+def cluster_credentials(
+    inventory: Inventory, config: pulumi.Config
+) -> dict[str, pulumi.Output[str]]:
+    """The credentials of every cluster that names a key, read with
+    ``config.require_secret`` (``tars:<key>``): the Secret a Stellaris Cluster references lives
+    in the management cluster, so the stack holds its content as a Pulumi secret."""
+    return {
+        c.credentials_key: config.require_secret(c.credentials_key)
+        for c in inventory.clusters
+        if c.credentials_key
+    }

@@ -1,0 +1,149 @@
+"""The project's ``__main__.py`` on a stack with two clusters, under
+``pulumi.runtime.set_mocks``: one Kubernetes provider per cluster, every resource registered
+with its cluster's provider and named after it, the bj replicas override, waves as
+dependencies, and the provider's kubeconfig built from the secret credentials (a kubeconfig
+naming another API server than the inventory's refused)."""
+
+from __future__ import annotations
+
+import json
+import runpy
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from support.clusters import BJ_REPLICAS, ORDER, project
+
+from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
+from tars_components.components.testing import Recording, record
+from tars_components.rules.clusters import Cluster
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAM = str(ROOT / "__main__.py")
+PROVIDER = "pulumi:providers:kubernetes"
+
+
+def kubeconfig(server: str, context: str = "admin@cluster", token: str = "t0k3n-value") -> str:
+    """A kubeconfig as a cluster admin hands it out."""
+    return yaml.safe_dump(
+        {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [{"name": "c", "cluster": {"server": server}}],
+            "users": [{"name": "u", "user": {"token": token}}],
+            "contexts": [{"name": context, "context": {"cluster": "c", "user": "u"}}],
+            "current-context": context,
+        }
+    )
+
+
+def _config(stack_dir: Path, **extra: Any) -> dict[str, Any]:
+    clusters = [
+        {
+            "name": "sh",
+            "apiServer": "https://sh.example.com:6443",
+            "credentials": "kubeconfig-sh",
+            "labels": {"region": "east"},
+        },
+        {
+            "name": "bj",
+            "apiServer": "https://bj.example.com:6443",
+            "credentials": "kubeconfig-bj",
+            "labels": {"region": "north"},
+            "wave": 1,
+        },
+    ]
+    return {
+        "tars:namespace": "tars-dev",
+        "tars:stackDir": str(stack_dir),
+        "tars:clusters": json.dumps(clusters),
+        "tars:kubeconfig-sh": kubeconfig("https://sh.example.com:6443"),
+        "tars:kubeconfig-bj": kubeconfig("https://bj.example.com:6443"),
+        **extra,
+    }
+
+
+@pytest.fixture(scope="module")
+def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
+    root = project(tmp_path_factory.mktemp("mc"), BJ_REPLICAS)
+    return record(lambda: runpy.run_path(PROGRAM), config=_config(root / "stacks" / "dev"))
+
+
+def test_one_provider_per_cluster(recording: Recording) -> None:
+    providers = recording.of_type(PROVIDER)
+    assert sorted(p.name for p in providers) == ["cluster-bj", "cluster-sh"]
+
+
+def test_every_resource_uses_its_cluster_provider(recording: Recording) -> None:
+    urns = {p.name.removeprefix("cluster-"): p.urn for p in recording.of_type(PROVIDER)}
+    kube = [r for r in recording.registrations if r.type.startswith("kubernetes:")]
+    assert kube
+    for r in kube:
+        cluster = r.name.split("/", 1)[0]
+        assert cluster in urns, r.name
+        assert r.provider_urn == urns[cluster], (r.name, r.provider)
+    clusters = {r.name.split("/", 1)[0] for r in kube}
+    assert clusters == {"sh", "bj"}
+
+
+def test_bj_replicas_override(recording: Recording) -> None:
+    replicas = {
+        r.name.split("/", 1)[0]: r.inputs["spec"]["replicas"]
+        for r in recording.of_type("kubernetes:apps/v1:StatefulSet")
+        if r.inputs["metadata"]["name"] == ORDER
+    }
+    assert replicas == {"sh": 2, "bj": 3}
+
+
+def test_wave_one_depends_on_wave_zero(recording: Recording) -> None:
+    sh = {
+        r.urn
+        for r in recording.registrations
+        if r.name.startswith("sh/") and r.type.startswith("kubernetes:")
+    }
+    bj_frameworks = [r for r in recording.registrations if r.name == "bj/tars-dev" and not r.custom]
+    assert bj_frameworks and sh
+    assert sh <= set(bj_frameworks[0].dependencies)
+    sh_framework = next(r for r in recording.registrations if r.name == "sh/tars-dev")
+    assert not any(d.startswith("urn:") and "bj/" in d for d in sh_framework.dependencies)
+
+
+def test_credentials_stay_secret(recording: Recording) -> None:
+    assert recording.plaintext("t0k3n-value") == []
+
+
+def test_a_kubeconfig_for_another_api_server_is_refused(tmp_path: Path) -> None:
+    root = project(tmp_path, BJ_REPLICAS)
+    moved = _config(
+        root / "stacks" / "dev", **{"tars:kubeconfig-bj": kubeconfig("https://other:6443")}
+    )
+    with pytest.raises(Exception, match=r"is not the inventory.s https://bj\.example\.com:6443"):
+        record(lambda: runpy.run_path(PROGRAM), config=moved)
+    allowed = {**moved, "tars:allowApiServerChange": "bj"}
+    done = record(lambda: runpy.run_path(PROGRAM), config=allowed)
+    assert len(done.of_type(PROVIDER)) == 2
+
+
+def test_kubeconfig_is_normalised_to_the_cluster_name() -> None:
+    sh = Cluster("sh", "https://sh.example.com:6443", "kubeconfig-sh")
+    one = cluster_kubeconfig(sh, kubeconfig("https://sh.example.com:6443", "ctx-a", "one"))
+    two = cluster_kubeconfig(sh, kubeconfig("https://sh.example.com:6443", "ctx-b", "two"))
+    parsed = yaml.safe_load(one)
+    assert parsed["current-context"] == "sh"
+    assert [c["name"] for c in parsed["clusters"]] == ["sh"]
+    assert one.replace("one", "two") == two  # only the credential itself differs
+
+
+def test_token_credentials_use_the_inventory_server() -> None:
+    bj = Cluster("bj", "https://bj.example.com:6443", "token-bj", "token")
+    parsed = yaml.safe_load(cluster_kubeconfig(bj, "abc.def\n"))
+    assert parsed["clusters"][0]["cluster"] == {"server": "https://bj.example.com:6443"}
+    assert parsed["users"][0]["user"] == {"token": "abc.def"}
+
+
+def test_unreadable_credentials_are_not_quoted() -> None:
+    sh = Cluster("sh", "https://sh.example.com:6443", "kubeconfig-sh")
+    with pytest.raises(CredentialsError) as caught:
+        cluster_kubeconfig(sh, "users: [s3cr3t")
+    assert "s3cr3t" not in str(caught.value) and "tars:kubeconfig-sh" in str(caught.value)
