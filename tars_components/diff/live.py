@@ -39,7 +39,7 @@ from ..errors import LoadError, LoadProblem
 from ..expansion.ownership import ObjectKey, ignored_paths
 from ..limits import Limits
 from ..loading.exports import list_items
-from ..models.ownership import FieldOwnership, display_name
+from ..models.ownership import SERVER_ID_LABEL, FieldOwnership, display_name
 from ..yaml_reader import YamlLimitError, describe_yaml_error, load_documents
 from .fields import key_segment, list_key
 from .model import Change, Diff
@@ -365,7 +365,10 @@ def resolve(obj: Any, path: Sequence[Segment]) -> Any:
 
 def conflict_group(kind: str, path: tuple[Segment, ...]) -> tuple[Segment, ...]:
     """The field a conflict is named by: for a TServer, the spec field an ownership setting
-    names (``spec.release``, ``spec.k8s.env``); the leaf itself otherwise."""
+    names (``spec.release``, ``spec.k8s.env``; the ``tars.io/ServerID`` label the webhook derives
+    from ``release.id`` goes with ``spec.release``); the leaf itself otherwise."""
+    if kind == "TServer" and path == ("metadata", "labels", SERVER_ID_LABEL):
+        return ("spec", "release")
     if kind == "TServer" and path[:1] == ("spec",) and len(path) > 1:
         if path[1] in _SECTIONS and len(path) > 2:
             return path[:3]

@@ -50,10 +50,14 @@ def tarsweb_took_the_release(live: list[dict[str, Any]]) -> dict[str, Any]:
     server = find(live, "TServer")
     server["spec"]["release"]["image"] = TARSWEB_IMAGE
     server["spec"]["release"]["id"] = "v1-hotfix"
+    server["metadata"]["labels"]["tars.io/ServerID"] = "v1-hotfix"  # the webhook, in its request
     owned_by(
         server,
         "tarsweb",
-        {"f:spec": {"f:release": {"f:id": {}, "f:image": {}, "f:time": {}}}},
+        {
+            "f:metadata": {"f:labels": {"f:tars.io/ServerID": {}}},
+            "f:spec": {"f:release": {"f:id": {}, "f:image": {}, "f:time": {}}},
+        },
     )
     return server
 
