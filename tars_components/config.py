@@ -42,7 +42,7 @@ class StackSettings:
     * ``kube_context``: ``tars:kubeContext``, the kubeconfig context of the Kubernetes provider.
     * ``external_replicas``: ``tars:externalReplicas``; leave ``spec.replicas`` to an HPA or
       ``kubectl scale`` (``ignore_changes``). An alias of ``tars:fieldOwnership``
-      ``replicas=initial`` (set on create, then left alone), which ``options`` carries.
+      ``replicas=initial`` (set on create, then left alone): :func:`effective_ownership`.
     * ``limits``: bounds on the stack's files (``tars:maxFileSize``, ``tars:maxStackSize``,
       ``tars:maxDepth``, ``tars:maxAliasExpansion``; see :class:`~.limits.Limits`).
 
@@ -116,9 +116,7 @@ def settings_from_config(
         tconfig_config_maps=flag("tconfigConfigMaps", False),
         existing_framework_config=framework_config == "existing",
         approvers=parse_approvers(text("approvers") or ""),
-        field_ownership=field_ownership_setting(
-            lookup("fieldOwnership"), flag("externalReplicas", False)
-        ),
+        field_ownership=field_ownership_setting(lookup("fieldOwnership")),
     )
     check_options(options, config=True)
     limits = {
@@ -135,15 +133,20 @@ def settings_from_config(
     )
 
 
-def field_ownership_setting(value: Any, external_replicas: bool = False) -> FieldOwnership:
-    """``tars:fieldOwnership`` (a mapping, its JSON text or ``field=ownership,...``), with
-    ``tars:externalReplicas: true`` read as ``replicas=initial`` unless replicas are named
+def field_ownership_setting(value: Any) -> FieldOwnership:
+    """``tars:fieldOwnership``: a mapping, its JSON text or ``field=ownership,...``
     (docs/concepts/ownership.md). Raises :class:`UsageError` naming the key."""
     try:
-        found = FieldOwnership.parse(value if value != "" else None)
+        return FieldOwnership.parse(value if value != "" else None)
     except ValueError as exc:
         raise UsageError(f"tars:fieldOwnership: {exc}") from None
-    if external_replicas:
+
+
+def effective_ownership(settings: StackSettings) -> FieldOwnership:
+    """The stack's field ownership with ``tars:externalReplicas`` read as its alias
+    ``replicas=initial`` (unless replicas are named)."""
+    found = settings.options.field_ownership
+    if settings.external_replicas:
         found = found.with_default("k8s.replicas", Ownership.INITIAL)
     return found
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from typing import TextIO
 
 from ..errors import UsageError
@@ -30,6 +31,7 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     """Build the stack (STACK or ``--stack ENV``), read the export, print drift and conflicts
     in ``--format``: 0 (3 when anything differs under ``--exit-code``), 1 when the stack has
     a rule error, 2 for an unreadable export or stack."""
+    from ..config import effective_ownership
     from ..diff.live import live_diff, parse_export
     from ..diff.live_printers import live_json, live_markdown, live_text
     from ..expansion.ownership import server_ownerships
@@ -48,7 +50,7 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     args.stack_dir = args.old_stack
     found = settings(args)
     stack_dir = args.old_stack or found.stack_dir
-    options = found.options
+    options = replace(found.options, field_ownership=effective_ownership(found))
     live = parse_export(read_export(args.live, found.limits), found.limits)
     stack = load_stack(stack_dir, options.namespace, found.limits)
     built = build(stack, options)

@@ -151,6 +151,9 @@ class TServer(pulumi.ComponentResource):
         self.field_ownership = _ownership(args, raw, scope)
         """The server's field ownership (the framework's options, the server's annotation,
         then ``field_ownership``): docs/concepts/ownership.md."""
+        # The stack's field manager marks servers that share fields by a field ownership
+        # setting; external_replicas alone keeps the objects as they always were.
+        self._field_manager = field_manager() if self.field_ownership else None
         if self.external_replicas:
             self.field_ownership = self.field_ownership.with_default(
                 "k8s.replicas", Ownership.INITIAL
@@ -326,8 +329,8 @@ class TServer(pulumi.ComponentResource):
         replicas = REPLICAS_PATHS.get(kind) if self.external_replicas else None
         ignored = [replicas] if replicas else []
         ignored.extend(p for p in ignored_paths(kind, self.field_ownership) if p not in ignored)
-        if self.field_ownership:
-            obj = with_field_manager(obj, field_manager())
+        if self._field_manager is not None:
+            obj = with_field_manager(obj, self._field_manager)
         self.resources[kind] = kubernetes_resource(
             child_name(name, obj),
             obj,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from support.documents import load, tars_server
 
-from tars_components.config import settings_from_config
+from tars_components.config import effective_ownership, settings_from_config
 from tars_components.diff.stacks import diff_stacks
 from tars_components.errors import UsageError
 from tars_components.models.ownership import FieldOwnership, Ownership
@@ -122,9 +122,10 @@ def test_the_stack_setting_forms(value: Any, expected: Any) -> None:
 
 def test_external_replicas_config_is_an_alias_of_initial_replicas() -> None:
     settings = settings_from_config({"externalReplicas": "true"})
-    assert settings.options.field_ownership.of("k8s.replicas") is Ownership.INITIAL
+    assert effective_ownership(settings).of("k8s.replicas") is Ownership.INITIAL
+    assert not settings.options.field_ownership  # the objects stay as they always were
     named = settings_from_config({"externalReplicas": True, "fieldOwnership": "replicas=external"})
-    assert named.options.field_ownership.of("k8s.replicas") is Ownership.EXTERNAL
+    assert effective_ownership(named).of("k8s.replicas") is Ownership.EXTERNAL
 
 
 @pytest.mark.parametrize(
