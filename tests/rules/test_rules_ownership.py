@@ -5,10 +5,13 @@ well formed), TO002 (expand mode cannot leave a pod-template field to another ma
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
-from support.documents import load, tars_server
+import yaml
+from support.cli import run
+from support.documents import FRAMEWORK, NAMESPACE, load, stack_text, tars_server, template
 
 from tars_components.config import effective_ownership, settings_from_config
 from tars_components.diff.stacks import diff_stacks
@@ -139,3 +142,35 @@ def test_external_replicas_config_is_an_alias_of_initial_replicas() -> None:
 def test_a_bad_stack_setting_is_a_usage_error_naming_the_key(value: str, message: str) -> None:
     with pytest.raises(UsageError, match=f"tars:fieldOwnership: .*{message}"):
         settings_from_config({"fieldOwnership": value})
+
+
+def test_render_and_validate_take_the_flag(tmp_path: Path) -> None:
+    stack = tmp_path / "stack"
+    stack.mkdir()
+    docs = [
+        copy.deepcopy(FRAMEWORK),
+        template("tars.default"),
+        template("tars.cpp", "tars.default"),
+    ]
+    (stack / "stack.yaml").write_text(stack_text(*docs, tars_server()), encoding="utf-8")
+    out = tmp_path / "out"
+    flags = ("--namespace", NAMESPACE, "--mode", "crd")
+    result = run(
+        "render", str(stack), "--out", str(out), *flags, "--field-ownership", "release=external"
+    )
+    assert result.returncode == 0, result.stderr
+    [server] = [
+        d
+        for f in sorted(out.rglob("*.yaml"))
+        for d in yaml.safe_load_all(f.read_text(encoding="utf-8"))
+        if d and d.get("kind") == "TServer"
+    ]
+    assert "release" not in server["spec"]
+    assert server["spec"]["k8s"]["replicas"] == 1
+    bad = run("validate", str(stack), *flags, "--field-ownership", "release=theirs")
+    assert bad.returncode == 2
+    assert "--field-ownership 'release=theirs'" in bad.stderr and "Traceback" not in bad.stderr
+    warned = run(
+        "validate", str(stack), "--namespace", NAMESPACE, "--field-ownership", "k8s.env=external"
+    )
+    assert warned.returncode == 0 and "TO002" in warned.stdout + warned.stderr
