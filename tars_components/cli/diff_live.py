@@ -51,7 +51,7 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     found = settings(args)
     stack_dir = args.old_stack or found.stack_dir
     options = replace(found.options, field_ownership=effective_ownership(found))
-    live = parse_export(read_export(args.live, found.limits), found.limits)
+    live = parse_export(read_export(args.live, found.limits), found.limits, options.namespace)
     stack = load_stack(stack_dir, options.namespace, found.limits)
     built = build(stack, options)
     if not built.ok:

@@ -39,6 +39,7 @@ from ..errors import LoadError, LoadProblem
 from ..expansion.ownership import ObjectKey, ignored_paths
 from ..limits import Limits
 from ..loading.exports import list_items
+from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from ..models.ownership import SERVER_ID_LABEL, FieldOwnership, display_name
 from ..yaml_reader import YamlLimitError, describe_yaml_error, load_documents
 from .fields import key_segment, list_key
@@ -152,9 +153,12 @@ def _ignored(obj: Mapping[str, Any], ownerships: Mapping[ObjectKey, FieldOwnersh
     return ignored_paths(str(obj.get("kind")), ownership) if ownership else []
 
 
-def parse_export(texts: Mapping[str, str], limits: Limits | None = None) -> list[dict[str, Any]]:
+def parse_export(
+    texts: Mapping[str, str], limits: Limits | None = None, namespace: str | None = None
+) -> list[dict[str, Any]]:
     """The objects of an export (``{file: text}``: one file or every file of a directory):
-    every document, a ``kind: List``'s or a typed list's items unwrapped. Raises
+    every document, a ``kind: List``'s or a typed list's items unwrapped; a namespaced object
+    without ``metadata.namespace`` is in ``namespace`` when one is given. Raises
     :class:`LoadError` naming the file and line of each YAML that does not parse and of each
     item that is not an object with ``apiVersion``, ``kind`` and ``metadata.name`` (no value
     is quoted: an export may hold Secrets)."""
@@ -192,6 +196,9 @@ def parse_export(texts: Mapping[str, str], limits: Limits | None = None) -> list
                         )
                     )
                     continue
+                local = item["kind"] not in CLUSTER_SCOPED_KINDS
+                if namespace and local and not meta.get("namespace"):
+                    item = {**item, "metadata": {**meta, "namespace": namespace}}
                 objects.append(item)
     if problems:
         raise LoadError(problems)

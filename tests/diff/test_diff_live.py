@@ -177,6 +177,8 @@ def test_parse_export_unwraps_lists_and_names_bad_items() -> None:
         as_list([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}])
     )
     assert [o["metadata"]["name"] for o in parse_export({"x.yaml": text})] == ["a"]
+    [item] = parse_export({"x.yaml": text}, namespace="shop")
+    assert item["metadata"]["namespace"] == "shop"
     with pytest.raises(LoadError) as caught:
         parse_export({"x.yaml": "kind: List\nitems:\n- just-a-string\n"})
     assert "x.yaml:1:" in str(caught.value) and "items.0" in str(caught.value)
