@@ -15,6 +15,7 @@ from .errors import UsageError
 from .limits import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, parse_size
 from .loading.files import UnreadableFile, read_text
 from .models import API_VERSIONS, V1BETA3
+from .models.ownership import FieldOwnership, Ownership
 from .options import (
     DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
     Mode,
@@ -41,7 +42,8 @@ class StackSettings:
       Kubernetes provider's ``renderYamlToDirectory`` instead of talking to a cluster.
     * ``kube_context``: ``tars:kubeContext``, the kubeconfig context of the Kubernetes provider.
     * ``external_replicas``: ``tars:externalReplicas``; leave ``spec.replicas`` to an HPA or
-      ``kubectl scale`` (``ignore_changes``).
+      ``kubectl scale`` (``ignore_changes``). An alias of ``tars:fieldOwnership``
+      ``replicas=initial`` (set on create, then left alone): :func:`effective_ownership`.
     * ``limits``: bounds on the stack's files (``tars:maxFileSize``, ``tars:maxStackSize``,
       ``tars:maxDepth``, ``tars:maxAliasExpansion``; see :class:`~.limits.Limits`).
 
@@ -118,6 +120,7 @@ def settings_from_config(
         tconfig_config_maps=flag("tconfigConfigMaps", False),
         existing_framework_config=framework_config == "existing",
         approvers=parse_approvers(text("approvers") or ""),
+        field_ownership=field_ownership_setting(lookup("fieldOwnership")),
     )
     check_options(options, config=True)
     limits = {
@@ -133,6 +136,24 @@ def settings_from_config(
         limits=Limits(**{k: v for k, v in limits.items() if v is not None}),
         clusters=clusters_from_config(lookup("clusters")),
     )
+
+
+def field_ownership_setting(value: Any) -> FieldOwnership:
+    """``tars:fieldOwnership``: a mapping, its JSON text or ``field=ownership,...``
+    (docs/concepts/ownership.md). Raises :class:`UsageError` naming the key."""
+    try:
+        return FieldOwnership.parse(value if value != "" else None)
+    except ValueError as exc:
+        raise UsageError(f"tars:fieldOwnership: {exc}") from None
+
+
+def effective_ownership(settings: StackSettings) -> FieldOwnership:
+    """The stack's field ownership with ``tars:externalReplicas`` read as its alias
+    ``replicas=initial`` (unless replicas are named)."""
+    found = settings.options.field_ownership
+    if settings.external_replicas:
+        found = found.with_default("k8s.replicas", Ownership.INITIAL)
+    return found
 
 
 def limit_value(field: str, value: Any, config: bool) -> int | None:
@@ -211,11 +232,12 @@ _SECURE = object()
 
 
 def _plain(value: Any) -> Any:
-    """Pulumi config values may be ``{value: ...}`` or ``{secure: ...}`` mappings."""
+    """Pulumi config values may be ``{value: ...}`` or ``{secure: ...}`` mappings; any other
+    mapping is a structured value (``tars:fieldOwnership: {release: external}``)."""
     if isinstance(value, dict):
         if "secure" in value:
             return _SECURE
-        return value.get("value")
+        return value.get("value") if "value" in value or not value else value
     return value
 
 

@@ -13,9 +13,12 @@ from .errors import UsageError
 from .models import API_VERSIONS, V1BETA3
 from .models.base import P_DNS1123SUB
 from .models.names import is_dns_label
+from .models.ownership import FieldOwnership
 from .models.tdeploy import P_APPROVER
 
 DEFAULT_LOCAL_VOLUME_STORAGE_CLASS = "tars-storage-class"
+EVERY_FIELD_MANAGED = FieldOwnership()
+"""The default field ownership: Pulumi applies every field."""
 
 
 class Mode(str, Enum):
@@ -53,6 +56,10 @@ class Options:
       created or owned. Defaults to false.
     * ``approvers``: who may approve a TDeploy request (``approve.person``, TD006); empty
       means anyone. Defaults to empty.
+    * ``field_ownership``: which TServer fields Pulumi applies, sets once or leaves to another
+      manager (:class:`~tars_components.models.ownership.FieldOwnership`; a mapping such as
+      ``{"replicas": "external"}`` is accepted), docs/concepts/ownership.md. Defaults to
+      every field managed.
     """
 
     namespace: str = "default"
@@ -65,6 +72,11 @@ class Options:
     tconfig_config_maps: bool = False
     existing_framework_config: bool = False
     approvers: tuple[str, ...] = ()
+    field_ownership: FieldOwnership = EVERY_FIELD_MANAGED
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.field_ownership, FieldOwnership):
+            object.__setattr__(self, "field_ownership", FieldOwnership.parse(self.field_ownership))
 
 
 OPTION_NAMES: dict[str, tuple[str, str]] = {
@@ -78,6 +90,7 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
     "tconfig_config_maps": ("--tconfig-configmaps", "tars:tconfigConfigMaps"),
     "existing_framework_config": ("--existing-framework-config", "tars:frameworkConfig"),
     "approvers": ("--approvers", "tars:approvers"),
+    "field_ownership": ("--field-ownership", "tars:fieldOwnership"),
 }
 """Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
 
@@ -114,6 +127,10 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
         lambda v: isinstance(v, tuple) and all(re.fullmatch(P_APPROVER, p) for p in v),
         "expected names separated by commas, each a letter then at most 15 letters, digits, "
         "'_', '.' or '-'",
+    ),
+    "field_ownership": (
+        lambda v: isinstance(v, FieldOwnership),
+        "expected field=managed|initial|external entries",
     ),
 }
 

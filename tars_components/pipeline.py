@@ -33,6 +33,7 @@ from .expansion import (
     refused_statefulset_violations,
 )
 from .expansion.layout import layout_violations
+from .expansion.ownership import apply_ownership, server_ownerships
 from .expansion.resources import kind_documents, plain_objects
 from .expansion.tconfig import config_maps
 from .loading.load import load_stack
@@ -42,6 +43,7 @@ from .rules import validate as validate_rules
 from .rules import validate_change, without_create_only
 from .rules.objects import controller_only_objects, overwritten_by_output
 from .rules.output import expand_mode_warnings
+from .rules.ownership import expand_mode_violations
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing
@@ -90,6 +92,7 @@ def check(stack: DocumentSet, options: Options = Options()) -> list[Violation]:
         found.extend(controller_only_objects(stack))
     found.extend(kind_violations(stack, options))
     found.extend(approver_violations(stack, options.approvers))  # TDeploy, TD006
+    found.extend(expand_mode_violations(stack, options))  # field ownership, TO002
     return sorted_violations(found)
 
 
@@ -221,7 +224,8 @@ def output_objects(
     """Every object a checked stack produces in this mode, in output order: plain objects,
     then the custom resources (crd mode) or the expanded workloads (expand mode).
     ``hashing`` salts the TAccount passwords (:class:`~tars_components.secrets.AccountHashing`;
-    without it, a salt derived from the account, for a build that is only compared)."""
+    without it, a salt derived from the account, for a build that is only compared). Fields
+    another manager owns (``external``, docs/concepts/ownership.md) are left out."""
     objects = plain_objects(stack)
     if options.mode == Mode.CRD:
         objects.extend(crd_documents(stack, options))
@@ -230,7 +234,7 @@ def output_objects(
         objects.extend(expand(stack, options))
         if options.tconfig_config_maps:
             objects.extend(config_maps(stack))
-    return objects
+    return apply_ownership(objects, server_ownerships(stack, options))
 
 
 def build(

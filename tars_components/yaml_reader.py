@@ -70,7 +70,9 @@ class YamlLimitError(Exception):
 # Flow collections open with [ or {; block collections open at a column no larger than the
 # run of spaces and indicators (- ? :) starting their line, and each nested block collection
 # sits at a larger column than its parent, except a list under a mapping key (same column).
-# So a file's nesting is at most 2 * (longest such run + 1) + its count of [ and {.
+# So a file's nesting is at most 2 * (longest such run + 1) + its count of [ and {; an empty
+# pair ([] or {}: a live export's managedFields holds thousands) holds nothing, so all of them
+# together add at most one level.
 _ANCHOR = re.compile(r"(?:^|[\s,\[\]{}:])&[^\s,\[\]{}]")
 _ALIAS = re.compile(r"(?:^|[\s,\[\]{}:])\*[^\s,\[\]{}]")
 
@@ -79,9 +81,9 @@ def _nesting_bound_within(text: str, limit: int) -> bool:
     """True when the cheap upper bound on the nesting of ``text`` is at most ``limit``."""
     if _has_other_line_breaks(text):  # a lone CR, NEL, LS and PS break lines too; after a BOM
         text = _OTHER_BREAKS.sub("\n", text)  # a line starts afresh
-    flow = text.count("[") + text.count("{")
+    flow = _openers(text)
     if flow >= limit:  # a flow collection never spans a document marker: count per document
-        flow = max(part.count("[") + part.count("{") for part in _DOCUMENT_MARKER.split(text))
+        flow = max(_openers(part) for part in _DOCUMENT_MARKER.split(text))
         if flow >= limit:
             return False
     run = (limit - flow) // 2
@@ -89,6 +91,13 @@ def _nesting_bound_within(text: str, limit: int) -> bool:
         return False
     first_line, other_lines = _line_starts(run)
     return first_line.match(text) is None and other_lines.search(text) is None
+
+
+def _openers(text: str) -> int:
+    """How many levels the flow collections of ``text`` can nest at most: its ``[`` and ``{``,
+    the empty pairs counted once together."""
+    empty = text.count("[]") + text.count("{}")
+    return text.count("[") + text.count("{") - empty + (1 if empty else 0)
 
 
 _DOCUMENT_MARKER = re.compile(r"\n(?:---|\.\.\.)(?=[ \t\n]|\Z)")

@@ -1,12 +1,11 @@
 """Hand a server's scale to a HorizontalPodAutoscaler (or TarsWeb).
 
-The order server is declared with ``external_replicas=True`` (``tars:externalReplicas`` for a
-whole stack, ``TFrameworkArgs.external_replicas`` for a framework): Pulumi then ignores
-changes to its replicas (``ignore_changes`` on ``spec.replicas`` of the StatefulSet, or on
+``TServerAutoscaler`` declares the order server and its ``autoscaling/v2`` HPA: the server's
+replicas are ``external`` (never applied, ignored: ``spec.replicas`` of the StatefulSet, or
 ``spec.k8s.replicas`` of the TServer in crd mode), so an ``up`` never resets what the
-autoscaler chose. The HPA targets ``TServer.scale_target_ref``: the TServer's scale
-subresource in crd mode (the TarsK8S controller passes the count on), the StatefulSet in
-expand mode.
+autoscaler chose, and its ``tars.io/MinReplicas``/``tars.io/MaxReplicas`` annotations follow
+the HPA's bounds. The HPA targets the TServer's scale subresource in crd mode (the TarsK8S
+controller passes the count on), the StatefulSet in expand mode.
 
 Config (namespace ``tars-hpa``): ``mode`` (expand or crd), ``renderDir``, ``minReplicas``,
 ``maxReplicas``, ``cpuUtilization``.
@@ -17,7 +16,8 @@ from __future__ import annotations
 import pulumi
 import pulumi_kubernetes as k8s
 
-from tars_components import Mode, Options, TFramework, TFrameworkConfigDocument, TServer
+from tars_components import Mode, Options, TFramework, TFrameworkConfigDocument, TServerArgs
+from tars_components.components import TServerAutoscaler
 
 config = pulumi.Config()
 namespace = "shop"
@@ -42,28 +42,19 @@ framework = TFramework(
     templates={"tars.cpp": "tars.cpp"},
 )
 
-order = TServer(
+autoscaler = TServerAutoscaler(
     "order",
-    framework=framework,
-    app="Shop",
-    server="OrderServer",
-    tars={"template": "tars.cpp", "servants": [{"name": "OrderObj", "port": 10000}]},
-    k8s={"replicas": 2, "resources": {"requests": {"cpu": "200m"}}},
-    release={"id": "v1", "image": "docker.tarsyun.com/shop/orderserver:v1"},
-    external_replicas=True,  # the HPA owns the replicas from now on
-)
-
-target = order.scale_target_ref
-assert target is not None  # None only for a DaemonSet or an unreleased server
-spec = {
-    "scaleTargetRef": {
-        "apiVersion": target["apiVersion"],
-        "kind": target["kind"],
-        "name": target["name"],
-    },
-    "minReplicas": config.get_int("minReplicas") or 2,
-    "maxReplicas": config.get_int("maxReplicas") or 10,
-    "metrics": [
+    server=TServerArgs(
+        framework,
+        app="Shop",
+        server="OrderServer",
+        tars={"template": "tars.cpp", "servants": [{"name": "OrderObj", "port": 10000}]},
+        k8s={"replicas": 2, "resources": {"requests": {"cpu": "200m"}}},
+        release={"id": "v1", "image": "docker.tarsyun.com/shop/orderserver:v1"},
+    ),
+    min_replicas=config.get_int("minReplicas") or 2,
+    max_replicas=config.get_int("maxReplicas") or 10,
+    metrics=[
         {
             "type": "Resource",
             "resource": {
@@ -75,12 +66,6 @@ spec = {
             },
         }
     ],
-}
-hpa = k8s.autoscaling.v2.HorizontalPodAutoscaler(
-    "order-hpa",
-    metadata={"name": "shop-orderserver", "namespace": namespace},
-    spec=spec,
-    opts=pulumi.ResourceOptions(provider=provider, depends_on=[order]),
 )
 
-pulumi.export("scaleTarget", order.scale_target_ref)
+pulumi.export("scaleTarget", autoscaler.server.scale_target_ref)

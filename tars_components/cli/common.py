@@ -13,7 +13,7 @@ import argparse
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from ..errors import UsageError, Violation, sorted_violations
 
@@ -146,6 +146,12 @@ def add_project_arguments(cmd: argparse.ArgumentParser) -> None:
         help="directory of Pulumi.yaml and Pulumi.ENV.yaml (default: .)",
     )
     cmd.add_argument("--namespace", metavar="NS", help="stack namespace (default: default)")
+    cmd.add_argument(
+        "--field-ownership",
+        metavar="FIELD=OWNER,...",
+        help="TServer fields another manager owns: release=external,replicas=initial "
+        "(managed, initial or external; on top of tars:fieldOwnership)",
+    )
     add_limit_arguments(cmd)
 
 
@@ -179,6 +185,7 @@ def settings(args: argparse.Namespace) -> StackSettings:
         "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
         "existing_framework_config": getattr(args, "existing_framework_config", None),
         "approvers": _approvers(getattr(args, "approvers", None)),
+        "field_ownership": _field_ownership(found, getattr(args, "field_ownership", None)),
     }
     given = {k: v for k, v in overrides.items() if v is not None}
     check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
@@ -222,6 +229,18 @@ def wants_clusters(stack: DocumentSet, found: StackSettings, args: argparse.Name
             "or tars:clusters)"
         )
     return False
+
+
+def _field_ownership(found: StackSettings, text: str | None) -> Any:
+    """``--field-ownership`` on top of the stack's setting (None when not given)."""
+    from ..models.ownership import FieldOwnership
+
+    if text is None:
+        return None
+    try:
+        return found.options.field_ownership.merged(FieldOwnership.parse(text))
+    except ValueError as exc:
+        raise UsageError(f"--field-ownership {text!r}: {exc}") from None
 
 
 def _approvers(text: str | None) -> tuple[str, ...] | None:

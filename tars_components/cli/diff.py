@@ -40,15 +40,36 @@ def add_parser(commands: Subparsers) -> None:
         "like `validate --previous OLD_STACK` (exit 1 on a rule error, no change list). Both "
         "stacks are built with the same options: the flags, and with --stack ENV the tars:* "
         "settings of Pulumi.ENV.yaml (NEW_STACK then defaults to its tars:stackDir).",
-        epilog="exit codes: 0 success (with or without changes; 3 with changes under "
-        "--exit-code), 1 rule violations, 2 usage error or unreadable input",
+        epilog="with --live EXPORT, the one stack (STACK or --stack ENV) is built and compared "
+        "with the export instead. exit codes: 0 success (with or without changes; 3 with "
+        "changes under --exit-code), 1 rule violations, 2 usage error or unreadable input",
     )
-    cmd.add_argument("old_stack", metavar="OLD_STACK", help="previous stack directory")
+    cmd.add_argument(
+        "old_stack",
+        metavar="OLD_STACK",
+        nargs="?",
+        help="previous stack directory (with --live: the stack directory to build)",
+    )
     cmd.add_argument(
         "new_stack",
         metavar="NEW_STACK",
         nargs="?",
         help="new stack directory (default with --stack ENV: its tars:stackDir)",
+    )
+    cmd.add_argument(
+        "--live",
+        metavar="EXPORT",
+        help="compare the stack's build with a live export (kubectl get ... -o yaml "
+        "--show-managed-fields: a file, a kind: List or a directory): the drift, and the "
+        "fields another field manager owns with another value (conflicts)",
+    )
+    cmd.add_argument(
+        "--field-manager",
+        metavar="NAME",
+        action="append",
+        default=None,
+        help="with --live: a field manager of this stack (repeatable; default with --stack "
+        "ENV: tars-components-ENV; pulumi-kubernetes-* is always this stack's)",
     )
     cmd.add_argument(
         "--stack",
@@ -92,6 +113,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..diff.stacks import diff_stacks
     from ..pipeline import load_stacks
 
+    if args.live is not None:
+        from .diff_live import run_live
+
+        return run_live(args, out)
+    if args.field_manager:
+        raise UsageError("--field-manager needs --live")
+    if args.old_stack is None:
+        raise UsageError("diff needs OLD_STACK (or --live EXPORT)")
     if args.new_stack is None and not args.stack:
         raise UsageError("diff needs NEW_STACK, or --stack ENV to take it from Pulumi.ENV.yaml")
     if args.max_chars < 1000:

@@ -21,10 +21,12 @@ from .args import (
     TTemplateArgs,
     TTreeArgs,
 )
+from .autoscaler import TServerAutoscaler
 from .failure import ComponentError
 from .framework import TFramework
 from .from_stack import StackComponents, components_from_stack, config_secrets
 from .plain import KubernetesObject
+from .release import TServerRelease
 from .server import TServer
 from .shapes import (
     AuthorizationArgsDict,
@@ -66,6 +68,8 @@ __all__ = [
     "TImageArgs",
     "TServer",
     "TServerArgs",
+    "TServerAutoscaler",
+    "TServerRelease",
     "TTemplate",
     "TTemplateArgs",
     "TTree",

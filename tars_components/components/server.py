@@ -11,8 +11,15 @@ import pulumi
 
 from ..errors import LoadError
 from ..expansion import crd_document, expand_server
+from ..expansion.ownership import ignored_paths, without_external
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
 from ..models.kind_facts import api_version_of
+from ..models.ownership import (
+    FIELD_MANAGER_ANNOTATION,
+    FieldOwnership,
+    Ownership,
+    server_ownership,
+)
 from ..options import Mode, Options
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
 from .args import TServerArgs, split_args
@@ -107,6 +114,7 @@ class TServer(pulumi.ComponentResource):
         previous: TServerDocument | None = None,
         skip_await: bool | None = None,
         external_replicas: bool | None = None,
+        field_ownership: Mapping[str, str] | None = None,
     ) -> None: ...
 
     # --- end of generated code ---
@@ -140,6 +148,16 @@ class TServer(pulumi.ComponentResource):
             scope.external_replicas if args.external_replicas is None else args.external_replicas
         )
         """True when the replicas belong to another field manager (HPA, TarsWeb)."""
+        self.field_ownership = _ownership(args, raw, scope)
+        """The server's field ownership (the framework's options, the server's annotation,
+        then ``field_ownership``): docs/concepts/ownership.md."""
+        # The stack's field manager marks servers that share fields by a field ownership
+        # setting; external_replicas alone keeps the objects as they always were.
+        self._field_manager = field_manager() if self.field_ownership else None
+        if self.external_replicas:
+            self.field_ownership = self.field_ownership.with_default(
+                "k8s.replicas", Ownership.INITIAL
+            )
         self._retain = retain_on_delete(opts, scope.retain_on_delete)
         self.resources: dict[str, pulumi.CustomResource] = {}
         """The server's Kubernetes resources by kind."""
@@ -184,6 +202,7 @@ class TServer(pulumi.ComponentResource):
         else:
             objects = expand_server(document, scope.config, options)
             self._warn_on_replacement(args, scope, objects)
+        objects = [without_external(o, self.field_ownership) for o in objects]
         self._objects: list[dict[str, Any]] | pulumi.Output[_Box] = objects
         self._leaves: list[Leaf] = leaves
         for obj in objects:
@@ -225,6 +244,9 @@ class TServer(pulumi.ComponentResource):
             else:
                 objects = expand_server(document, scope.config, options)
                 self._warn_on_replacement(args, scope, objects)
+            # The server's annotation is known here (an Output annotation value is resolved).
+            ownership = _ownership(args, resolved, scope)
+            objects = [without_external(o, ownership) for o in objects]
             return _Box(
                 {
                     "objects": objects,
@@ -303,8 +325,13 @@ class TServer(pulumi.ComponentResource):
         return ["DaemonSet"] if raw["spec"].get("release") is not None else []
 
     def _register(self, name: str, obj: Mapping[str, Any]) -> None:
-        replicas = REPLICAS_PATHS.get(str(obj["kind"])) if self.external_replicas else None
-        self.resources[str(obj["kind"])] = kubernetes_resource(
+        kind = str(obj["kind"])
+        replicas = REPLICAS_PATHS.get(kind) if self.external_replicas else None
+        ignored = [replicas] if replicas else []
+        ignored.extend(p for p in ignored_paths(kind, self.field_ownership) if p not in ignored)
+        if self._field_manager is not None:
+            obj = with_field_manager(obj, self._field_manager)
+        self.resources[kind] = kubernetes_resource(
             child_name(name, obj),
             obj,
             pulumi.ResourceOptions(
@@ -312,7 +339,7 @@ class TServer(pulumi.ComponentResource):
                 provider=self._provider,
                 depends_on=[self.validation],
                 retain_on_delete=self._retain,
-                ignore_changes=[replicas] if replicas else None,
+                ignore_changes=ignored or None,
             ),
         )
 
@@ -353,6 +380,49 @@ class TServer(pulumi.ComponentResource):
         message = replacement_warning(before, objects)
         if message:
             pulumi.log.warn(message, resource=self)
+
+
+def _ownership(args: TServerArgs, raw: Mapping[str, Any], scope: FrameworkScope) -> FieldOwnership:
+    """The framework's field ownership, the server's annotation on top, then
+    ``args.field_ownership``; an annotation that is an Output counts once resolved."""
+    meta = raw.get("metadata") if isinstance(raw.get("metadata"), Mapping) else None
+    annotations = (meta or {}).get("annotations")
+    if args.document is not None:
+        annotations = args.document.metadata.annotations
+    if not isinstance(annotations, Mapping):
+        annotations = None
+    elif any(isinstance(v, pulumi.Output) for v in annotations.values()):
+        annotations = {k: v for k, v in annotations.items() if isinstance(v, str)}
+    found = server_ownership(annotations, scope.options.field_ownership)
+    if args.field_ownership:
+        try:
+            found = found.merged(FieldOwnership.parse(dict(args.field_ownership)))
+        except ValueError as exc:
+            raise ArgumentProblems([f"field_ownership: {exc}"]) from None
+    return found
+
+
+def field_manager() -> str:
+    """The server-side apply field manager of this stack's objects that share fields with
+    other managers: ``tars-components-<stack>`` (docs/concepts/ownership.md)."""
+    return f"tars-components-{pulumi.get_stack()}"
+
+
+def with_field_manager(obj: Mapping[str, Any], manager: str) -> dict[str, Any]:
+    """``obj`` annotated ``pulumi.com/patchFieldManager: <manager>`` (its metadata may be an
+    Output)."""
+
+    def annotate(meta: Any) -> Any:
+        if not isinstance(meta, Mapping):
+            return meta
+        annotations = dict(meta.get("annotations") or {})
+        annotations[FIELD_MANAGER_ANNOTATION] = manager
+        return {**meta, "annotations": annotations}
+
+    meta = obj.get("metadata")
+    if isinstance(meta, pulumi.Output):
+        return {**obj, "metadata": meta.apply(annotate)}
+    return {**obj, "metadata": annotate(meta)}
 
 
 _LAST = 1 << 62

@@ -11,7 +11,10 @@ change (its tarsnode image and pull secret reach every pod).
 
 With ``external_replicas`` (``tars:externalReplicas``: an HPA, ``kubectl scale`` or TarsWeb owns
 the replica count, and the Pulumi components ignore later changes to it), a changed replica
-count of an existing StatefulSet or TServer is not a change: Pulumi would not apply it.
+count of an existing StatefulSet or TServer is not a change: Pulumi would not apply it. The
+same holds for every field of a server that is ``initial`` or ``external``
+(``options.field_ownership``, its annotation; docs/concepts/ownership.md): ``external`` fields
+are not in either build, and changes to ``initial`` ones are left out for existing objects.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from dataclasses import dataclass, field, replace
 from ..document_set import DocumentSet
 from ..errors import Violation, has_errors
 from ..expansion import expand
+from ..expansion.ownership import ObjectKey, ignored_paths, server_ownerships
 from ..models.kind_facts import REPLICAS_PATHS
+from ..models.ownership import FieldOwnership
 from ..options import Mode, Options
 from ..pipeline import all_violations, output_objects
 from .model import Action, Change, Diff
@@ -73,6 +78,7 @@ def diff_stacks(
         changes = _with_effects(changes, previous, current, options, external_replicas)
     if external_replicas:
         changes = _without_replicas(changes)
+    changes = without_owned(changes, server_ownerships(current, options))
     return StackDiff(
         violations=violations,
         diff=Diff(changes=tuple(changes), crd_mode=crd),
@@ -92,6 +98,31 @@ def _without_replicas(changes: list[Change]) -> list[Change]:
             change = replace(change, fields=fields)
         kept.append(change)
     return kept
+
+
+def without_owned(
+    changes: list[Change], ownerships: dict[ObjectKey, FieldOwnership]
+) -> list[Change]:
+    """The changes without the fields of existing objects that Pulumi ignores
+    (``initial`` and ``external`` ones, docs/concepts/ownership.md); an update left with no
+    field is no change."""
+    if not ownerships:
+        return changes
+    kept: list[Change] = []
+    for change in changes:
+        ownership = ownerships.get((change.namespace, change.name))
+        ignored = ignored_paths(change.kind, ownership) if ownership else []
+        if ignored and change.action in (Action.UPDATE, Action.REPLACE):
+            fields = tuple(f for f in change.fields if not any(_under(f.path, p) for p in ignored))
+            if not fields:
+                continue
+            change = replace(change, fields=fields)
+        kept.append(change)
+    return kept
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith((f"{prefix}.", f"{prefix}["))
 
 
 def _with_effects(

@@ -1,6 +1,7 @@
-"""``examples/hpa``: scale handover to an HPA (issue #8 item 5). The server's replicas are not
-owned by Pulumi (ignore_changes) and the ``autoscaling/v2`` HPA targets the TServer's scale
-subresource in crd mode, the StatefulSet in expand mode."""
+"""``examples/hpa``: scale handover to an HPA through ``TServerAutoscaler``. The server's
+replicas are not owned by Pulumi (ignore_changes, and left out of the applied object), its
+replica annotations follow the HPA's bounds, and the ``autoscaling/v2`` HPA targets the
+TServer's scale subresource in crd mode, the StatefulSet in expand mode."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def test_the_hpa_targets_the_scale_subresource_and_owns_the_replicas(
     [target] = [r for r in recording.kubernetes() if r.type.endswith(f":{kind}")]
     assert target.inputs["metadata"]["name"] == "shop-orderserver"
     assert target.ignore_changes == (replicas_path,)
+    applied = target.inputs["spec"]["k8s"] if kind == "TServer" else target.inputs["spec"]
+    assert "replicas" not in applied
     assert recording.outputs["scaleTarget"]["kind"] == kind
 
 

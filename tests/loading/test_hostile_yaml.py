@@ -216,8 +216,12 @@ def test_brackets_are_counted_per_document() -> None:
     assert text.count("[") > 100
     assert yaml_reader._nesting_bound_within(text, 100)
     assert not yaml_reader._nesting_bound_within(
-        "a: " + "[" * 60 + "]" * 60 + "\nb: " + "{}" * 60, 100
+        "a: " + "[" * 60 + "1" + "]" * 60 + "\nb: " + "{c: 1}" * 60, 100
     )
+    # empty pairs hold nothing: together they add one level (a live export's managedFields)
+    leaves = "managedFields:\n- fieldsV1:\n" + "".join(f"    f:k{i}: {{}}\n" for i in range(500))
+    assert yaml_reader._nesting_bound_within(leaves, 100)
+    assert not yaml_reader._nesting_bound_within("a: " + "[" * 99 + "[]" + "]" * 99, 100)
     check_nesting(text, 100)
 
 

@@ -103,6 +103,11 @@ class TServerArgs:
     external_replicas: bool | None = None
     """Override of the framework's ``external_replicas``. Defaults to the framework's value."""
 
+    field_ownership: Mapping[str, str] | None = None
+    """This server's field ownership, on top of the framework's ``options.field_ownership``
+    and of the ``tars-components.io/field-ownership`` annotation: ``{"release": "external",
+    "replicas": "initial"}`` (docs/concepts/ownership.md). Defaults to none."""
+
     def to_document(self, namespace: str) -> TServerDocument:
         """The TServer document, in ``namespace``; ``metadata.name`` defaults to
         ``lower(app)-lower(server)``.

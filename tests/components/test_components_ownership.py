@@ -1,0 +1,136 @@
+"""Field ownership in the components (docs/concepts/ownership.md): a field another manager
+owns is ignored (``ignore_changes``) and, when ``external``, left out of the applied object;
+the objects of such a server carry the stack's stable field manager."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pulumi
+import pytest
+from support.documents import FRAMEWORK, NAMESPACE, tars_server
+
+from tars_components.components import TFramework, TFrameworkArgs, TServer, TServerArgs
+from tars_components.components.testing import record
+from tars_components.loading.documents import parse_document
+from tars_components.models import TFrameworkConfigDocument
+from tars_components.options import Mode, Options
+
+CONFIG: TFrameworkConfigDocument = parse_document(FRAMEWORK)  # type: ignore[assignment]
+TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
+MANAGER = "pulumi.com/patchFieldManager"
+LABEL = 'metadata.labels["tars.io/ServerID"]'
+"""The webhook derives this label from release.id: it goes with the release."""
+
+
+def framework(mode: Mode, ownership: Any = None, name: str = "fw") -> TFramework:
+    options = Options(NAMESPACE, mode=mode, field_ownership=ownership or {})
+    return TFramework(
+        name,
+        TFrameworkArgs(namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES, options=options),
+    )
+
+
+def doc(raw: dict[str, Any]) -> Any:
+    return parse_document(raw, NAMESPACE)
+
+
+@pytest.mark.parametrize(
+    ("mode", "kind", "path"),
+    [(Mode.CRD, "TServer", "spec.k8s.replicas"), (Mode.EXPAND, "StatefulSet", "spec.replicas")],
+)
+def test_external_replicas_are_ignored_and_not_applied(mode: Mode, kind: str, path: str) -> None:
+    def program() -> None:
+        fw = framework(mode, {"replicas": "external"})
+        TServer("order", TServerArgs(fw, document=doc(tars_server(replicas=3))))
+
+    recording = record(program, stack="prod")
+    [target] = [r for r in recording.kubernetes() if r.type.endswith(f":{kind}")]
+    assert target.ignore_changes == (path,)
+    spec = target.inputs["spec"]
+    assert "replicas" not in (spec["k8s"] if kind == "TServer" else spec)
+    assert target.inputs["metadata"]["annotations"][MANAGER] == "tars-components-prod"
+
+
+def test_initial_replicas_are_applied_then_ignored() -> None:
+    def program() -> None:
+        fw = framework(Mode.CRD)
+        TServer(
+            "order",
+            TServerArgs(
+                fw, document=doc(tars_server(replicas=3)), field_ownership={"replicas": "initial"}
+            ),
+        )
+
+    [server] = [r for r in record(program).kubernetes() if r.type.endswith(":TServer")]
+    assert server.ignore_changes == ("spec.k8s.replicas",)
+    assert server.inputs["spec"]["k8s"]["replicas"] == 3
+
+
+def test_release_external_by_annotation_leaves_the_release_to_tarsweb() -> None:
+    raw = tars_server()
+    raw["metadata"]["annotations"] = {"tars-components.io/field-ownership": "release=external"}
+
+    def program() -> None:
+        TServer("order", TServerArgs(framework(Mode.CRD), document=doc(raw)))
+
+    recording = record(program)
+    [server] = [r for r in recording.kubernetes() if r.type.endswith(":TServer")]
+    assert server.ignore_changes == ("spec.release", LABEL)
+    assert "release" not in server.inputs["spec"]
+    assert "tars.io/ServerID" not in (server.inputs["metadata"].get("labels") or {})
+    # validated by the same rules: the validation resource saw the release
+    [validation] = [v for v in recording.validations() if v.name == "order-validation"]
+    document = validation.inputs["document"]
+    document = json.loads(document) if isinstance(document, str) else document
+    assert document["spec"]["release"]["image"] == "reg.example.com/test.demotest:v1"
+
+
+def test_managed_servers_are_untouched() -> None:
+    def program() -> None:
+        TServer("order", TServerArgs(framework(Mode.CRD), document=doc(tars_server())))
+
+    [server] = [r for r in record(program).kubernetes() if r.type.endswith(":TServer")]
+    assert server.ignore_changes == ()
+    assert "release" in server.inputs["spec"]
+    assert MANAGER not in (server.inputs["metadata"].get("annotations") or {})
+
+
+def test_external_replicas_is_the_alias_of_initial() -> None:
+    def program() -> None:
+        fw = framework(Mode.EXPAND)
+        TServer("a", TServerArgs(fw, document=doc(tars_server()), external_replicas=True))
+
+    [sts] = [r for r in record(program).kubernetes() if r.type.endswith(":StatefulSet")]
+    assert sts.ignore_changes == ("spec.replicas",)
+    assert sts.inputs["spec"]["replicas"] == 1
+
+
+def test_a_bad_field_ownership_argument_is_refused_naming_it() -> None:
+    def program() -> None:
+        fw = framework(Mode.CRD)
+        TServer(
+            "a", TServerArgs(fw, document=doc(tars_server()), field_ownership={"color": "external"})
+        )
+
+    with pytest.raises(Exception, match="field_ownership: unknown field 'color'"):
+        record(program)
+
+
+def test_deferred_server_leaves_out_external_fields() -> None:
+    def program() -> None:
+        fw = framework(Mode.CRD, {"release": "external"})
+        TServer(
+            "order",
+            framework=fw,
+            app=pulumi.Output.from_input("Test"),
+            server="DemoTest",
+            tars={"template": "tars.cpp", "servants": [{"name": "DemoTest1Obj", "port": 10001}]},
+            k8s={"replicas": 2},
+            release={"id": "v1", "image": "reg.example.com/test.demotest:v1"},
+        )
+
+    [server] = [r for r in record(program).kubernetes() if r.type.endswith(":TServer")]
+    assert server.ignore_changes == ("spec.release", LABEL)
+    assert "release" not in server.inputs["spec"]
