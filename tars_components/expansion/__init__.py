@@ -22,14 +22,16 @@ from .crd import (
     refused_statefulset_violations,
 )
 from .daemonset import build_daemonset
+from .rollout import apply_rollouts
 from .service import build_service
 from .statefulset import build_statefulset
 
 
 def expand(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
     """Every Kubernetes object of a stack (expand mode). Mutation is applied first; it is
-    idempotent, so an already mutated stack gives the same result."""
-    mutated = mutate(stack)
+    idempotent, so an already mutated stack gives the same result. The Rollouts are applied
+    before (:func:`~tars_components.expansion.rollout.apply_rollouts`)."""
+    mutated = mutate(apply_rollouts(stack))
     objects: list[dict[str, Any]] = []
     for server in mutated.servers:
         objects.extend(_expand_mutated(server, mutated.framework(server.namespace), options))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..document_set import DocumentSet
 from ..errors import Violation, sorted_violations
 from .objects import check_objects
+from .rollout import check_rollouts
 from .taccount import check_accounts
 from .tconfig import check_configs
 from .tdeploy import check_requests
@@ -32,6 +33,7 @@ def validate(stack: DocumentSet) -> list[Violation]:
     found.extend(check_accounts(stack))
     found.extend(check_objects(stack))
     found.extend(check_requests(stack))  # TDeploy
+    found.extend(check_rollouts(stack))  # Rollout
     return sorted_violations(found)
 
 

@@ -1,0 +1,172 @@
+"""Rollouts applied to their TServers before expansion, and the plan they give
+(docs/concepts/rollout.md).
+
+:func:`apply_rollouts` is a pure transformation of a stack: each TServer a valid Rollout
+drives gets ``spec.k8s.updateStrategy`` RollingUpdate with the step's partition (``R - n_k``),
+and on ``abort`` the ``stable`` release with partition 0. Both modes build from the result: the
+StatefulSet's ``updateStrategy`` in expand mode, the TServer's (which the controller copies)
+in crd mode. :func:`plans` says which ordinals run which release; :func:`plan_changes` what
+changes between two stacks, ordinal by ordinal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..document_set import DocumentSet
+from ..models import Document, TServerDocument
+from ..models.tserver import UpdateStrategy
+from ..rollout import Rollout, partition
+from ..rules.rollout import drives
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which release each ordinal of one TServer runs at its Rollout's declared step:
+    ordinals at or above ``partition`` run ``new_id``, the others ``stable_id``."""
+
+    namespace: str
+    name: str
+    replicas: int
+    partition: int
+    new_id: str
+    stable_id: str
+    abort: bool = False
+
+    @property
+    def updated(self) -> int:
+        """Instances on the new release."""
+        return self.replicas - self.partition
+
+    def release_of(self, ordinal: int) -> str:
+        """The release id ordinal ``ordinal`` runs."""
+        return self.new_id if ordinal >= self.partition else self.stable_id
+
+    def line(self) -> str:
+        """``shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0``; on abort
+        ``shop-orderserver: 4/4 on v1.4.0 (aborted: every instance back on stable)``."""
+        total = self.replicas
+        if self.abort:
+            return (
+                f"{self.name}: {total}/{total} on {self.stable_id} "
+                "(aborted: every instance back on stable)"
+            )
+        parts = [f"{self.updated}/{total} on {self.new_id}{_ordinals(self.partition, total)}"]
+        if self.partition:
+            parts.append(f"{self.partition}/{total} on {self.stable_id}")
+        return f"{self.name}: {', '.join(parts)}"
+
+
+def _ordinals(first: int, total: int) -> str:
+    if first >= total:
+        return ""
+    if first == total - 1:
+        return f" (ordinal {first})"
+    return f" (ordinals {first}-{total - 1})"
+
+
+def _release_id(value: object) -> str:
+    return value if isinstance(value, str) else "the new release"
+
+
+def _driven(stack: DocumentSet) -> dict[tuple[str, str], tuple[Rollout, TServerDocument]]:
+    """Each TServer a Rollout drives (the first Rollout of a name; TP010 reports the others)."""
+    if not stack.rollouts:
+        return {}
+    rollouts: dict[tuple[str, str], Rollout] = {}
+    for rollout in stack.rollouts:
+        rollouts.setdefault((rollout.namespace, rollout.name), rollout)
+    found: dict[tuple[str, str], tuple[Rollout, TServerDocument]] = {}
+    for server in stack.servers:
+        key = (server.namespace, server.name)
+        driver = rollouts.get(key)
+        if driver is not None and key not in found and drives(driver, server):
+            found[key] = (driver, server)
+    return found
+
+
+def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
+    """One TServer at its Rollout's declared step: partition ``R - n_k`` (0 and the stable
+    release on abort)."""
+    k8s = server.spec.k8s
+    strategy = UpdateStrategy.model_validate(
+        {
+            "type": "RollingUpdate",
+            "rollingUpdate": {"partition": partition(rollout, k8s.replicas)},
+        }
+    )
+    spec_update: dict[str, object] = {
+        "k8s": k8s.model_copy(update={"update_strategy": strategy}),
+    }
+    release = server.spec.release
+    if rollout.abort and release is not None:
+        spec_update["release"] = release.model_copy(
+            update={"id": rollout.stable_id, "image": rollout.stable_image}
+        )
+    spec = server.spec.model_copy(update=spec_update)
+    copied = server.model_copy(update={"spec": spec})
+    copied.with_source(server.source)
+    return copied
+
+
+def apply_rollouts(stack: DocumentSet) -> DocumentSet:
+    """The stack with every driven TServer at its declared step (:func:`rolled_out`); the
+    same stack when it has no Rollout. Idempotent."""
+    driven = _driven(stack)
+    if not driven:
+        return stack
+    documents: list[Document] = []
+    for doc in stack.documents:
+        if isinstance(doc, TServerDocument) and (doc.namespace, doc.name) in driven:
+            rollout, server = driven[(doc.namespace, doc.name)]
+            if server is doc:
+                doc = rolled_out(rollout, doc)
+        documents.append(doc)
+    return stack.with_documents(documents)
+
+
+def plans(stack: DocumentSet) -> list[Plan]:
+    """The plan of every TServer a Rollout drives, in load order of the TServers."""
+    found: list[Plan] = []
+    for rollout, server in _driven(stack).values():
+        release = server.spec.release
+        assert release is not None  # drives() requires it
+        replicas = server.spec.k8s.replicas
+        found.append(
+            Plan(
+                namespace=server.namespace,
+                name=server.name,
+                replicas=replicas,
+                partition=partition(rollout, replicas),
+                new_id=_release_id(release.id),
+                stable_id=rollout.stable_id,
+                abort=rollout.abort,
+            )
+        )
+    return found
+
+
+def plan_lines(stack: DocumentSet) -> list[str]:
+    """One line per driven TServer (:meth:`Plan.line`)."""
+    return [plan.line() for plan in plans(stack)]
+
+
+def plan_changes(previous: Iterable[Plan], current: Iterable[Plan]) -> list[str]:
+    """The ordinals whose release changes between two plans of the same TServers:
+    ``shop-orderserver: ordinal 2 v1.4.0 -> v1.5.0``, one line per ordinal, in order."""
+    before = {(p.namespace, p.name): p for p in previous}
+    lines: list[str] = []
+    for plan in current:
+        old = before.get((plan.namespace, plan.name))
+        for ordinal in range(plan.replicas):
+            was = old.release_of(ordinal) if old and ordinal < old.replicas else None
+            now = plan.release_of(ordinal) if not plan.abort else plan.stable_id
+            if old is not None and old.abort and was is not None:
+                was = old.stable_id
+            if was is not None and was != now:
+                lines.append(f"{plan.name}: ordinal {ordinal} {was} -> {now}")
+    return lines
+
+
+__all__ = ["Plan", "apply_rollouts", "plan_changes", "plan_lines", "plans", "rolled_out"]
