@@ -12,6 +12,7 @@ instance back on ``stable`` with partition 0.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,54 @@ class Rollout:
     def current(self) -> int | str | None:
         """The value of the declared step, None when ``step`` is beyond the list (TP002)."""
         return self.steps[self.step] if self.step < len(self.steps) else None
+
+
+@dataclass(frozen=True)
+class RolloutSource(Source):
+    """The source of a TServer at its Rollout's step: the TServer's own file and lines, plus
+    the Rollout and the partition it sets (the builders read :func:`step_of`)."""
+
+    rollout: Rollout | None = field(default=None, compare=False, repr=False)
+    partition: int = 0
+    replicas: int = 0
+
+    def __bool__(self) -> bool:
+        """False for a document built in code (no file): reported without a location, as
+        any such document is."""
+        return bool(self.file)
+
+    @classmethod
+    def over(
+        cls, source: Source | None, rollout: Rollout, partition: int, replicas: int
+    ) -> RolloutSource:
+        """``source`` (None: a document built in code) with the step's facts."""
+        if source is None:
+            return cls("", 0, None, (), rollout, partition, replicas)
+        where = (source.file, source.index, source.file_index, source.prefix)
+        return cls(*where, rollout, partition, replicas)
+
+
+def step_of(source: Source | None) -> RolloutSource | None:
+    """The Rollout step behind a TServer, if a Rollout drives it."""
+    return source if isinstance(source, RolloutSource) else None
+
+
+WAIT_FOR_ANNOTATION = "pulumi.com/waitFor"
+"""pulumi-kubernetes' custom readiness annotation (4.18 and later)."""
+
+
+def wait_for(step: RolloutSource) -> str | None:
+    """The ``pulumi.com/waitFor`` value of a partial step (0 < partition): every instance
+    ready and the step's instances updated, as pulumi-kubernetes' array form (all conditions
+    hold); None for a full step (the built-in StatefulSet await applies)."""
+    if step.partition <= 0 or step.replicas <= 0:
+        return None
+    updated = step.replicas - step.partition
+    conditions = [
+        f"jsonpath={{.status.updatedReplicas}}={updated}",
+        f"jsonpath={{.status.readyReplicas}}={step.replicas}",
+    ]
+    return json.dumps(conditions)
 
 
 def instances(value: int | str, replicas: int) -> int:
@@ -205,12 +254,16 @@ def _message(error: Mapping[str, Any]) -> str:
 
 __all__ = [
     "KIND",
+    "WAIT_FOR_ANNOTATION",
     "Rollout",
+    "RolloutSource",
     "Rollouts",
     "identify_rollout",
     "instances",
     "is_rollout",
     "partition",
+    "step_of",
     "updated_count",
+    "wait_for",
     "wanted",
 ]

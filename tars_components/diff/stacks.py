@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from ..document_set import DocumentSet
 from ..errors import Violation, has_errors
 from ..expansion import expand
+from ..expansion.rollout import plan_lines, release_changes
 from ..models.kind_facts import REPLICAS_PATHS
 from ..options import Mode, Options
 from ..pipeline import all_violations, output_objects
@@ -75,7 +76,12 @@ def diff_stacks(
         changes = _without_replicas(changes)
     return StackDiff(
         violations=violations,
-        diff=Diff(changes=tuple(changes), crd_mode=crd),
+        diff=Diff(
+            changes=tuple(changes),
+            crd_mode=crd,
+            plan=tuple(plan_lines(current)),
+            release_changes=tuple(release_changes(previous, current)),
+        ),
         previous_errors=previous_errors,
     )
 

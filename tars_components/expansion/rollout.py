@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..document_set import DocumentSet
 from ..models import Document, TServerDocument
 from ..models.tserver import UpdateStrategy
-from ..rollout import Rollout, partition
+from ..rollout import Rollout, RolloutSource, partition, step_of
 from ..rules.rollout import drives
 
 
@@ -106,7 +106,8 @@ def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
         )
     spec = server.spec.model_copy(update=spec_update)
     copied = server.model_copy(update={"spec": spec})
-    copied.with_source(server.source)
+    step = partition(rollout, k8s.replicas)
+    copied.with_source(RolloutSource.over(server.source, rollout, step, k8s.replicas))
     return copied
 
 
@@ -120,7 +121,7 @@ def apply_rollouts(stack: DocumentSet) -> DocumentSet:
     for doc in stack.documents:
         if isinstance(doc, TServerDocument) and (doc.namespace, doc.name) in driven:
             rollout, server = driven[(doc.namespace, doc.name)]
-            if server is doc:
+            if server is doc and step_of(doc.source) is None:  # not twice
                 doc = rolled_out(rollout, doc)
         documents.append(doc)
     return stack.with_documents(documents)
@@ -152,21 +153,55 @@ def plan_lines(stack: DocumentSet) -> list[str]:
     return [plan.line() for plan in plans(stack)]
 
 
-def plan_changes(previous: Iterable[Plan], current: Iterable[Plan]) -> list[str]:
-    """The ordinals whose release changes between two plans of the same TServers:
-    ``shop-orderserver: ordinal 2 v1.4.0 -> v1.5.0``, one line per ordinal, in order."""
-    before = {(p.namespace, p.name): p for p in previous}
+def ordinal_releases(
+    stack: DocumentSet, names: Iterable[tuple[str, str]]
+) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The release id each ordinal runs, for the StatefulSet TServers ``(namespace, name)``
+    of ``names`` that have a release: by their Rollout's plan when one drives them, else every
+    ordinal on ``spec.release``."""
+    wanted = set(names)
+    by_plan = {(p.namespace, p.name): p for p in plans(stack)}
+    found: dict[tuple[str, str], tuple[str, ...]] = {}
+    for server in stack.servers:
+        key = (server.namespace, server.name)
+        release = server.spec.release
+        if key not in wanted or key in found or release is None or server.spec.k8s.daemon_set:
+            continue
+        plan = by_plan.get(key)
+        replicas = server.spec.k8s.replicas
+        if plan is None:
+            found[key] = (_release_id(release.id),) * replicas
+        elif plan.abort:
+            found[key] = (plan.stable_id,) * replicas
+        else:
+            found[key] = tuple(plan.release_of(ordinal) for ordinal in range(replicas))
+    return found
+
+
+def release_changes(previous: DocumentSet, current: DocumentSet) -> list[str]:
+    """The ordinals that change release between two versions of a stack, for the TServers a
+    Rollout names in either: ``shop-orderserver: ordinal 2 v1.4.0 -> v1.5.0``, one line per
+    ordinal, by TServer in load order of ``current``, then by ordinal."""
+    names = [(r.namespace, r.name) for r in (*previous.rollouts, *current.rollouts)]
+    if not names:
+        return []
+    before = ordinal_releases(previous, names)
+    after = ordinal_releases(current, names)
     lines: list[str] = []
-    for plan in current:
-        old = before.get((plan.namespace, plan.name))
-        for ordinal in range(plan.replicas):
-            was = old.release_of(ordinal) if old and ordinal < old.replicas else None
-            now = plan.release_of(ordinal) if not plan.abort else plan.stable_id
-            if old is not None and old.abort and was is not None:
-                was = old.stable_id
-            if was is not None and was != now:
-                lines.append(f"{plan.name}: ordinal {ordinal} {was} -> {now}")
+    for (_, name), releases in after.items():
+        old = before.get((_, name), ())
+        for ordinal, now in enumerate(releases):
+            if ordinal < len(old) and old[ordinal] != now:
+                lines.append(f"{name}: ordinal {ordinal} {old[ordinal]} -> {now}")
     return lines
 
 
-__all__ = ["Plan", "apply_rollouts", "plan_changes", "plan_lines", "plans", "rolled_out"]
+__all__ = [
+    "Plan",
+    "apply_rollouts",
+    "ordinal_releases",
+    "plan_lines",
+    "plans",
+    "release_changes",
+    "rolled_out",
+]

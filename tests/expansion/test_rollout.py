@@ -3,6 +3,7 @@ and crd mode; never emitted; the plan line (docs/concepts/rollout.md)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -83,3 +84,44 @@ def test_plan_line() -> None:
     assert plan_lines(load(server(), rollout(2, abort=True))) == [
         "shop-orderserver: 4/4 on v1.4.0 (aborted: every instance back on stable)"
     ]
+
+
+def annotations(mode_objects: list[dict[str, Any]]) -> dict[str, str]:
+    sts = workload(mode_objects, Mode.EXPAND)
+    return dict(sts["metadata"].get("annotations") or {})
+
+
+def test_a_partial_step_waits_for_what_it_updates() -> None:
+    built = build(load(server(), rollout(0)), EXPAND)
+    value = annotations(built.objects)["pulumi.com/waitFor"]
+    assert json.loads(value) == [
+        "jsonpath={.status.updatedReplicas}=1",
+        "jsonpath={.status.readyReplicas}=4",
+    ]
+    step1 = build(load(server(), rollout(1)), EXPAND)
+    assert "updatedReplicas}=2" in annotations(step1.objects)["pulumi.com/waitFor"]
+
+
+@pytest.mark.parametrize("doc", [rollout(2), rollout(0, abort=True)])
+def test_a_full_step_waits_as_today(doc: dict[str, Any]) -> None:
+    with_rollout = build(load(server(), doc), EXPAND)
+    assert annotations(with_rollout.objects) == {}
+
+
+def test_skip_await_wins_over_the_wait_condition() -> None:
+    options = Options(namespace=NAMESPACE, skip_await=True)
+    built = build(load(server(), rollout(0)), options)
+    assert annotations(built.objects) == {"pulumi.com/skipAwait": "true"}
+
+
+def test_crd_mode_carries_no_wait_condition() -> None:
+    built = build(load(server(), rollout(0)), CRD)
+    tserver = workload(built.objects, Mode.CRD)
+    assert "pulumi.com/waitFor" not in (tserver["metadata"].get("annotations") or {})
+
+
+def test_without_rollout_the_output_is_unchanged() -> None:
+    plain = build(load(server()), EXPAND).objects
+    assert "annotations" not in workload(plain, Mode.EXPAND)["metadata"]
+    full = build(load(server(), rollout(2)), EXPAND).objects
+    assert full == plain  # the last step is the TServer as written

@@ -1,0 +1,45 @@
+"""The Pulumi program side of Rollouts: components declared at the step, the plan in the
+preview's log, a partial step's wait condition (docs/concepts/rollout.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support.documents import NAMESPACE, load, plain
+from support.rollouts import STABLE_IMAGE, rollout, server
+
+from tars_components.components import components_from_stack
+from tars_components.components.testing import record
+from tars_components.options import Mode, Options
+from tars_components.pipeline import build
+
+
+def test_components_match_the_build_and_log_the_plan() -> None:
+    stack = load(server(), rollout(0))
+    options = Options(namespace=NAMESPACE)
+    recording = record(lambda: components_from_stack(stack, options=options), preview=True)
+    key = lambda o: (o["kind"], o["metadata"]["name"])  # noqa: E731
+    built = build(stack, options)
+    workloads = [o for o in built.objects if o["kind"] in ("Service", "StatefulSet")]
+    assert sorted((plain(r.inputs) for r in recording.kubernetes()), key=key) == sorted(
+        workloads, key=key
+    )
+    (sts,) = [r for r in recording.kubernetes() if r.inputs["kind"] == "StatefulSet"]
+    assert sts.inputs["spec"]["updateStrategy"]["rollingUpdate"]["partition"] == 3
+    conditions = json.loads(sts.inputs["metadata"]["annotations"]["pulumi.com/waitFor"])
+    assert "jsonpath={.status.updatedReplicas}=1" in conditions
+    assert (
+        "INFO",
+        "plan: shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0",
+    ) in recording.log
+
+
+@pytest.mark.parametrize("mode", [Mode.EXPAND, Mode.CRD])
+def test_abort_declares_the_stable_release(mode: Mode) -> None:
+    stack = load(server(), rollout(1, abort=True))
+    options = Options(namespace=NAMESPACE, mode=mode)
+    recording = record(lambda: components_from_stack(stack, options=options))
+    text = json.dumps([plain(r.inputs) for r in recording.kubernetes()])
+    assert STABLE_IMAGE in text
+    assert "v1.5.0" not in text
