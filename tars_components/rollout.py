@@ -176,9 +176,8 @@ class Rollouts:
             for k, v in meta.items()
             if k in ("name", "namespace", "labels", "annotations") and v is not None
         }
-        errors = _schema_errors(body)
-        if not errors:
-            doc = RolloutDocument.model_validate(body)
+        doc, errors = _validated(body)
+        if doc is not None and not errors:
             spec = doc.spec
             self.rollouts.append(
                 Rollout(
@@ -205,12 +204,16 @@ class Rollouts:
         ]
 
 
-def _schema_errors(body: Mapping[str, Any]) -> list[tuple[tuple[Segment, ...], str]]:
+def _validated(
+    body: Mapping[str, Any],
+) -> tuple[RolloutDocument | None, list[tuple[tuple[Segment, ...], str]]]:
+    """The model (None when pydantic refuses it) and every schema error, in field order."""
     errors: list[tuple[tuple[Segment, ...], str]] = []
+    doc: RolloutDocument | None = None
     if not body.get("metadata", {}).get("name"):
         errors.append((("metadata", "name"), "required field is missing: the TServer's name"))
     try:
-        RolloutDocument.model_validate(body)
+        doc = RolloutDocument.model_validate(body)
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
             path = tuple(
@@ -226,7 +229,7 @@ def _schema_errors(body: Mapping[str, Any]) -> list[tuple[tuple[Segment, ...], s
             problem = step_problem(value)
             if problem:
                 errors.append((("spec", "steps", position), problem))
-    return errors
+    return doc, errors
 
 
 def _message(error: Mapping[str, Any]) -> str:

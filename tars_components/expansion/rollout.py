@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..document_set import DocumentSet
 from ..models import Document, TServerDocument
-from ..models.tserver import UpdateStrategy
+from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
 from ..rollout import Rollout, RolloutSource, partition, step_of
 from ..rules.rollout import drives
 
@@ -90,11 +90,11 @@ def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
     """One TServer at its Rollout's declared step: partition ``R - n_k`` (0 and the stable
     release on abort)."""
     k8s = server.spec.k8s
-    strategy = UpdateStrategy.model_validate(
-        {
-            "type": "RollingUpdate",
-            "rollingUpdate": {"partition": partition(rollout, k8s.replicas)},
-        }
+    step = partition(rollout, k8s.replicas)
+    # built from known-good values: no validation needed (and none paid for per server)
+    strategy = UpdateStrategy.model_construct(
+        type=UpdateStrategyType.ROLLING_UPDATE.value,
+        rolling_update=RollingUpdate.model_construct(partition=step),
     )
     spec_update: dict[str, object] = {
         "k8s": k8s.model_copy(update={"update_strategy": strategy}),
@@ -106,7 +106,6 @@ def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
         )
     spec = server.spec.model_copy(update=spec_update)
     copied = server.model_copy(update={"spec": spec})
-    step = partition(rollout, k8s.replicas)
     copied.with_source(RolloutSource.over(server.source, rollout, step, k8s.replicas))
     return copied
 
