@@ -19,6 +19,7 @@ from .options import (
     DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
     Mode,
     Options,
+    Workload,
     check_options,
     parse_approvers,
 )
@@ -114,6 +115,7 @@ def settings_from_config(
         tconfig_config_maps=flag("tconfigConfigMaps", False),
         existing_framework_config=framework_config == "existing",
         approvers=parse_approvers(text("approvers") or ""),
+        workload=_workload(text("workload", "statefulset") or "statefulset"),
     )
     check_options(options, config=True)
     limits = {
@@ -128,6 +130,16 @@ def settings_from_config(
         external_replicas=flag("externalReplicas", False),
         limits=Limits(**{k: v for k, v in limits.items() if v is not None}),
     )
+
+
+def _workload(value: str) -> Workload:
+    """``tars:workload``: statefulset, kruise or tapp."""
+    try:
+        return Workload(value)
+    except ValueError:
+        raise UsageError(
+            f"tars:workload must be one of {', '.join(Workload)}, got {value!r}"
+        ) from None
 
 
 def limit_value(field: str, value: Any, config: bool) -> int | None:

@@ -28,6 +28,19 @@ class Mode(str, Enum):
         return self.value
 
 
+class Workload(str, Enum):
+    """The engine of a StatefulSet server's pods in expand mode (docs/concepts/rollout.md):
+    ``statefulset`` (apps/v1, the TarsK8S mapping), ``kruise`` (OpenKruise's Advanced
+    StatefulSet, in-place updates) or ``tapp`` (tkestack's TApp, per-instance templates)."""
+
+    STATEFULSET = "statefulset"
+    KRUISE = "kruise"
+    TAPP = "tapp"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Options:
     """Output options. Every field has the default of the options table of docs/cli/render.md.
@@ -53,6 +66,8 @@ class Options:
       created or owned. Defaults to false.
     * ``approvers``: who may approve a TDeploy request (``approve.person``, TD006); empty
       means anyone. Defaults to empty.
+    * ``workload``: expand mode only: the engine of StatefulSet servers (``statefulset``,
+      ``kruise``, ``tapp``; docs/concepts/rollout.md). Defaults to ``statefulset``.
     """
 
     namespace: str = "default"
@@ -65,6 +80,7 @@ class Options:
     tconfig_config_maps: bool = False
     existing_framework_config: bool = False
     approvers: tuple[str, ...] = ()
+    workload: Workload = Workload.STATEFULSET
 
 
 OPTION_NAMES: dict[str, tuple[str, str]] = {
@@ -78,6 +94,7 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
     "tconfig_config_maps": ("--tconfig-configmaps", "tars:tconfigConfigMaps"),
     "existing_framework_config": ("--existing-framework-config", "tars:frameworkConfig"),
     "approvers": ("--approvers", "tars:approvers"),
+    "workload": ("--workload", "tars:workload"),
 }
 """Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
 
@@ -118,6 +135,12 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 
+_CHECKS["workload"] = (
+    lambda v: v in {w.value for w in Workload},
+    f"expected one of {', '.join(Workload)}",
+)
+
+
 def parse_approvers(text: str) -> tuple[str, ...]:
     """``"alice, bob"`` → ``("alice", "bob")`` (empty entries dropped)."""
     return tuple(part.strip() for part in text.split(",") if part.strip())
@@ -147,6 +170,7 @@ def check_options(options: Options, config: bool = False) -> None:
     image from a TFrameworkConfig document of the stack, which it never applies)."""
     values = {f.name: getattr(options, f.name) for f in fields(options)}
     values["mode"] = Mode(options.mode).value
+    values["workload"] = Workload(options.workload).value
     check_option_values(values, config)
     if options.existing_framework_config and options.mode != Mode.CRD:
         raise UsageError(

@@ -42,6 +42,8 @@ class Rollout:
     stable_image: str
     abort: bool = False
     source: Source | None = field(default=None, compare=False)
+    stopped: tuple[int, ...] = ()
+    """Ordinals of the instances to stop, sorted, each once."""
 
     @property
     def kind(self) -> str:
@@ -189,6 +191,7 @@ class Rollouts:
                     spec.stable.image,
                     spec.abort,
                     source,
+                    tuple(sorted(set(spec.stopped))),
                 )
             )
         return [

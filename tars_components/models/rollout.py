@@ -54,6 +54,11 @@ class RolloutSpec(TarsModel):
     step: Annotated[int, Field(ge=0)] = 0
     stable: Stable
     abort: bool = False
+    stopped: Annotated[list[Annotated[int, Field(ge=0, le=98)]], Field(max_length=99)] = Field(
+        default_factory=list
+    )
+    """Ordinals of the instances to stop (``kruise``: ``reserveOrdinals``, ``tapp``:
+    ``statuses: Killed``); the StatefulSet engine cannot stop one instance (TP014)."""
 
 
 class RolloutDocument(TarsModel):

@@ -10,7 +10,12 @@
 * TP009: the TServer is a DaemonSet server: no partition to drive;
 * TP010: two Rollouts for one TServer;
 * TP011 (warning): a count step above the replicas is capped at the replicas;
-* TP012 (warning): the TServer's own partition is replaced by the Rollout's.
+* TP012 (warning): the TServer's own partition is replaced by the Rollout's;
+* TP013: a stopped ordinal is not an instance of the TServer (at or above its replicas);
+* TP014: stopped instances need a workload engine that stops one instance (expand mode with
+  ``--workload kruise`` or ``tapp``);
+* TP015 (warning): crd mode keeps the StatefulSet engine (the TarsK8S controller decides):
+  ``--workload`` is not applied.
 
 TP001 (the Rollout's own schema) is reported by the loader (:mod:`.schema`).
 """
@@ -205,6 +210,71 @@ def _against_server(rollout: Rollout, server: TServerDocument) -> Iterator[Viola
         )
 
 
+TP013 = rule(
+    "TP013",
+    ERROR,
+    "Rollout",
+    "each stopped ordinal is an instance of the TServer (below its replicas)",
+    origin="tars-components",
+)
+TP014 = rule(
+    "TP014",
+    ERROR,
+    "Rollout",
+    "stopped instances need expand mode with --workload kruise or tapp (tars:workload)",
+    origin="tars-components",
+)
+TP015 = rule(
+    "TP015",
+    WARNING,
+    "TServer",
+    "crd mode keeps the StatefulSet engine: --workload (tars:workload) is not applied",
+    origin="tars-components",
+)
+
+
+def check_stopped(stack: DocumentSet, engine_stops: bool) -> Iterator[Violation]:
+    """TP013 and TP014 for the Rollouts with stopped instances; ``engine_stops``: the output
+    has an engine that stops one instance (kruise or tapp in expand mode)."""
+    if not stack.rollouts:
+        return
+    servers = {(s.namespace, s.name): s for s in reversed(stack.servers)}
+    for rollout in stack.rollouts:
+        if not rollout.stopped:
+            continue
+        if not engine_stops:
+            yield TP014.at(
+                rollout,
+                "spec.stopped",
+                f"stopped ordinals {list(rollout.stopped)}: the StatefulSet engine (and crd "
+                "mode) cannot stop one instance; use --workload kruise or tapp in expand mode",
+            )
+        server = servers.get((rollout.namespace, rollout.name))
+        if server is None:
+            continue
+        replicas = server.spec.k8s.replicas
+        beyond = [o for o in rollout.stopped if o >= replicas]
+        if beyond:
+            yield TP013.at(
+                rollout,
+                "spec.stopped",
+                f"ordinal(s) {beyond} are not instances of TServer {server.name!r} "
+                f"({replicas} replica(s): ordinals 0 to {replicas - 1})",
+            )
+
+
+def engine_ignored(stack: DocumentSet, workload: str) -> Iterator[Violation]:
+    """TP015 once, at the first StatefulSet TServer, when crd mode is asked for an engine."""
+    first = next((s for s in stack.servers if not s.spec.k8s.daemon_set), None)
+    if first is not None:
+        yield TP015.at(
+            first,
+            "kind",
+            f"crd mode keeps the StatefulSet engine (the TarsK8S controller writes the "
+            f"workloads): --workload {workload} is not applied",
+        )
+
+
 def drives(rollout: Rollout, server: TServerDocument) -> bool:
     """Whether a Rollout can drive a TServer: a StatefulSet server updating RollingUpdate,
     with a release, and a step within the list (the errors above otherwise)."""
@@ -217,4 +287,4 @@ def drives(rollout: Rollout, server: TServerDocument) -> bool:
     )
 
 
-__all__ = ["check_rollouts", "drives", "target"]
+__all__ = ["check_rollouts", "check_stopped", "drives", "engine_ignored", "target"]

@@ -96,3 +96,52 @@ def test_an_unknown_kind_of_the_group_is_unreadable(tmp_path: Path) -> None:
     result = run("validate", str(bad), "--namespace", "tars-dev")
     assert result.returncode == 2
     assert "unknown kind 'Rolout'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("workload", "file"),
+    [("kruise", "apps.kruise.io_v1beta1-statefulset"), ("tapp", "apps.tkestack.io_v1-tapp")],
+)
+def test_workload_flag(stacks: tuple[Path, Path], tmp_path: Path, workload: str, file: str) -> None:
+    out = tmp_path / "out"
+    result = run(
+        "render",
+        str(stacks[0]),
+        "--namespace",
+        "tars-dev",
+        "--out",
+        str(out),
+        "--workload",
+        workload,
+    )
+    assert result.returncode == 0, result.stderr
+    assert [p.name for p in (out / "1-manifest").glob(f"{file}-*")] == [
+        f"{file}-tars-dev-shop-orderserver.yaml"
+    ]
+
+
+def test_workload_from_the_stack_config(stacks: tuple[Path, Path], tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Pulumi.yaml").write_text("name: tars\nruntime: python\n", encoding="utf-8")
+    (project / "Pulumi.dev.yaml").write_text(
+        f"config:\n  tars:namespace: tars-dev\n  tars:stackDir: {stacks[0]}\n"
+        "  tars:workload: tapp\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    result = run("render", "--stack", "dev", "--project-dir", str(project), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert list((out / "1-manifest").glob("apps.tkestack.io_v1-tapp-*"))
+    (project / "Pulumi.dev.yaml").write_text(
+        f"config:\n  tars:stackDir: {stacks[0]}\n  tars:workload: deployment\n", encoding="utf-8"
+    )
+    bad = run("render", "--stack", "dev", "--project-dir", str(project), "--out", str(out))
+    assert bad.returncode == 2
+    assert "tars:workload must be one of statefulset, kruise, tapp" in bad.stderr
+
+
+def test_an_unknown_workload_is_a_usage_error(stacks: tuple[Path, Path], tmp_path: Path) -> None:
+    result = run("render", str(stacks[0]), "--out", str(tmp_path / "o"), "--workload", "deployment")
+    assert result.returncode == 2
+    assert "--workload" in result.stderr

@@ -11,7 +11,7 @@ from support.rollouts import STABLE_IMAGE, rollout, server
 
 from tars_components.components import components_from_stack
 from tars_components.components.testing import record
-from tars_components.options import Mode, Options
+from tars_components.options import Mode, Options, Workload
 from tars_components.pipeline import build
 
 
@@ -43,3 +43,20 @@ def test_abort_declares_the_stable_release(mode: Mode) -> None:
     text = json.dumps([plain(r.inputs) for r in recording.kubernetes()])
     assert STABLE_IMAGE in text
     assert "v1.5.0" not in text
+
+
+@pytest.mark.parametrize(
+    ("workload", "type_"),
+    [
+        (Workload.KRUISE, "kubernetes:apps.kruise.io/v1beta1:StatefulSet"),
+        (Workload.TAPP, "kubernetes:apps.tkestack.io/v1:TApp"),
+    ],
+)
+def test_engines_register_as_custom_resources(workload: Workload, type_: str) -> None:
+    stack = load(server(), rollout(0))
+    options = Options(namespace=NAMESPACE, workload=workload)
+    recording = record(lambda: components_from_stack(stack, options=options))
+    (registered,) = recording.of_type(type_)
+    built = build(stack, options)
+    expected = next(o for o in built.objects if o["apiVersion"].startswith("apps."))
+    assert plain(registered.inputs) == expected

@@ -100,3 +100,8 @@ def test_tp012_own_partition_replaced() -> None:
 def test_errors_block_the_build() -> None:
     built = build(load(server(), rollout(5)), EXPAND)
     assert not built.ok and built.objects == []
+
+
+def test_tp001_stopped_holds_ordinals() -> None:
+    assert codes(server(), rollout(0, stopped=["one"])) == [("TP001", "spec.stopped[0]")]
+    assert codes(server(), rollout(0, stopped=[-1])) == [("TP001", "spec.stopped[0]")]
