@@ -11,14 +11,17 @@ changes between two stacks, ordinal by ordinal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..document_set import DocumentSet
+from ..errors import Violation
 from ..models import Document, TServerDocument
+from ..models.rollout import ROLLOUT_API_VERSION, RolloutSpec
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
-from ..rollout import Rollout, RolloutSource, partition, step_of
-from ..rules.rollout import drives
+from ..rollout import Rollout, Rollouts, RolloutSource, partition, step_of
+from ..rules.rollout import check_rollouts, check_stopped, drives
 
 
 @dataclass(frozen=True)
@@ -126,25 +129,54 @@ def apply_rollouts(stack: DocumentSet) -> DocumentSet:
     return stack.with_documents(documents)
 
 
+def rollout_for(
+    server: TServerDocument, spec: RolloutSpec | Mapping[str, Any]
+) -> tuple[Rollout | None, list[Violation]]:
+    """The Rollout of ``spec`` (a Rollout document's ``spec``, as a model or a mapping) for
+    one TServer, and its violations (TP001 to TP012 and TP013 as in a stack); None when an
+    error blocks or it cannot drive the server. For ``TServer(..., rollout=...)``."""
+    raw = spec.to_dict() if isinstance(spec, RolloutSpec) else dict(spec)
+    document = {
+        "apiVersion": ROLLOUT_API_VERSION,
+        "kind": "Rollout",
+        "metadata": {"name": server.name, "namespace": server.namespace},
+        "spec": raw,
+    }
+    collector = Rollouts()
+    found = collector.read(document, None, server.namespace)
+    if not collector.rollouts:
+        return None, found
+    stack = DocumentSet(
+        namespace=server.namespace,
+        documents=(server,),
+        rollouts=tuple(collector.rollouts),
+    )
+    found.extend(check_rollouts(stack))
+    found.extend(check_stopped(stack, engine_stops=True))
+    rollout = collector.rollouts[0]
+    if any(v.is_error for v in found) or not drives(rollout, server):
+        return None, found
+    return rollout, found
+
+
+def plan_of(rollout: Rollout, server: TServerDocument) -> Plan:
+    """The plan of one TServer a Rollout drives (:func:`drives`)."""
+    release = server.spec.release
+    replicas = server.spec.k8s.replicas
+    return Plan(
+        namespace=server.namespace,
+        name=server.name,
+        replicas=replicas,
+        partition=partition(rollout, replicas),
+        new_id=_release_id(release.id if release is not None else None),
+        stable_id=rollout.stable_id,
+        abort=rollout.abort,
+    )
+
+
 def plans(stack: DocumentSet) -> list[Plan]:
     """The plan of every TServer a Rollout drives, in load order of the TServers."""
-    found: list[Plan] = []
-    for rollout, server in _driven(stack).values():
-        release = server.spec.release
-        assert release is not None  # drives() requires it
-        replicas = server.spec.k8s.replicas
-        found.append(
-            Plan(
-                namespace=server.namespace,
-                name=server.name,
-                replicas=replicas,
-                partition=partition(rollout, replicas),
-                new_id=_release_id(release.id),
-                stable_id=rollout.stable_id,
-                abort=rollout.abort,
-            )
-        )
-    return found
+    return [plan_of(rollout, server) for rollout, server in _driven(stack).values()]
 
 
 def plan_lines(stack: DocumentSet) -> list[str]:
@@ -200,7 +232,9 @@ __all__ = [
     "apply_rollouts",
     "ordinal_releases",
     "plan_lines",
+    "plan_of",
     "plans",
     "release_changes",
     "rolled_out",
+    "rollout_for",
 ]

@@ -26,6 +26,7 @@ from ...models import (
     TServerDocument,
     is_deferred,
 )
+from ...models.rollout import RolloutSpec
 from ..scope import HasScope
 from ..shapes import (
     K8sSpecArgsDict,
@@ -102,6 +103,12 @@ class TServerArgs:
 
     external_replicas: bool | None = None
     """Override of the framework's ``external_replicas``. Defaults to the framework's value."""
+
+    rollout: RolloutSpec | Mapping[str, Any] | None = None
+    """Canary steps of this server, as a Rollout document's ``spec`` (``steps``, ``step``,
+    ``stable: {id, image}``, ``abort``, ``stopped``; docs/concepts/rollout.md): the server is
+    declared at the step (its partition, or the stable release on abort) and its plan logged.
+    Needs the server's structural fields known (not Outputs). Defaults to None."""
 
     def to_document(self, namespace: str) -> TServerDocument:
         """The TServer document, in ``namespace``; ``metadata.name`` defaults to
