@@ -20,6 +20,7 @@ from .options import (
     DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
     Mode,
     Options,
+    Workload,
     check_options,
     parse_approvers,
 )
@@ -121,6 +122,7 @@ def settings_from_config(
         existing_framework_config=framework_config == "existing",
         approvers=parse_approvers(text("approvers") or ""),
         field_ownership=field_ownership_setting(lookup("fieldOwnership")),
+        workload=_workload(text("workload", "statefulset") or "statefulset"),
     )
     check_options(options, config=True)
     limits = {
@@ -154,6 +156,16 @@ def effective_ownership(settings: StackSettings) -> FieldOwnership:
     if settings.external_replicas:
         found = found.with_default("k8s.replicas", Ownership.INITIAL)
     return found
+
+
+def _workload(value: str) -> Workload:
+    """``tars:workload``: statefulset, kruise or tapp."""
+    try:
+        return Workload(value)
+    except ValueError:
+        raise UsageError(
+            f"tars:workload must be one of {', '.join(Workload)}, got {value!r}"
+        ) from None
 
 
 def limit_value(field: str, value: Any, config: bool) -> int | None:

@@ -22,6 +22,7 @@ from .models import (
     TTreeDocument,
 )
 from .paths import Segment, format_path
+from .rollout import Rollout
 from .tdeploy import Request
 
 
@@ -92,6 +93,9 @@ class DocumentSet:
     requests: tuple[Request, ...] = field(default=())
     """The TDeploy requests, whatever their state (an approved one's TServer is in
     ``documents``)."""
+    rollouts: tuple[Rollout, ...] = field(default=())
+    """The valid Rollout documents (docs/concepts/rollout.md), in load order: applied to
+    their TServers before expansion, never emitted."""
 
     @classmethod
     def of(cls, documents: Iterable[Document], namespace: str = "default") -> DocumentSet:

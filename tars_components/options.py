@@ -31,6 +31,19 @@ class Mode(str, Enum):
         return self.value
 
 
+class Workload(str, Enum):
+    """The engine of a StatefulSet server's pods in expand mode (docs/concepts/rollout.md):
+    ``statefulset`` (apps/v1, the TarsK8S mapping), ``kruise`` (OpenKruise's Advanced
+    StatefulSet, in-place updates) or ``tapp`` (tkestack's TApp, per-instance templates)."""
+
+    STATEFULSET = "statefulset"
+    KRUISE = "kruise"
+    TAPP = "tapp"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Options:
     """Output options. Every field has the default of the options table of docs/cli/render.md.
@@ -60,6 +73,8 @@ class Options:
       manager (:class:`~tars_components.models.ownership.FieldOwnership`; a mapping such as
       ``{"replicas": "external"}`` is accepted), docs/concepts/ownership.md. Defaults to
       every field managed.
+    * ``workload``: expand mode only: the engine of StatefulSet servers (``statefulset``,
+      ``kruise``, ``tapp``; docs/concepts/rollout.md). Defaults to ``statefulset``.
     """
 
     namespace: str = "default"
@@ -73,6 +88,7 @@ class Options:
     existing_framework_config: bool = False
     approvers: tuple[str, ...] = ()
     field_ownership: FieldOwnership = EVERY_FIELD_MANAGED
+    workload: Workload = Workload.STATEFULSET
 
     def __post_init__(self) -> None:
         if not isinstance(self.field_ownership, FieldOwnership):
@@ -91,6 +107,7 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
     "existing_framework_config": ("--existing-framework-config", "tars:frameworkConfig"),
     "approvers": ("--approvers", "tars:approvers"),
     "field_ownership": ("--field-ownership", "tars:fieldOwnership"),
+    "workload": ("--workload", "tars:workload"),
 }
 """Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
 
@@ -135,6 +152,12 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 
+_CHECKS["workload"] = (
+    lambda v: v in {w.value for w in Workload},
+    f"expected one of {', '.join(Workload)}",
+)
+
+
 def parse_approvers(text: str) -> tuple[str, ...]:
     """``"alice, bob"`` → ``("alice", "bob")`` (empty entries dropped)."""
     return tuple(part.strip() for part in text.split(",") if part.strip())
@@ -164,6 +187,7 @@ def check_options(options: Options, config: bool = False) -> None:
     image from a TFrameworkConfig document of the stack, which it never applies)."""
     values = {f.name: getattr(options, f.name) for f in fields(options)}
     values["mode"] = Mode(options.mode).value
+    values["workload"] = Workload(options.workload).value
     check_option_values(values, config)
     if options.existing_framework_config and options.mode != Mode.CRD:
         raise UsageError(

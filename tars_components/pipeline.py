@@ -38,12 +38,13 @@ from .expansion.resources import kind_documents, plain_objects
 from .expansion.tconfig import config_maps
 from .loading.load import load_stack
 from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfigDocument
-from .options import Mode, Options
+from .options import Mode, Options, Workload
 from .rules import validate as validate_rules
 from .rules import validate_change, without_create_only
 from .rules.objects import controller_only_objects, overwritten_by_output
 from .rules.output import expand_mode_warnings
 from .rules.ownership import expand_mode_violations
+from .rules.rollout import check_stopped, engine_ignored
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing
@@ -93,7 +94,18 @@ def check(stack: DocumentSet, options: Options = Options()) -> list[Violation]:
     found.extend(kind_violations(stack, options))
     found.extend(approver_violations(stack, options.approvers))  # TDeploy, TD006
     found.extend(expand_mode_violations(stack, options))  # field ownership, TO002
+    found.extend(engine_violations(stack, options))  # Rollout stopped instances, --workload
     return sorted_violations(found)
+
+
+def engine_violations(stack: DocumentSet, options: Options) -> list[Violation]:
+    """What the workload engine says about the stack: TP013/TP014 (stopped instances need
+    kruise or tapp in expand mode), TP015 (crd mode keeps the StatefulSet engine)."""
+    crd = options.mode == Mode.CRD
+    found = list(check_stopped(stack, not crd and options.workload != Workload.STATEFULSET))
+    if crd and options.workload != Workload.STATEFULSET:
+        found.extend(engine_ignored(stack, str(options.workload)))
+    return found
 
 
 def all_violations(

@@ -99,6 +99,12 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         metavar="A,B",
         help="who may approve TDeploy requests (as tars:approvers does; TD006)",
     )
+    cmd.add_argument(
+        "--workload",
+        choices=["statefulset", "kruise", "tapp"],
+        help="expand mode: the engine of StatefulSet servers: statefulset (default), kruise "
+        "(OpenKruise Advanced StatefulSet) or tapp (tkestack TApp); as tars:workload does",
+    )
 
 
 def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -168,7 +174,7 @@ def settings(args: argparse.Namespace) -> StackSettings:
     """Settings from ``--stack`` (Pulumi.ENV.yaml) or the stack directory, flags on top."""
     from ..config import StackSettings, limit_value, read_stack_config
     from ..limits import LIMIT_NAMES
-    from ..options import Mode, check_option_values, check_options
+    from ..options import Mode, Workload, check_option_values, check_options
 
     if args.stack:
         found = read_stack_config(args.stack, args.project_dir)
@@ -186,9 +192,12 @@ def settings(args: argparse.Namespace) -> StackSettings:
         "existing_framework_config": getattr(args, "existing_framework_config", None),
         "approvers": _approvers(getattr(args, "approvers", None)),
         "field_ownership": _field_ownership(found, getattr(args, "field_ownership", None)),
+        "workload": Workload(args.workload) if getattr(args, "workload", None) else None,
     }
     given = {k: v for k, v in overrides.items() if v is not None}
-    check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
+    check_option_values(
+        {k: str(v) if k in ("mode", "workload") else v for k, v in given.items()}, config=False
+    )
     options = replace(found.options, **given)
     check_options(options)  # combinations (the values were checked above, named as flags)
     limits: dict[str, int] = {}

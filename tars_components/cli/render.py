@@ -61,6 +61,7 @@ def add_parser(commands: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Render the stack into ``--out``: 0 written, 1 a rule error (nothing written)."""
+    from ..expansion.rollout import plan_lines
     from ..render import render_stack
 
     found = settings(args)
@@ -78,6 +79,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     print_files(args.out, result.files, out)
     for note in result.stack.notes:
         print(f"note: {note}", file=out)
+    for line in plan_lines(result.stack):  # which ordinals run which release (Rollouts)
+        print(f"plan: {line}", file=out)
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.build.kinds().items()))
     print(
         f"rendered {len(result.stack.servers)} servers from {found.stack_dir} into "

@@ -51,6 +51,7 @@ def add_parser(commands: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Print the violations (stdout) and a summary (stderr): 1 when any is an error."""
+    from ..expansion.rollout import plan_lines
     from ..pipeline import validate
 
     found = settings(args)
@@ -62,6 +63,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for note in stack.notes:
         print(f"note: {note}", file=sys.stderr)
     errors = error_count(violations)
+    if result.ok:
+        for line in plan_lines(stack):  # which ordinals run which release (Rollouts)
+            print(f"plan: {line}", file=sys.stderr)
     print(
         # a document that failed its schema is still one of the stack's documents
         f"{found.stack_dir}: {len(stack.documents) + len(stack.rejected)} documents, "

@@ -13,6 +13,7 @@ import pulumi
 
 from ..document_set import DocumentSet
 from ..expansion.resources import plain_objects
+from ..expansion.rollout import apply_rollouts, plan_lines
 from ..expansion.tconfig import config_maps
 from ..models import TConfigDocument, TServerDocument
 from ..models.taccount import SecretRef
@@ -143,11 +144,16 @@ def components_from_stack(
     ``<prefix><namespace>/<name>`` (templates, servers, trees, images, configs and accounts);
     plain objects ``<prefix><namespace>/<name>-<kind>`` under the framework of their namespace
     (cluster-scoped ones, and those of a namespace without TarsK8S documents, under the first
-    framework). The caller validates the stack
+    framework). TServers a Rollout drives are declared at its step, and its plan is logged
+    (docs/concepts/rollout.md). The caller validates the stack
     first (:func:`tars_components.rules.validate`); each component validates its own document
     again at deployment time.
     """
     options = options or Options(namespace=stack.namespace)
+    for line in plan_lines(stack):  # the Rollouts' plan, shown by pulumi preview
+        pulumi.log.info(f"plan: {line}")
+    stack = apply_rollouts(stack)  # each TServer at its Rollout's step
+    previous = apply_rollouts(previous) if previous is not None else None
     namespaces = list(dict.fromkeys(doc.namespace for doc in stack.documents))
     before = {(d.kind, d.namespace, d.name): d for d in previous.documents} if previous else {}
     built = StackComponents()

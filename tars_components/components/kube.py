@@ -49,6 +49,10 @@ def typed_class(api_version: str, kind: str, among: tuple[str, ...] | None = Non
 
 _ENVELOPE = ("apiVersion", "kind", "metadata")
 
+ENGINE_GROUPS = ("apps.kruise.io", "apps.tkestack.io")
+"""API groups of the workload engines' custom resources (``--workload kruise|tapp``,
+docs/concepts/rollout.md), registered as custom resources like the TarsK8S kinds."""
+
 
 class TarsCustomResource(CustomResource):
     """A TarsK8S custom resource, including kinds whose fields sit at the top level
@@ -99,7 +103,8 @@ def kubernetes_resource(
     resource_name: str, obj: Mapping[str, Any], opts: pulumi.ResourceOptions
 ) -> pulumi.CustomResource:
     """Register one object: Service, StatefulSet and DaemonSet with their typed classes, TarsK8S
-    kinds as custom resources. ``metadata.name`` is always explicit (no auto-naming)."""
+    kinds and the workload engines' kinds as custom resources. ``metadata.name`` is always
+    explicit (no auto-naming)."""
     api_version, kind = str(obj["apiVersion"]), str(obj["kind"])
     meta = obj.get("metadata")
     # Metadata that is an Output (an expansion waiting for its inputs) names the object too.
@@ -111,7 +116,7 @@ def kubernetes_resource(
         if extra:
             raise ValueError(f"{kind} has unexpected top-level fields: {sorted(extra)}")
         return cls(resource_name, metadata=obj["metadata"], spec=obj.get("spec"), opts=opts)
-    if api_version.split("/")[0] == GROUP:
+    if api_version.split("/")[0] in (GROUP, *ENGINE_GROUPS):
         return TarsCustomResource(resource_name, obj, opts)
     raise ValueError(f"no resource class for {api_version} {kind}")
 

@@ -12,6 +12,7 @@ import pulumi
 from ..errors import LoadError
 from ..expansion import crd_document, expand_server
 from ..expansion.ownership import ignored_paths, without_external
+from ..expansion.rollout import plan_of, rolled_out, rollout_for
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
 from ..models.kind_facts import api_version_of
 from ..models.ownership import (
@@ -20,11 +21,12 @@ from ..models.ownership import (
     Ownership,
     server_ownership,
 )
+from ..models.rollout import RolloutSpec
 from ..options import Mode, Options
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
 from .args import TServerArgs, split_args
 from .args.common import in_namespace, parse_built
-from .failure import ArgumentProblems, refusing
+from .failure import ArgumentProblems, refuse, refusing
 from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
 from .outputs import (
     Leaf,
@@ -115,6 +117,7 @@ class TServer(pulumi.ComponentResource):
         skip_await: bool | None = None,
         external_replicas: bool | None = None,
         field_ownership: Mapping[str, str] | None = None,
+        rollout: RolloutSpec | Mapping[str, Any] | None = None,
     ) -> None: ...
 
     # --- end of generated code ---
@@ -139,6 +142,8 @@ class TServer(pulumi.ComponentResource):
             document = _parsed(raw, options.namespace, bool(leaves))
             if document is None:
                 _daemon_set(raw)  # refused before anything is registered
+        if args.rollout is not None:  # declared at the Rollout's step
+            document = _at_step(f"TServer {name!r}", document, args.rollout)
         opts, self._provider = place(opts, scope.resource, f"TServer {name!r}")
         super().__init__("tars:index:TServer", name, None, opts)
         self.document = document
@@ -477,6 +482,38 @@ def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dic
     texts = [v.value if isinstance(v, SubType) else v for v in values]
     resolved: dict[str, Any] = lift_values(raw, leaves, texts)
     return resolved
+
+
+def _at_step(
+    what: str, document: TServerDocument | None, spec: RolloutSpec | Mapping[str, Any]
+) -> TServerDocument:
+    """The server at its Rollout's step (docs/concepts/rollout.md), its plan logged; the
+    Rollout's errors refuse the component, its warnings are logged."""
+    if document is None:
+        refuse(
+            what,
+            [
+                "rollout: needs the server's structural fields known (no Output in app, server, "
+                "replicas, ports, ...)"
+            ],
+        )
+    rollout, found = rollout_for(document, spec)
+    errors = [
+        f"rollout.{v.field.removeprefix('spec.')}: {v.code}: {v.message}"
+        for v in found
+        if v.is_error
+    ]
+    if errors:
+        refuse(what, errors)
+    for warning in found:
+        pulumi.log.warn(
+            f"{what}: rollout.{warning.field.removeprefix('spec.')}: "
+            f"{warning.code}: {warning.message}"
+        )
+    if rollout is None:
+        return document
+    pulumi.log.info(f"plan: {plan_of(rollout, document).line()}")
+    return rolled_out(rollout, document)
 
 
 def _daemon_set(raw: dict[str, Any]) -> bool:

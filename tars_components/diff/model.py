@@ -93,6 +93,12 @@ class Diff:
 
     changes: tuple[Change, ...] = ()
     crd_mode: bool = False
+    plan: tuple[str, ...] = ()
+    """The Rollout plan of the new stack, one line per TServer a Rollout drives
+    (docs/concepts/rollout.md)."""
+    release_changes: tuple[str, ...] = ()
+    """The ordinals whose release changes (``shop-orderserver: ordinal 2 v1.4.0 -> v1.5.0``),
+    for the TServers a Rollout names in either stack."""
 
     def summary(self) -> dict[str, int]:
         """Number of changed objects per action (every action present, 0 when none)."""
@@ -102,8 +108,13 @@ class Diff:
         return counts
 
     def to_json(self) -> dict[str, Any]:
-        """``{"changes": [...], "summary": {...}}``."""
-        return {
+        """``{"changes": [...], "summary": {...}}``, with ``plan`` and ``releaseChanges``
+        when a Rollout is involved."""
+        out: dict[str, Any] = {
             "changes": [c.to_json() for c in self.changes],
             "summary": self.summary(),
         }
+        if self.plan or self.release_changes:
+            out["plan"] = list(self.plan)
+            out["releaseChanges"] = list(self.release_changes)
+        return out

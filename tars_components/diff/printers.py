@@ -128,12 +128,22 @@ def to_text(diff: Diff, colour: bool = False) -> str:
     then each field as ``@@ path`` with ``-``/``+`` lines; crd-mode effects indented below
     their TServer; a summary line last. ``No changes.`` when nothing changes."""
     if not diff.changes:
-        return NO_CHANGES + "\n"
+        return "\n".join([NO_CHANGES, *rollout_lines(diff)]) + "\n"
     out: list[str] = []
     for change in diff.changes:
         out.extend(_text_change(change, "", colour))
+    out.extend(rollout_lines(diff))
     out.append(summary_line(diff))
     return "\n".join(out) + "\n"
+
+
+def rollout_lines(diff: Diff) -> list[str]:
+    """``plan: <line>`` per TServer a Rollout drives, then ``release: <line>`` per ordinal that
+    changes release (docs/concepts/rollout.md); none without Rollouts."""
+    return [
+        *(f"plan: {printable(line)}" for line in diff.plan),
+        *(f"release: {printable(line)}" for line in diff.release_changes),
+    ]
 
 
 def _paint(text: str, code: str, colour: bool) -> str:
@@ -170,9 +180,11 @@ def to_markdown(diff: Diff, limit: int = GITHUB_COMMENT_LIMIT) -> str:
     a ```` ```diff ```` block. At most ``limit`` characters: what does not fit is left out
     (the table first keeps its rows, then whole objects, then the lines of the last one) and
     a note says how many objects are not shown."""
+    plan = "".join(f"- {_escape(line)}\n" for line in rollout_lines(diff))
+    plan = f"Rollout:\n\n{plan}\n" if plan else ""
     if not diff.changes:
-        return NO_CHANGES + "\n"
-    head = f"**{summary_line(diff)}**\n\n"
+        return NO_CHANGES + "\n" + (f"\n{plan}" if plan else "")
+    head = f"**{summary_line(diff)}**\n\n{plan}"
     table_head = "| Action | Kind | Object | Fields |\n|---|---|---|---:|\n"
     rows = [_table_row(c) for c in diff.changes]
     blocks = [_details(c) for c in diff.changes]

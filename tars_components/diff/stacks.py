@@ -26,6 +26,7 @@ from ..document_set import DocumentSet
 from ..errors import Violation, has_errors
 from ..expansion import expand
 from ..expansion.ownership import ObjectKey, ignored_paths, server_ownerships
+from ..expansion.rollout import plan_lines, release_changes
 from ..models.kind_facts import REPLICAS_PATHS
 from ..models.ownership import FieldOwnership
 from ..options import Mode, Options
@@ -81,7 +82,12 @@ def diff_stacks(
     changes = without_owned(changes, server_ownerships(current, options))
     return StackDiff(
         violations=violations,
-        diff=Diff(changes=tuple(changes), crd_mode=crd),
+        diff=Diff(
+            changes=tuple(changes),
+            crd_mode=crd,
+            plan=tuple(plan_lines(current)),
+            release_changes=tuple(release_changes(previous, current)),
+        ),
         previous_errors=previous_errors,
     )
 

@@ -13,7 +13,7 @@ from typing import Any
 from ..document_set import DocumentSet
 from ..models import TFrameworkConfigDocument, TServerDocument
 from ..mutation import mutate, mutate_server
-from ..options import Options
+from ..options import Options, Workload
 from .crd import (
     conversion_violations,
     convert,
@@ -22,14 +22,18 @@ from .crd import (
     refused_statefulset_violations,
 )
 from .daemonset import build_daemonset
+from .kruise import build_advanced_statefulset
+from .rollout import apply_rollouts
 from .service import build_service
 from .statefulset import build_statefulset
+from .tapp import build_tapp
 
 
 def expand(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
     """Every Kubernetes object of a stack (expand mode). Mutation is applied first; it is
-    idempotent, so an already mutated stack gives the same result."""
-    mutated = mutate(stack)
+    idempotent, so an already mutated stack gives the same result. The Rollouts are applied
+    before (:func:`~tars_components.expansion.rollout.apply_rollouts`)."""
+    mutated = mutate(apply_rollouts(stack))
     objects: list[dict[str, Any]] = []
     for server in mutated.servers:
         objects.extend(_expand_mutated(server, mutated.framework(server.namespace), options))
@@ -62,8 +66,16 @@ def _expand_mutated(
         if daemonset is not None:
             objects.append(daemonset)
     else:
-        objects.append(build_statefulset(server, framework, options))
+        objects.append(_WORKLOADS[Workload(options.workload)](server, framework, options))
     return objects
+
+
+_WORKLOADS = {
+    Workload.STATEFULSET: build_statefulset,
+    Workload.KRUISE: build_advanced_statefulset,
+    Workload.TAPP: build_tapp,
+}
+"""The builder of a StatefulSet server's workload per engine (``--workload``)."""
 
 
 __all__ = [

@@ -25,11 +25,14 @@ from ..models.conversion import (
 from ..mutation import mutate_server, mutate_template
 from ..options import Options
 from ..rules.crd_mode import conversion_violations, refused_statefulset_violations
+from .rollout import apply_rollouts
 
 
 def crd_documents(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
     """The TFrameworkConfigs, TTemplates and TServers (in that order, each in load order) as
-    the custom resources of ``options.crd_api_version`` that the TarsK8S webhook admits."""
+    the custom resources of ``options.crd_api_version`` that the TarsK8S webhook admits,
+    each TServer at its Rollout's step (:mod:`tars_components.expansion.rollout`)."""
+    stack = apply_rollouts(stack)
     ordered: list[Document] = [*stack.frameworks, *stack.templates, *stack.servers]
     return [crd_document(doc, stack.framework(doc.namespace), options) for doc in ordered]
 

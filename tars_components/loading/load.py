@@ -32,6 +32,7 @@ from ..models import (
     Source,
 )
 from ..paths import FileIndex
+from ..rollout import Rollouts, identify_rollout, is_rollout
 from ..tdeploy import Requests, is_request
 from ..yaml_reader import YamlLimitError, describe_yaml_error, load_documents
 from .documents import build_document, identify, identity_of, route, skipped
@@ -74,6 +75,7 @@ def load_texts(
     live = 0
     deprecated: list[Source] = []  # documents written as v1beta2 (not from a values file)
     requests = Requests()
+    rollouts = Rollouts()
     for file in sorted(texts):
         index = FileIndex(file, texts[file])
         try:
@@ -98,6 +100,13 @@ def load_texts(
                 continue
             for raw, prefix in list_items(document):
                 source = values[1][position] if values else Source(file, position, index, prefix)
+                if is_rollout(raw):  # a Rollout: kept on the stack, never emitted
+                    why = identify_rollout(raw)
+                    if why:
+                        problems.append(LoadProblem(file, source.line() or 1, why))
+                    else:
+                        violations.extend(rollouts.read(raw, source, stack_namespace))
+                    continue
                 if is_request(raw):  # a TDeploy: its apply as a TServer once approved
                     produced, found = requests.read(raw, source, stack_namespace)
                     violations.extend(found)
@@ -156,6 +165,7 @@ def load_texts(
         objects=tuple(objects),
         notes=tuple(notes),
         requests=tuple(requests.requests),
+        rollouts=tuple(rollouts.rollouts),
     )
 
 

@@ -6,6 +6,7 @@ from ..document_set import DocumentSet
 from ..errors import Violation, sorted_violations
 from .objects import check_objects
 from .ownership import annotation_violations
+from .rollout import check_rollouts
 from .taccount import check_accounts
 from .tconfig import check_configs
 from .tdeploy import check_requests
@@ -34,6 +35,7 @@ def validate(stack: DocumentSet) -> list[Violation]:
     found.extend(check_objects(stack))
     found.extend(check_requests(stack))  # TDeploy
     found.extend(annotation_violations(stack))  # field ownership, TO001
+    found.extend(check_rollouts(stack))  # Rollout
     return sorted_violations(found)
 
 

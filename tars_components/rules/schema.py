@@ -217,3 +217,29 @@ def request_schema_violation(
         file=file,
         line=line,
     )
+
+
+TP001 = rule(
+    "TP001",
+    ERROR,
+    "Rollout",
+    "schema: metadata.name, spec.steps (counts or percentages, at least one), spec.step (at "
+    "least 0), spec.stable {id, image}, spec.abort and spec.stopped (ordinals) are well-formed; "
+    "no unknown field",
+    origin="tars-components",
+)
+
+
+def rollout_schema_violation(
+    *, namespace: str, name: str, field: str, message: str, file: str | None, line: int | None
+) -> Violation:
+    """TP001: a Rollout document's own fields are not valid (docs/concepts/rollout.md)."""
+    return TP001.violation(
+        kind="Rollout",
+        namespace=namespace,
+        name=name,
+        field=field,
+        message=message,
+        file=file,
+        line=line,
+    )

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("models", "options"),
     # the registry and the rules the loader reports (the package __init__ imports lazily)
     ("rules.registry", "rules.schema", "rules.__init__"),
-    ("loading", "legacy", "helmlib", "tdeploy", "document_set"),
+    ("loading", "legacy", "helmlib", "tdeploy", "rollout", "document_set"),
     ("mutation",),
     ("rules",),
     ("expansion",),

@@ -153,7 +153,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
     expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
     expected |= {f"TM{n:03d}" for n in range(1, 9)}
-    expected |= {"TO001", "TO002"}
+    expected |= {"TO001", "TO002"} | {f"TP{n:03d}" for n in range(1, 16)}
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",
@@ -192,6 +192,9 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TD005",
         "TM006",
         "TO002",
+        "TP011",
+        "TP012",
+        "TP015",
     }
     assert {c for c, r in RULES.items() if r.change} == {
         "TS001",

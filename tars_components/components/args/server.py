@@ -26,6 +26,7 @@ from ...models import (
     TServerDocument,
     is_deferred,
 )
+from ...models.rollout import RolloutSpec
 from ..scope import HasScope
 from ..shapes import (
     K8sSpecArgsDict,
@@ -107,6 +108,11 @@ class TServerArgs:
     """This server's field ownership, on top of the framework's ``options.field_ownership``
     and of the ``tars-components.io/field-ownership`` annotation: ``{"release": "external",
     "replicas": "initial"}`` (docs/concepts/ownership.md). Defaults to none."""
+    rollout: RolloutSpec | Mapping[str, Any] | None = None
+    """Canary steps of this server, as a Rollout document's ``spec`` (``steps``, ``step``,
+    ``stable: {id, image}``, ``abort``, ``stopped``; docs/concepts/rollout.md): the server is
+    declared at the step (its partition, or the stable release on abort) and its plan logged.
+    Needs the server's structural fields known (not Outputs). Defaults to None."""
 
     def to_document(self, namespace: str) -> TServerDocument:
         """The TServer document, in ``namespace``; ``metadata.name`` defaults to

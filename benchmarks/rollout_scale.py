@@ -1,0 +1,128 @@
+"""Scale benchmark of Rollouts (a script, not a test; docs/concepts/rollout.md).
+
+It generates the mixed stack of ``render_scale.py`` (default 1,000 TServers, one file each)
+twice: as it is (the floor), and with a Rollout beside every released StatefulSet TServer
+in the same file (steps ``[1, "50%", "100%"]`` at step 0, so each carries a partition and a
+wait condition).
+Both are rendered in-process exactly as ``tars-components render`` does (load, validate,
+expand, YAML, write the tree) in expand and in crd mode, best of ``--repeat`` runs
+alternated, and the script prints each time and the ratio with Rollouts to without.
+
+Target: the ratio is at most 1.1 (the Rollouts cost linear work: one pass to check them, one
+to apply them). The exit code is 1 when it is missed.
+
+Usage::
+
+    python benchmarks/rollout_scale.py
+    python benchmarks/rollout_scale.py --servers 1000 --repeat 7 --tmpdir /dev/shm
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+for path in (REPO, Path(__file__).resolve().parent):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+import yaml  # noqa: E402
+from render_scale import _DUMPER, _dump_all, generate_stack, server_document  # noqa: E402
+from timing import best_wall_time  # noqa: E402
+
+from tars_components.options import Mode, Options  # noqa: E402
+from tars_components.render import render_stack  # noqa: E402
+
+NAMESPACE = "tars-bench"
+TARGET_RATIO = 1.1
+
+
+def rollout_document(server: dict[str, Any]) -> dict[str, Any] | None:
+    """A Rollout at step 0 for a released StatefulSet TServer (None for the others)."""
+    spec = server["spec"]
+    if spec["k8s"].get("daemonSet") or "release" not in spec:
+        return None
+    release = spec["release"]
+    return {
+        "apiVersion": "tars-components.io/v1alpha1",
+        "kind": "Rollout",
+        "metadata": {"name": server["metadata"]["name"]},
+        "spec": {
+            "steps": [1, "50%", "100%"],
+            "step": 0,
+            "stable": {"id": f"{release['id']}-stable", "image": f"{release['image']}-stable"},
+        },
+    }
+
+
+def _issue_style(rollout: dict[str, Any]) -> str:
+    """A Rollout as the docs write it: flow style for the small mappings and the steps."""
+    return yaml.dump(rollout, Dumper=_DUMPER, sort_keys=False, default_flow_style=None)
+
+
+def generate_rollouts(directory: Path, servers: int) -> int:
+    """Each server file of the stack in ``directory`` with its Rollout after its TServer (a
+    release and its canary steps reviewed together)."""
+    count = 0
+    for index in range(servers):
+        server = server_document(index)
+        rollout = rollout_document(server)
+        if rollout is not None:
+            text = _dump_all([server]) + "---\n" + _issue_style(rollout)
+            (directory / f"srv-{index:05d}.yaml").write_text(text, encoding="utf-8")
+            count += 1
+    return count
+
+
+def render_time(stack: Path, out: Path, mode: Mode, repeat: int) -> float:
+    options = Options(namespace=NAMESPACE, mode=mode)
+
+    def once() -> None:
+        if out.exists():
+            shutil.rmtree(out)
+        result = render_stack(stack, out, options)
+        if not result.build.ok:
+            raise SystemExit(f"{stack}: {result.build.violations[:3]}")
+
+    return best_wall_time(once, repeat)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--servers", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--tmpdir", default=None, help="where to write the stacks and renders")
+    args = parser.parse_args(argv)
+    ok = True
+    with tempfile.TemporaryDirectory(dir=args.tmpdir) as tmp:
+        root = Path(tmp)
+        plain, with_rollouts = root / "plain", root / "rollouts"
+        generate_stack(plain, args.servers)
+        generate_stack(with_rollouts, args.servers)
+        count = generate_rollouts(with_rollouts, args.servers)
+        print(f"{args.servers} servers, {count} Rollouts, best of {args.repeat}")
+        print("| mode | without s | with Rollouts s | ratio |")
+        print("|---|---:|---:|---:|")
+        for mode in (Mode.EXPAND, Mode.CRD):
+            floor = with_time = float("inf")
+            for _ in range(2):  # alternate, so that a noisy neighbour hits both
+                floor = min(floor, render_time(plain, root / "out-plain", mode, args.repeat))
+                with_time = min(
+                    with_time, render_time(with_rollouts, root / "out-rollouts", mode, args.repeat)
+                )
+            ratio = with_time / floor
+            ok = ok and ratio <= TARGET_RATIO
+            print(f"| {mode.value} | {floor:.3f} | {with_time:.3f} | {ratio:.3f} |")
+    started = time.strftime("%H:%M:%S")
+    print(f"target: ratio <= {TARGET_RATIO}: {'met' if ok else 'MISSED'} ({started})")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

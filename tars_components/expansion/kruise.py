@@ -1,0 +1,62 @@
+"""The OpenKruise Advanced StatefulSet of a server (``--workload kruise``,
+docs/concepts/rollout.md).
+
+The StatefulSet of :mod:`.statefulset` (the same pod template, claim templates, selector and
+partition) as ``apps.kruise.io/v1beta1`` ``StatefulSet``, with what in-place updates need: the
+RollingUpdate strategy's ``podUpdatePolicy: InPlaceIfPossible`` (an image-only change restarts
+the container in its pod instead of recreating the pod) and the ``InPlaceUpdateReady``
+readiness gate on the pod template (Kruise marks the pod not ready while it updates it in
+place). A Rollout's stopped instances become ``reserveOrdinals`` (and leave ``replicas``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models import TFrameworkConfigDocument, TServerDocument
+from ..options import Options
+from ..rollout import step_of
+from .statefulset import build_statefulset
+
+KRUISE_API_VERSION = "apps.kruise.io/v1beta1"
+"""The apiVersion of OpenKruise's Advanced StatefulSet."""
+
+IN_PLACE_UPDATE_READY = "InPlaceUpdateReady"
+"""The readiness gate OpenKruise sets to False while it updates a pod in place."""
+
+IN_PLACE_IF_POSSIBLE = "InPlaceIfPossible"
+"""Update in place what can be (images, some metadata); recreate the pod otherwise."""
+
+
+def build_advanced_statefulset(
+    server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
+) -> dict[str, object]:
+    """The Advanced StatefulSet: the StatefulSet's fields plus the in-place update policy,
+    its readiness gate and the reserved ordinals of stopped instances."""
+    statefulset = build_statefulset(server, framework, options)
+    spec: dict[str, Any] = dict(statefulset["spec"])  # type: ignore[call-overload]
+    strategy = spec["updateStrategy"]
+    if "rollingUpdate" in strategy:
+        rolling = {**strategy["rollingUpdate"], "podUpdatePolicy": IN_PLACE_IF_POSSIBLE}
+        spec["updateStrategy"] = {**strategy, "rollingUpdate": rolling}
+    template = dict(spec["template"])
+    pod = dict(template["spec"])
+    gates = list(pod.get("readinessGates") or [])
+    gates.append({"conditionType": IN_PLACE_UPDATE_READY})
+    pod["readinessGates"] = gates
+    template["spec"] = pod
+    spec["template"] = template
+    step = step_of(server.source)
+    stopped = step.rollout.stopped if step is not None and step.rollout is not None else ()
+    if stopped:
+        spec["replicas"] = max(int(spec["replicas"]) - len(stopped), 0)
+        spec["reserveOrdinals"] = list(stopped)
+    return {
+        "apiVersion": KRUISE_API_VERSION,
+        "kind": "StatefulSet",
+        "metadata": statefulset["metadata"],
+        "spec": spec,
+    }
+
+
+__all__ = ["IN_PLACE_UPDATE_READY", "KRUISE_API_VERSION", "build_advanced_statefulset"]

@@ -1,0 +1,240 @@
+"""Rollouts applied to their TServers before expansion, and the plan they give
+(docs/concepts/rollout.md).
+
+:func:`apply_rollouts` is a pure transformation of a stack: each TServer a valid Rollout
+drives gets ``spec.k8s.updateStrategy`` RollingUpdate with the step's partition (``R - n_k``),
+and on ``abort`` the ``stable`` release with partition 0. Both modes build from the result: the
+StatefulSet's ``updateStrategy`` in expand mode, the TServer's (which the controller copies)
+in crd mode. :func:`plans` says which ordinals run which release; :func:`plan_changes` what
+changes between two stacks, ordinal by ordinal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..document_set import DocumentSet
+from ..errors import Violation
+from ..models import Document, TServerDocument
+from ..models.rollout import ROLLOUT_API_VERSION, RolloutSpec
+from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
+from ..rollout import Rollout, Rollouts, RolloutSource, partition, step_of
+from ..rules.rollout import check_rollouts, check_stopped, drives
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which release each ordinal of one TServer runs at its Rollout's declared step:
+    ordinals at or above ``partition`` run ``new_id``, the others ``stable_id``."""
+
+    namespace: str
+    name: str
+    replicas: int
+    partition: int
+    new_id: str
+    stable_id: str
+    abort: bool = False
+
+    @property
+    def updated(self) -> int:
+        """Instances on the new release."""
+        return self.replicas - self.partition
+
+    def release_of(self, ordinal: int) -> str:
+        """The release id ordinal ``ordinal`` runs."""
+        return self.new_id if ordinal >= self.partition else self.stable_id
+
+    def line(self) -> str:
+        """``shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0``; on abort
+        ``shop-orderserver: 4/4 on v1.4.0 (aborted: every instance back on stable)``."""
+        total = self.replicas
+        if self.abort:
+            return (
+                f"{self.name}: {total}/{total} on {self.stable_id} "
+                "(aborted: every instance back on stable)"
+            )
+        parts = [f"{self.updated}/{total} on {self.new_id}{_ordinals(self.partition, total)}"]
+        if self.partition:
+            parts.append(f"{self.partition}/{total} on {self.stable_id}")
+        return f"{self.name}: {', '.join(parts)}"
+
+
+def _ordinals(first: int, total: int) -> str:
+    if first >= total:
+        return ""
+    if first == total - 1:
+        return f" (ordinal {first})"
+    return f" (ordinals {first}-{total - 1})"
+
+
+def _release_id(value: object) -> str:
+    return value if isinstance(value, str) else "the new release"
+
+
+def _driven(stack: DocumentSet) -> dict[tuple[str, str], tuple[Rollout, TServerDocument]]:
+    """Each TServer a Rollout drives (the first Rollout of a name; TP010 reports the others)."""
+    if not stack.rollouts:
+        return {}
+    rollouts: dict[tuple[str, str], Rollout] = {}
+    for rollout in stack.rollouts:
+        rollouts.setdefault((rollout.namespace, rollout.name), rollout)
+    found: dict[tuple[str, str], tuple[Rollout, TServerDocument]] = {}
+    for server in stack.servers:
+        key = (server.namespace, server.name)
+        driver = rollouts.get(key)
+        if driver is not None and key not in found and drives(driver, server):
+            found[key] = (driver, server)
+    return found
+
+
+def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
+    """One TServer at its Rollout's declared step: partition ``R - n_k`` (0 and the stable
+    release on abort)."""
+    k8s = server.spec.k8s
+    step = partition(rollout, k8s.replicas)
+    # built from known-good values: no validation needed (and none paid for per server)
+    strategy = UpdateStrategy.model_construct(
+        type=UpdateStrategyType.ROLLING_UPDATE.value,
+        rolling_update=RollingUpdate.model_construct(partition=step),
+    )
+    spec_update: dict[str, object] = {
+        "k8s": k8s.model_copy(update={"update_strategy": strategy}),
+    }
+    release = server.spec.release
+    if rollout.abort and release is not None:
+        spec_update["release"] = release.model_copy(
+            update={"id": rollout.stable_id, "image": rollout.stable_image}
+        )
+    spec = server.spec.model_copy(update=spec_update)
+    copied = server.model_copy(update={"spec": spec})
+    copied.with_source(RolloutSource.over(server.source, rollout, step, k8s.replicas))
+    return copied
+
+
+def apply_rollouts(stack: DocumentSet) -> DocumentSet:
+    """The stack with every driven TServer at its declared step (:func:`rolled_out`); the
+    same stack when it has no Rollout. Idempotent."""
+    driven = _driven(stack)
+    if not driven:
+        return stack
+    documents: list[Document] = []
+    for doc in stack.documents:
+        if isinstance(doc, TServerDocument) and (doc.namespace, doc.name) in driven:
+            rollout, server = driven[(doc.namespace, doc.name)]
+            if server is doc and step_of(doc.source) is None:  # not twice
+                doc = rolled_out(rollout, doc)
+        documents.append(doc)
+    return stack.with_documents(documents)
+
+
+def rollout_for(
+    server: TServerDocument, spec: RolloutSpec | Mapping[str, Any]
+) -> tuple[Rollout | None, list[Violation]]:
+    """The Rollout of ``spec`` (a Rollout document's ``spec``, as a model or a mapping) for
+    one TServer, and its violations (TP001 to TP012 and TP013 as in a stack); None when an
+    error blocks or it cannot drive the server. For ``TServer(..., rollout=...)``."""
+    raw = spec.to_dict() if isinstance(spec, RolloutSpec) else dict(spec)
+    document = {
+        "apiVersion": ROLLOUT_API_VERSION,
+        "kind": "Rollout",
+        "metadata": {"name": server.name, "namespace": server.namespace},
+        "spec": raw,
+    }
+    collector = Rollouts()
+    found = collector.read(document, None, server.namespace)
+    if not collector.rollouts:
+        return None, found
+    stack = DocumentSet(
+        namespace=server.namespace,
+        documents=(server,),
+        rollouts=tuple(collector.rollouts),
+    )
+    found.extend(check_rollouts(stack))
+    found.extend(check_stopped(stack, engine_stops=True))
+    rollout = collector.rollouts[0]
+    if any(v.is_error for v in found) or not drives(rollout, server):
+        return None, found
+    return rollout, found
+
+
+def plan_of(rollout: Rollout, server: TServerDocument) -> Plan:
+    """The plan of one TServer a Rollout drives (:func:`drives`)."""
+    release = server.spec.release
+    replicas = server.spec.k8s.replicas
+    return Plan(
+        namespace=server.namespace,
+        name=server.name,
+        replicas=replicas,
+        partition=partition(rollout, replicas),
+        new_id=_release_id(release.id if release is not None else None),
+        stable_id=rollout.stable_id,
+        abort=rollout.abort,
+    )
+
+
+def plans(stack: DocumentSet) -> list[Plan]:
+    """The plan of every TServer a Rollout drives, in load order of the TServers."""
+    return [plan_of(rollout, server) for rollout, server in _driven(stack).values()]
+
+
+def plan_lines(stack: DocumentSet) -> list[str]:
+    """One line per driven TServer (:meth:`Plan.line`)."""
+    return [plan.line() for plan in plans(stack)]
+
+
+def ordinal_releases(
+    stack: DocumentSet, names: Iterable[tuple[str, str]]
+) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The release id each ordinal runs, for the StatefulSet TServers ``(namespace, name)``
+    of ``names`` that have a release: by their Rollout's plan when one drives them, else every
+    ordinal on ``spec.release``."""
+    wanted = set(names)
+    by_plan = {(p.namespace, p.name): p for p in plans(stack)}
+    found: dict[tuple[str, str], tuple[str, ...]] = {}
+    for server in stack.servers:
+        key = (server.namespace, server.name)
+        release = server.spec.release
+        if key not in wanted or key in found or release is None or server.spec.k8s.daemon_set:
+            continue
+        plan = by_plan.get(key)
+        replicas = server.spec.k8s.replicas
+        if plan is None:
+            found[key] = (_release_id(release.id),) * replicas
+        elif plan.abort:
+            found[key] = (plan.stable_id,) * replicas
+        else:
+            found[key] = tuple(plan.release_of(ordinal) for ordinal in range(replicas))
+    return found
+
+
+def release_changes(previous: DocumentSet, current: DocumentSet) -> list[str]:
+    """The ordinals that change release between two versions of a stack, for the TServers a
+    Rollout names in either: ``shop-orderserver: ordinal 2 v1.4.0 -> v1.5.0``, one line per
+    ordinal, by TServer in load order of ``current``, then by ordinal."""
+    names = [(r.namespace, r.name) for r in (*previous.rollouts, *current.rollouts)]
+    if not names:
+        return []
+    before = ordinal_releases(previous, names)
+    after = ordinal_releases(current, names)
+    lines: list[str] = []
+    for (_, name), releases in after.items():
+        old = before.get((_, name), ())
+        for ordinal, now in enumerate(releases):
+            if ordinal < len(old) and old[ordinal] != now:
+                lines.append(f"{name}: ordinal {ordinal} {old[ordinal]} -> {now}")
+    return lines
+
+
+__all__ = [
+    "Plan",
+    "apply_rollouts",
+    "ordinal_releases",
+    "plan_lines",
+    "plan_of",
+    "plans",
+    "release_changes",
+    "rolled_out",
+    "rollout_for",
+]

@@ -1,0 +1,275 @@
+"""Rollout documents as a stack source (docs/concepts/rollout.md): the loader's collector and
+the arithmetic of a step.
+
+A ``kind: Rollout`` document (``tars-components.io/v1alpha1``) names, by ``metadata.name``,
+the TServer whose release it rolls out step by step. The loader reads it through
+:class:`Rollouts` (its own fields are TP001); it is kept on the stack as a :class:`Rollout`
+and never emitted. At step k of R replicas, n_k instances run the TServer's release: a count
+as written, a percentage rounded up (``ceil(p * R / 100)``, as OpenKruise does), at most R; the
+partition is ``R - n_k`` (ordinals at or above it run the new release). ``abort`` puts every
+instance back on ``stable`` with partition 0.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from .errors import Violation
+from .models.document import Source
+from .models.rollout import ROLLOUT_API_VERSION, RolloutDocument, step_problem
+from .paths import Segment, format_path
+from .rules.schema import rollout_schema_violation
+
+KIND = RolloutDocument.KIND
+GROUP = ROLLOUT_API_VERSION.split("/", 1)[0]
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """One valid Rollout of a stack."""
+
+    namespace: str
+    name: str
+    """``metadata.name``: the TServer it drives."""
+    steps: tuple[int | str, ...]
+    step: int
+    stable_id: str
+    stable_image: str
+    abort: bool = False
+    source: Source | None = field(default=None, compare=False)
+    stopped: tuple[int, ...] = ()
+    """Ordinals of the instances to stop, sorted, each once."""
+
+    @property
+    def kind(self) -> str:
+        """``Rollout`` (so that a Rollout can be reported like a document)."""
+        return KIND
+
+    @property
+    def current(self) -> int | str | None:
+        """The value of the declared step, None when ``step`` is beyond the list (TP002)."""
+        return self.steps[self.step] if self.step < len(self.steps) else None
+
+
+@dataclass(frozen=True)
+class RolloutSource(Source):
+    """The source of a TServer at its Rollout's step: the TServer's own file and lines, plus
+    the Rollout and the partition it sets (the builders read :func:`step_of`)."""
+
+    rollout: Rollout | None = field(default=None, compare=False, repr=False)
+    partition: int = 0
+    replicas: int = 0
+
+    def __bool__(self) -> bool:
+        """False for a document built in code (no file): reported without a location, as
+        any such document is."""
+        return bool(self.file)
+
+    @classmethod
+    def over(
+        cls, source: Source | None, rollout: Rollout, partition: int, replicas: int
+    ) -> RolloutSource:
+        """``source`` (None: a document built in code) with the step's facts."""
+        if source is None:
+            return cls("", 0, None, (), rollout, partition, replicas)
+        where = (source.file, source.index, source.file_index, source.prefix)
+        return cls(*where, rollout, partition, replicas)
+
+
+def step_of(source: Source | None) -> RolloutSource | None:
+    """The Rollout step behind a TServer, if a Rollout drives it."""
+    return source if isinstance(source, RolloutSource) else None
+
+
+WAIT_FOR_ANNOTATION = "pulumi.com/waitFor"
+"""pulumi-kubernetes' custom readiness annotation (4.18 and later)."""
+
+
+def wait_for(step: RolloutSource) -> str | None:
+    """The ``pulumi.com/waitFor`` value of a partial step (0 < partition): every instance
+    ready and the step's instances updated, as pulumi-kubernetes' array form (all conditions
+    hold); None for a full step (the built-in StatefulSet await applies)."""
+    if step.partition <= 0 or step.replicas <= 0:
+        return None
+    updated = step.replicas - step.partition
+    conditions = [
+        f"jsonpath={{.status.updatedReplicas}}={updated}",
+        f"jsonpath={{.status.readyReplicas}}={step.replicas}",
+    ]
+    return json.dumps(conditions)
+
+
+def instances(value: int | str, replicas: int) -> int:
+    """Instances on the new release for one step value: a count as written, a percentage of
+    ``replicas`` rounded up; never more than ``replicas``."""
+    if isinstance(value, str):
+        percent = int(value.rstrip("%"))
+        wanted = -(-percent * replicas // 100)  # ceil without floats
+    else:
+        wanted = value
+    return max(0, min(wanted, replicas))
+
+
+def wanted(value: int | str, replicas: int) -> int:
+    """Like :func:`instances`, without the cap at ``replicas`` (what the rules compare)."""
+    if isinstance(value, str):
+        return -(-int(value.rstrip("%")) * replicas // 100)
+    return value
+
+
+def updated_count(rollout: Rollout, replicas: int) -> int:
+    """Instances on the TServer's release at the declared step (all of them when aborted:
+    the release is then ``stable``)."""
+    current = rollout.current
+    if rollout.abort or current is None:
+        return replicas
+    return instances(current, replicas)
+
+
+def partition(rollout: Rollout, replicas: int) -> int:
+    """The RollingUpdate partition of the declared step: ``R - n_k``; 0 when aborted."""
+    return replicas - updated_count(rollout, replicas)
+
+
+def is_rollout(raw: Any) -> bool:
+    """True for a document of the product's own API group (``tars-components.io/...``)."""
+    return (
+        isinstance(raw, dict)
+        and isinstance(raw.get("apiVersion"), str)
+        and raw["apiVersion"].split("/", 1)[0] == GROUP
+    )
+
+
+def identify_rollout(raw: Mapping[str, Any]) -> str | None:
+    """Why a document of the group cannot be read (None when it is a Rollout)."""
+    if raw.get("apiVersion") != ROLLOUT_API_VERSION:
+        return (
+            f"unknown apiVersion {raw.get('apiVersion')!r} for the tars-components.io group: "
+            f"expected {ROLLOUT_API_VERSION}"
+        )
+    if raw.get("kind") != KIND:
+        return f"unknown kind {raw.get('kind')!r} for {ROLLOUT_API_VERSION}: expected {KIND}"
+    return None
+
+
+class Rollouts:
+    """The loader's collector: :meth:`read` each Rollout document; :attr:`rollouts` holds
+    the valid ones in load order."""
+
+    def __init__(self) -> None:
+        self.rollouts: list[Rollout] = []
+
+    def read(
+        self, raw: Mapping[str, Any], source: Source | None, namespace: str
+    ) -> list[Violation]:
+        """The schema violations (TP001) of one Rollout; a valid one is recorded."""
+        meta: dict[str, Any] = raw["metadata"] if isinstance(raw.get("metadata"), dict) else {}
+        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
+        ns = ns or namespace
+        name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+        body = {k: v for k, v in raw.items() if k != "status"}
+        body["metadata"] = {
+            k: v
+            for k, v in meta.items()
+            if k in ("name", "namespace", "labels", "annotations") and v is not None
+        }
+        doc, errors = _validated(body)
+        if doc is not None and not errors:
+            spec = doc.spec
+            self.rollouts.append(
+                Rollout(
+                    ns,
+                    str(name),
+                    tuple(spec.steps),
+                    spec.step,
+                    spec.stable.id,
+                    spec.stable.image,
+                    spec.abort,
+                    source,
+                    tuple(sorted(set(spec.stopped))),
+                )
+            )
+        return [
+            rollout_schema_violation(
+                namespace=ns,
+                name=str(name),
+                field=format_path(path),
+                message=message,
+                file=source.file if source else None,
+                line=source.line(path) if source else None,
+            )
+            for path, message in errors
+        ]
+
+
+def _validated(
+    body: Mapping[str, Any],
+) -> tuple[RolloutDocument | None, list[tuple[tuple[Segment, ...], str]]]:
+    """The model (None when pydantic refuses it) and every schema error, in field order."""
+    errors: list[tuple[tuple[Segment, ...], str]] = []
+    doc: RolloutDocument | None = None
+    if not body.get("metadata", {}).get("name"):
+        errors.append((("metadata", "name"), "required field is missing: the TServer's name"))
+    try:
+        doc = RolloutDocument.model_validate(body)
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            path = tuple(
+                seg
+                for seg in error["loc"]
+                if isinstance(seg, (str, int)) and not (isinstance(seg, str) and "[" in seg)
+            )
+            errors.append((path, _message(error)))
+    spec = body.get("spec")
+    steps = spec.get("steps") if isinstance(spec, dict) else None
+    if isinstance(steps, list):
+        for position, value in enumerate(steps):
+            problem = step_problem(value)
+            if problem:
+                errors.append((("spec", "steps", position), problem))
+    return doc, errors
+
+
+def _message(error: Mapping[str, Any]) -> str:
+    kind, ctx = error["type"], error.get("ctx") or {}
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "extra_forbidden":
+        return "unknown field"
+    if kind == "string_pattern_mismatch":
+        return f"{error.get('input')!r} is not valid (pattern {ctx.get('pattern')})"
+    if kind == "too_short":
+        return "needs at least one step"
+    if kind in ("greater_than_equal",):
+        return f"{error.get('input')!r} is below the minimum {ctx.get('ge')}"
+    if kind == "bool_type":
+        return f"must be true or false, got {error.get('input')!r}"
+    if kind == "int_type":
+        return f"must be an integer, got {error.get('input')!r}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"must be a mapping, got {error.get('input')!r}"
+    if kind == "list_type":
+        return f"must be a list, got {error.get('input')!r}"
+    return " ".join(str(error["msg"]).split())
+
+
+__all__ = [
+    "KIND",
+    "WAIT_FOR_ANNOTATION",
+    "Rollout",
+    "RolloutSource",
+    "Rollouts",
+    "identify_rollout",
+    "instances",
+    "is_rollout",
+    "partition",
+    "step_of",
+    "updated_count",
+    "wait_for",
+    "wanted",
+]

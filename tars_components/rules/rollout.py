@@ -1,0 +1,290 @@
+"""Rollout rules (docs/concepts/rollout.md): what a Rollout says about its TServer.
+
+* TP002: ``spec.step`` is beyond ``spec.steps``;
+* TP003: a percentage step over 100%;
+* TP004: the steps go down (fewer instances on the new release after a later step);
+* TP005: no TServer of the namespace is named like the Rollout;
+* TP006: ``stable`` is the TServer's release (same id or image) while not aborting;
+* TP007: the TServer updates OnDelete: no partition to drive;
+* TP008: the TServer has no release to roll out;
+* TP009: the TServer is a DaemonSet server: no partition to drive;
+* TP010: two Rollouts for one TServer;
+* TP011 (warning): a count step above the replicas is capped at the replicas;
+* TP012 (warning): the TServer's own partition is replaced by the Rollout's;
+* TP013: a stopped ordinal is not an instance of the TServer (at or above its replicas);
+* TP014: stopped instances need a workload engine that stops one instance (expand mode with
+  ``--workload kruise`` or ``tapp``);
+* TP015 (warning): crd mode keeps the StatefulSet engine (the TarsK8S controller decides):
+  ``--workload`` is not applied.
+
+TP001 (the Rollout's own schema) is reported by the loader (:mod:`.schema`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..document_set import DocumentSet
+from ..errors import Violation
+from ..models import TServerDocument, UpdateStrategyType
+from ..rollout import Rollout, wanted
+from .registry import ERROR, WARNING, rule
+
+TP002 = rule(
+    "TP002", ERROR, "Rollout", "spec.step is an index of spec.steps", origin="tars-components"
+)
+TP003 = rule(
+    "TP003", ERROR, "Rollout", "a percentage step is at most 100%", origin="tars-components"
+)
+TP004 = rule(
+    "TP004",
+    ERROR,
+    "Rollout",
+    "the steps never go down (instances on the new release, for the TServer's replicas)",
+    origin="tars-components",
+)
+TP005 = rule(
+    "TP005",
+    ERROR,
+    "Rollout",
+    "a Rollout's metadata.name is a TServer of its namespace",
+    origin="tars-components",
+)
+TP006 = rule(
+    "TP006",
+    ERROR,
+    "Rollout",
+    "spec.stable is not the TServer's release (id and image differ), unless aborting",
+    origin="tars-components",
+)
+TP007 = rule(
+    "TP007",
+    ERROR,
+    "Rollout",
+    "the TServer's updateStrategy is RollingUpdate (OnDelete has no partition to drive)",
+    origin="tars-components",
+)
+TP008 = rule(
+    "TP008", ERROR, "Rollout", "the TServer has a release to roll out", origin="tars-components"
+)
+TP009 = rule(
+    "TP009",
+    ERROR,
+    "Rollout",
+    "the TServer is not a DaemonSet server (a DaemonSet has no partition)",
+    origin="tars-components",
+)
+TP010 = rule("TP010", ERROR, "Rollout", "at most one Rollout per TServer", origin="tars-components")
+TP011 = rule(
+    "TP011",
+    WARNING,
+    "Rollout",
+    "a count step above the TServer's replicas is capped at the replicas",
+    origin="tars-components",
+)
+TP012 = rule(
+    "TP012",
+    WARNING,
+    "Rollout",
+    "the TServer's own updateStrategy partition is replaced by the Rollout's",
+    origin="tars-components",
+)
+
+
+def target(stack: DocumentSet, rollout: Rollout) -> TServerDocument | None:
+    """The TServer a Rollout drives (None when the stack has none of that name)."""
+    for server in stack.servers:
+        if server.namespace == rollout.namespace and server.name == rollout.name:
+            return server
+    return None
+
+
+def check_rollouts(stack: DocumentSet) -> Iterator[Violation]:
+    """TP002 to TP012 for every Rollout of a stack."""
+    if not stack.rollouts:
+        return
+    servers = {(s.namespace, s.name): s for s in reversed(stack.servers)}
+    seen: set[tuple[str, str]] = set()
+    for rollout in stack.rollouts:
+        key = (rollout.namespace, rollout.name)
+        if key in seen:
+            yield TP010.at(
+                rollout,
+                "metadata.name",
+                f"a second Rollout for TServer {rollout.name!r}: one Rollout drives a TServer",
+            )
+            continue
+        seen.add(key)
+        yield from _own_fields(rollout)
+        server = servers.get(key)
+        if server is None:
+            if rollout.name not in stack.server_names(rollout.namespace):
+                yield TP005.at(
+                    rollout,
+                    "metadata.name",
+                    f"no TServer {rollout.name!r} in namespace {rollout.namespace!r}: a Rollout "
+                    "is named like the TServer it drives",
+                )
+            continue
+        yield from _against_server(rollout, server)
+
+
+def _own_fields(rollout: Rollout) -> Iterator[Violation]:
+    if rollout.step >= len(rollout.steps):
+        yield TP002.at(
+            rollout,
+            "spec.step",
+            f"step {rollout.step} is beyond the {len(rollout.steps)} step(s) of spec.steps "
+            f"(0 to {len(rollout.steps) - 1})",
+        )
+    for position, value in enumerate(rollout.steps):
+        if isinstance(value, str) and int(value.rstrip("%")) > 100:
+            yield TP003.at(
+                rollout, ("spec", "steps", position), f"{value} is over 100% of the replicas"
+            )
+
+
+def _against_server(rollout: Rollout, server: TServerDocument) -> Iterator[Violation]:
+    k8s, release = server.spec.k8s, server.spec.release
+    if k8s.daemon_set:
+        yield TP009.at(
+            rollout,
+            "metadata.name",
+            f"TServer {server.name!r} runs as a DaemonSet (spec.k8s.daemonSet: true), which has "
+            "no partition: a Rollout needs a StatefulSet server",
+        )
+        return
+    strategy = k8s.update_strategy
+    if strategy.type == UpdateStrategyType.ON_DELETE:
+        yield TP007.at(
+            rollout,
+            "metadata.name",
+            f"TServer {server.name!r} updates OnDelete (spec.k8s.updateStrategy.type): pods "
+            "change release only when deleted; use RollingUpdate for a Rollout",
+        )
+        return
+    if release is None:
+        yield TP008.at(
+            rollout,
+            "metadata.name",
+            f"TServer {server.name!r} has no spec.release: nothing to roll out",
+        )
+        return
+    if not rollout.abort and (
+        (isinstance(release.id, str) and release.id == rollout.stable_id)
+        or (isinstance(release.image, str) and release.image == rollout.stable_image)
+    ):
+        same = "id" if release.id == rollout.stable_id else "image"
+        yield TP006.at(
+            rollout,
+            f"spec.stable.{same}",
+            f"stable {same} {getattr(release, same)!r} is the TServer's release: the new "
+            "release goes in the TServer's spec.release, the one running now in spec.stable",
+        )
+    replicas = k8s.replicas
+    previous: tuple[int, int | str] | None = None
+    for position, value in enumerate(rollout.steps):
+        count = wanted(value, replicas)
+        if previous is not None and count < previous[0]:
+            yield TP004.at(
+                rollout,
+                ("spec", "steps", position),
+                f"step {position} ({value}: {count} of {replicas} instance(s)) goes down from "
+                f"step {position - 1} ({previous[1]}: {previous[0]})",
+            )
+        if isinstance(value, int) and value > replicas:
+            yield TP011.at(
+                rollout,
+                ("spec", "steps", position),
+                f"{value} instance(s) is above the TServer's {replicas} replica(s): taken as "
+                f"{replicas}",
+            )
+        previous = (count, value)
+    own = strategy.rolling_update.partition if strategy.rolling_update else 0
+    if own:
+        yield TP012.at(
+            rollout,
+            "metadata.name",
+            f"TServer {server.name!r} sets spec.k8s.updateStrategy.rollingUpdate.partition "
+            f"{own}: the Rollout sets the partition of its step instead",
+        )
+
+
+TP013 = rule(
+    "TP013",
+    ERROR,
+    "Rollout",
+    "each stopped ordinal is an instance of the TServer (below its replicas)",
+    origin="tars-components",
+)
+TP014 = rule(
+    "TP014",
+    ERROR,
+    "Rollout",
+    "stopped instances need expand mode with --workload kruise or tapp (tars:workload)",
+    origin="tars-components",
+)
+TP015 = rule(
+    "TP015",
+    WARNING,
+    "TServer",
+    "crd mode keeps the StatefulSet engine: --workload (tars:workload) is not applied",
+    origin="tars-components",
+)
+
+
+def check_stopped(stack: DocumentSet, engine_stops: bool) -> Iterator[Violation]:
+    """TP013 and TP014 for the Rollouts with stopped instances; ``engine_stops``: the output
+    has an engine that stops one instance (kruise or tapp in expand mode)."""
+    if not stack.rollouts:
+        return
+    servers = {(s.namespace, s.name): s for s in reversed(stack.servers)}
+    for rollout in stack.rollouts:
+        if not rollout.stopped:
+            continue
+        if not engine_stops:
+            yield TP014.at(
+                rollout,
+                "spec.stopped",
+                f"stopped ordinals {list(rollout.stopped)}: the StatefulSet engine (and crd "
+                "mode) cannot stop one instance; use --workload kruise or tapp in expand mode",
+            )
+        server = servers.get((rollout.namespace, rollout.name))
+        if server is None:
+            continue
+        replicas = server.spec.k8s.replicas
+        beyond = [o for o in rollout.stopped if o >= replicas]
+        if beyond:
+            yield TP013.at(
+                rollout,
+                "spec.stopped",
+                f"ordinal(s) {beyond} are not instances of TServer {server.name!r} "
+                f"({replicas} replica(s): ordinals 0 to {replicas - 1})",
+            )
+
+
+def engine_ignored(stack: DocumentSet, workload: str) -> Iterator[Violation]:
+    """TP015 once, at the first StatefulSet TServer, when crd mode is asked for an engine."""
+    first = next((s for s in stack.servers if not s.spec.k8s.daemon_set), None)
+    if first is not None:
+        yield TP015.at(
+            first,
+            "kind",
+            f"crd mode keeps the StatefulSet engine (the TarsK8S controller writes the "
+            f"workloads): --workload {workload} is not applied",
+        )
+
+
+def drives(rollout: Rollout, server: TServerDocument) -> bool:
+    """Whether a Rollout can drive a TServer: a StatefulSet server updating RollingUpdate,
+    with a release, and a step within the list (the errors above otherwise)."""
+    k8s = server.spec.k8s
+    return (
+        not k8s.daemon_set
+        and k8s.update_strategy.type != UpdateStrategyType.ON_DELETE
+        and server.spec.release is not None
+        and rollout.step < len(rollout.steps)
+    )
+
+
+__all__ = ["check_rollouts", "check_stopped", "drives", "engine_ignored", "target"]

@@ -1,0 +1,127 @@
+"""Rollout documents applied before expansion: the partition of each step, abort, in expand
+and crd mode; never emitted; the plan line (docs/concepts/rollout.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from support.documents import NAMESPACE, load
+from support.rollouts import NEW_IMAGE, STABLE_IMAGE, rollout, server
+
+from tars_components.expansion.rollout import apply_rollouts, plan_lines
+from tars_components.options import Mode, Options
+from tars_components.pipeline import build
+
+EXPAND = Options(namespace=NAMESPACE)
+CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)
+
+
+def workload(objects: list[dict[str, Any]], mode: Mode) -> dict[str, Any]:
+    kind = "StatefulSet" if mode == Mode.EXPAND else "TServer"
+    return next(o for o in objects if o["kind"] == kind)
+
+
+def strategy_and_image(mode: Mode, *documents: dict[str, Any]) -> tuple[Any, str]:
+    built = build(load(*documents), EXPAND if mode == Mode.EXPAND else CRD)
+    assert built.ok, built.violations
+    obj = workload(built.objects, mode)
+    if mode == Mode.EXPAND:
+        image = obj["spec"]["template"]["spec"]["containers"][0]["image"]
+        return obj["spec"]["updateStrategy"], image
+    return obj["spec"]["k8s"]["updateStrategy"], obj["spec"]["release"]["image"]
+
+
+@pytest.mark.parametrize("mode", [Mode.EXPAND, Mode.CRD])
+@pytest.mark.parametrize(("step", "expected"), [(0, 3), (1, 2), (2, 0)])
+def test_each_step_sets_the_partition(mode: Mode, step: int, expected: int) -> None:
+    found, image = strategy_and_image(mode, server(), rollout(step))
+    assert found == {"type": "RollingUpdate", "rollingUpdate": {"partition": expected}}
+    assert image == NEW_IMAGE
+
+
+@pytest.mark.parametrize("mode", [Mode.EXPAND, Mode.CRD])
+def test_abort_puts_every_instance_back_on_stable(mode: Mode) -> None:
+    found, image = strategy_and_image(mode, server(), rollout(0, abort=True))
+    assert found == {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}}
+    assert image == STABLE_IMAGE
+
+
+@pytest.mark.parametrize("mode", [Mode.EXPAND, Mode.CRD])
+def test_a_rollout_is_never_emitted(mode: Mode) -> None:
+    built = build(load(server(), rollout(1)), EXPAND if mode == Mode.EXPAND else CRD)
+    assert built.ok
+    assert not [o for o in built.objects if o["kind"] == "Rollout"]
+    without = build(load(server()), EXPAND if mode == Mode.EXPAND else CRD)
+    assert len(built.objects) == len(without.objects)
+
+
+def test_percentages_round_up() -> None:
+    # 3 replicas: 50% is 1.5 instances, taken as 2 (OpenKruise rounds up): partition 1
+    found, _ = strategy_and_image(Mode.EXPAND, server(3), rollout(0, steps=["50%", "100%"]))
+    assert found["rollingUpdate"]["partition"] == 1
+
+
+def test_apply_is_pure_and_idempotent() -> None:
+    stack = load(server(), rollout(1))
+    once = apply_rollouts(stack)
+    assert apply_rollouts(once).documents == once.documents
+    assert stack.servers[0].spec.k8s.update_strategy.rolling_update is not None
+    assert stack.servers[0].spec.k8s.update_strategy.rolling_update.partition == 0
+
+
+def test_plan_line() -> None:
+    assert plan_lines(load(server(), rollout(0))) == [
+        "shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0"
+    ]
+    assert plan_lines(load(server(), rollout(1))) == [
+        "shop-orderserver: 2/4 on v1.5.0 (ordinals 2-3), 2/4 on v1.4.0"
+    ]
+    assert plan_lines(load(server(), rollout(2))) == [
+        "shop-orderserver: 4/4 on v1.5.0 (ordinals 0-3)"
+    ]
+    assert plan_lines(load(server(), rollout(2, abort=True))) == [
+        "shop-orderserver: 4/4 on v1.4.0 (aborted: every instance back on stable)"
+    ]
+
+
+def annotations(mode_objects: list[dict[str, Any]]) -> dict[str, str]:
+    sts = workload(mode_objects, Mode.EXPAND)
+    return dict(sts["metadata"].get("annotations") or {})
+
+
+def test_a_partial_step_waits_for_what_it_updates() -> None:
+    built = build(load(server(), rollout(0)), EXPAND)
+    value = annotations(built.objects)["pulumi.com/waitFor"]
+    assert json.loads(value) == [
+        "jsonpath={.status.updatedReplicas}=1",
+        "jsonpath={.status.readyReplicas}=4",
+    ]
+    step1 = build(load(server(), rollout(1)), EXPAND)
+    assert "updatedReplicas}=2" in annotations(step1.objects)["pulumi.com/waitFor"]
+
+
+@pytest.mark.parametrize("doc", [rollout(2), rollout(0, abort=True)])
+def test_a_full_step_waits_as_today(doc: dict[str, Any]) -> None:
+    with_rollout = build(load(server(), doc), EXPAND)
+    assert annotations(with_rollout.objects) == {}
+
+
+def test_skip_await_wins_over_the_wait_condition() -> None:
+    options = Options(namespace=NAMESPACE, skip_await=True)
+    built = build(load(server(), rollout(0)), options)
+    assert annotations(built.objects) == {"pulumi.com/skipAwait": "true"}
+
+
+def test_crd_mode_carries_no_wait_condition() -> None:
+    built = build(load(server(), rollout(0)), CRD)
+    tserver = workload(built.objects, Mode.CRD)
+    assert "pulumi.com/waitFor" not in (tserver["metadata"].get("annotations") or {})
+
+
+def test_without_rollout_the_output_is_unchanged() -> None:
+    plain = build(load(server()), EXPAND).objects
+    assert "annotations" not in workload(plain, Mode.EXPAND)["metadata"]
+    full = build(load(server(), rollout(2)), EXPAND).objects
+    assert full == plain  # the last step is the TServer as written

@@ -1,0 +1,175 @@
+"""``--workload kruise|tapp``: the same pod template as the StatefulSet render apart from the
+engine's fields, strict-valid against the engines' schemas, the Rollout's partition, canary
+and stopped instances in each engine (docs/concepts/rollout.md)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from support.documents import NAMESPACE, load
+from support.engine_schema import kruise_errors, pod_template_errors, tapp_errors
+from support.rollouts import NEW_ID, NEW_IMAGE, STABLE_IMAGE, rollout, server
+
+from tars_components.options import Mode, Options, Workload
+from tars_components.pipeline import build
+
+
+def objects(*documents: dict[str, Any], workload: Workload, mode: Mode = Mode.EXPAND) -> Any:
+    built = build(load(*documents), Options(namespace=NAMESPACE, workload=workload, mode=mode))
+    assert built.ok, built.violations
+    return built
+
+
+def workload_of(*documents: dict[str, Any], workload: Workload) -> dict[str, Any]:
+    found = objects(*documents, workload=workload).objects
+    return next(o for o in found if o["kind"] in ("StatefulSet", "TApp"))
+
+
+def without_stopped(documents: tuple[dict[str, Any], ...]) -> tuple[dict[str, Any], ...]:
+    """The documents for the StatefulSet engine, which cannot stop one instance (TP014)."""
+    out = copy.deepcopy(documents)
+    for doc in out:
+        if doc["kind"] == "Rollout":
+            doc["spec"].pop("stopped", None)
+    return out
+
+
+def image(template: dict[str, Any]) -> str:
+    return str(template["spec"]["containers"][0]["image"])
+
+
+CASES = [
+    pytest.param((server(),), id="no-rollout"),
+    pytest.param((server(), rollout(0)), id="step-0"),
+    pytest.param((server(), rollout(1, stopped=[0])), id="step-1-stopped"),
+    pytest.param((server(), rollout(2)), id="last-step"),
+    pytest.param((server(), rollout(0, abort=True)), id="abort"),
+]
+
+
+@pytest.mark.parametrize("documents", CASES)
+def test_kruise_is_strict_valid(documents: tuple[dict[str, Any], ...]) -> None:
+    obj = workload_of(*documents, workload=Workload.KRUISE)
+    assert (obj["apiVersion"], obj["kind"]) == ("apps.kruise.io/v1beta1", "StatefulSet")
+    assert kruise_errors(obj) == []
+
+
+@pytest.mark.parametrize("documents", CASES)
+def test_tapp_is_strict_valid(documents: tuple[dict[str, Any], ...]) -> None:
+    obj = workload_of(*documents, workload=Workload.TAPP)
+    assert (obj["apiVersion"], obj["kind"]) == ("apps.tkestack.io/v1", "TApp")
+    assert tapp_errors(obj) == []
+
+
+def test_the_statefulset_render_is_valid_too() -> None:
+    obj = workload_of(server(), rollout(0), workload=Workload.STATEFULSET)
+    assert pod_template_errors(obj["spec"]["template"]) == []
+
+
+@pytest.mark.parametrize("documents", CASES)
+def test_kruise_has_the_statefulset_pod_template_and_in_place_updates(
+    documents: tuple[dict[str, Any], ...],
+) -> None:
+    sts = workload_of(*without_stopped(documents), workload=Workload.STATEFULSET)
+    kruise = workload_of(*documents, workload=Workload.KRUISE)
+    template = copy.deepcopy(kruise["spec"]["template"])
+    gates = template["spec"]["readinessGates"]
+    assert gates[-1] == {"conditionType": "InPlaceUpdateReady"}
+    del gates[-1]
+    if not gates:
+        del template["spec"]["readinessGates"]
+    assert template == sts["spec"]["template"]
+    rolling = kruise["spec"]["updateStrategy"]["rollingUpdate"]
+    assert rolling["podUpdatePolicy"] == "InPlaceIfPossible"
+    assert rolling["partition"] == sts["spec"]["updateStrategy"]["rollingUpdate"]["partition"]
+    engine_fields = {"updateStrategy", "template", "replicas", "reserveOrdinals"}
+    assert {k: v for k, v in kruise["spec"].items() if k not in engine_fields} == {
+        k: v for k, v in sts["spec"].items() if k not in engine_fields
+    }
+    assert kruise["metadata"] == sts["metadata"]
+
+
+def test_kruise_stopped_instances_are_reserved_ordinals() -> None:
+    kruise = workload_of(server(), rollout(1, stopped=[0]), workload=Workload.KRUISE)
+    assert kruise["spec"]["reserveOrdinals"] == [0]
+    assert kruise["spec"]["replicas"] == 3
+
+
+@pytest.mark.parametrize(
+    "documents",
+    [CASES[0], CASES[3], CASES[4]],
+)
+def test_tapp_template_is_the_statefulset_one_when_every_instance_runs_one_release(
+    documents: Any,
+) -> None:
+    sts = workload_of(*documents, workload=Workload.STATEFULSET)
+    tapp = workload_of(*documents, workload=Workload.TAPP)
+    assert tapp["spec"]["template"] == sts["spec"]["template"]
+    assert "templatePool" not in tapp["spec"] and "templates" not in tapp["spec"]
+    assert tapp["spec"]["replicas"] == sts["spec"]["replicas"]
+    assert tapp["spec"]["selector"] == sts["spec"]["selector"]
+
+
+def test_tapp_canary_instances_take_the_new_template() -> None:
+    sts = workload_of(server(), rollout(0), workload=Workload.STATEFULSET)
+    tapp = workload_of(server(), rollout(0), workload=Workload.TAPP)
+    spec = tapp["spec"]
+    assert spec["templatePool"] == {NEW_ID: sts["spec"]["template"]}
+    assert spec["templates"] == {"3": NEW_ID}
+    assert image(spec["template"]) == STABLE_IMAGE
+    assert image(spec["templatePool"][NEW_ID]) == NEW_IMAGE
+    assert spec["template"]["metadata"]["labels"]["tars.io/ServerID"] == "v1.4.0"
+    assert "annotations" not in tapp["metadata"]  # no updatedReplicas in a TApp's status
+
+
+def test_stopped_needs_an_engine_that_stops_one_instance() -> None:
+    documents = (server(), rollout(1, stopped=[0]))
+    for options in (
+        Options(namespace=NAMESPACE),
+        Options(namespace=NAMESPACE, mode=Mode.CRD, workload=Workload.KRUISE),
+    ):
+        built = build(load(*documents), options)
+        assert ("TP014", "spec.stopped") in [(v.code, v.field) for v in built.violations]
+        assert not built.ok
+
+
+def test_tp013_stopped_ordinal_beyond_the_replicas() -> None:
+    options = Options(namespace=NAMESPACE, workload=Workload.KRUISE)
+    built = build(load(server(), rollout(1, stopped=[4])), options)
+    assert [(v.code, v.field) for v in built.violations] == [("TP013", "spec.stopped")]
+
+
+def test_tapp_stopped_instances_are_killed() -> None:
+    tapp = workload_of(server(), rollout(1, stopped=[0]), workload=Workload.TAPP)
+    assert tapp["spec"]["statuses"] == {"0": "Killed"}
+    assert tapp["spec"]["templates"] == {"2": NEW_ID, "3": NEW_ID}
+
+
+@pytest.mark.parametrize("workload", [Workload.KRUISE, Workload.TAPP])
+def test_the_service_stays_the_tarsk8s_one(workload: Workload) -> None:
+    plain = objects(server(), rollout(0), workload=Workload.STATEFULSET).objects
+    engine = objects(server(), rollout(0), workload=workload).objects
+    services = [[o for o in found if o["kind"] == "Service"] for found in (plain, engine)]
+    assert services[0] == services[1] and services[0]
+
+
+@pytest.mark.parametrize("workload", [Workload.KRUISE, Workload.TAPP])
+def test_crd_mode_keeps_the_statefulset_engine_and_says_so(workload: Workload) -> None:
+    built = objects(server(), rollout(0), workload=workload, mode=Mode.CRD)
+    plain = objects(server(), rollout(0), workload=Workload.STATEFULSET, mode=Mode.CRD)
+    assert built.objects == plain.objects
+    assert [(v.code, v.is_error) for v in built.violations] == [("TP015", False)]
+
+
+def test_the_validators_refuse_what_the_engines_refuse() -> None:
+    kruise = workload_of(server(), rollout(0), workload=Workload.KRUISE)
+    kruise["spec"]["reserveOrdinal"] = [1]  # a misspelled field would be pruned
+    assert kruise_errors(kruise)
+    tapp = workload_of(server(), rollout(0), workload=Workload.TAPP)
+    tapp["spec"]["statuses"] = {"1": "Stopped"}
+    assert tapp_errors(tapp)
+    tapp = workload_of(server(), rollout(0), workload=Workload.TAPP)
+    tapp["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"] = 3
+    assert tapp_errors(tapp)
