@@ -1,0 +1,296 @@
+"""The component provider driven as the Pulumi engine drives it: ``plugin/__main__.py`` in a
+subprocess, ``GetSchema`` and ``Construct`` over gRPC, its registrations recorded by a test
+resource monitor (tests/support/component_provider.py). Each component is constructed from
+plain JSON arguments, as a TypeScript or YAML program sends them, and what it registers below
+itself is compared with what the Python API registers for the same input under mocks.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import pytest
+from pulumi.runtime.proto import errors_pb2, status_pb2
+from support.component_provider import (
+    PLUGIN,
+    Child,
+    ComponentProviderProcess,
+    RecordingEngine,
+    python_children,
+)
+
+from tars_components import components as python
+from tars_components.options import Mode, Options
+
+pytest.importorskip("pulumi.provider.experimental.component", reason="needs pulumi>=3.166")
+
+NODE_IMAGE = "reg.example.com/tars/tarsnode:v1.4.0"
+CONFIG = {
+    "nodeImage": {"image": NODE_IMAGE},
+    "imageBuild": {"executor": {"image": "reg.example.com/tars/kaniko:v1.4.0"}},
+    "imageUpload": {"registry": "reg.example.com/shop"},
+}
+TEMPLATES = {"tars.cpp": "tars.default", "tars.default": "tars.default"}
+EXPAND = "shop-dev"
+CRD = "shop-crd"
+
+SERVER: dict[str, Any] = {
+    "app": "Shop",
+    "server": "Order",
+    "tars": {
+        "template": "tars.cpp",
+        "profile": "<tars><application>\n</application></tars>",
+        "servants": [
+            {"name": "OrderObj", "port": 10000, "thread": 5},
+            {"name": "AdminObj", "port": 10001, "isTcp": True},
+        ],
+    },
+    "k8s": {
+        "replicas": 2,
+        "env": [{"name": "LOG_LEVEL", "value": "debug"}],
+        "resources": {"limits": {"cpu": "1", "memory": "1Gi"}},
+    },
+    "release": {"id": "v1", "image": "reg.example.com/shop/order:v1"},
+    "labels": {"team": "shop"},
+}
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[RecordingEngine]:
+    test_engine = RecordingEngine()
+    yield test_engine
+    test_engine.stop()
+
+
+@pytest.fixture(scope="module")
+def plugin(engine: RecordingEngine) -> Iterator[ComponentProviderProcess]:
+    with ComponentProviderProcess(engine) as process:
+        for name, namespace, mode in (("fw", EXPAND, "expand"), ("fw-crd", CRD, "crd")):
+            process.construct(
+                "tars:index:TFramework",
+                name,
+                {"namespace": namespace, "config": CONFIG, "templates": TEMPLATES, "mode": mode},
+            )
+        yield process
+
+
+def python_framework(namespace: str) -> python.TFramework:
+    mode = Mode.CRD if namespace == CRD else Mode.EXPAND
+    return python.TFramework(
+        "fw" if namespace == EXPAND else "fw-crd",
+        python.TFrameworkArgs(
+            namespace=namespace,
+            config=dict(CONFIG),  # type: ignore[arg-type]
+            templates=TEMPLATES,
+            options=Options(namespace=namespace, mode=mode),
+        ),
+    )
+
+
+def grpc_children(
+    plugin: ComponentProviderProcess, type_: str, name: str, args: dict[str, Any]
+) -> list[Child]:
+    response = plugin.construct(type_, name, args)
+    assert response.urn.endswith(f"{type_}::{name}")
+    return plugin.engine.children_of(response.urn)
+
+
+def refusal(error: grpc.RpcError) -> list[tuple[str, str]]:
+    """``(property path, reason)`` of each entry of an ``InputPropertiesError`` status."""
+    metadata = dict(error.trailing_metadata() or ())  # type: ignore[attr-defined]
+    status = status_pb2.Status.FromString(metadata["grpc-status-details-bin"])
+    found = errors_pb2.InputPropertiesError()
+    assert status.details[0].Unpack(found)
+    return [(e.property_path, e.reason) for e in found.errors]
+
+
+def test_get_schema_serves_the_committed_schema(plugin: ComponentProviderProcess) -> None:
+    served = plugin.schema()
+    committed = json.loads((PLUGIN / "schema.json").read_text(encoding="utf-8"))
+    served.pop("dependencies", None) if not served.get("dependencies") else None
+    assert served == committed
+    assert sorted(served["resources"]) == [
+        f"tars:index:{kind}"
+        for kind in ("TAccount", "TConfig", "TFramework", "TImage", "TServer", "TTemplate", "TTree")
+    ]
+
+
+def test_a_tserver_from_plain_json_registers_what_the_python_program_registers(
+    plugin: ComponentProviderProcess,
+) -> None:
+    children = grpc_children(plugin, "tars:index:TServer", "order", {"framework": EXPAND, **SERVER})
+
+    def program() -> None:
+        fw = python_framework(EXPAND)
+        python.TServer("order", framework=fw, **SERVER)
+
+    assert [(c.type, c.name) for c in children] == [
+        ("pulumi-python:dynamic/tars:TarsValidation", "order-validation"),
+        ("kubernetes:core/v1:Service", "order-service"),
+        ("kubernetes:apps/v1:StatefulSet", "order-statefulset"),
+    ]
+    assert children == python_children(program, "tars:index:TServer", "order")
+    statefulset = children[2].inputs
+    assert statefulset["spec"]["replicas"] == 2
+    assert statefulset["metadata"]["name"] == "shop-order"
+
+
+def test_a_tserver_in_crd_mode_registers_the_custom_resource_the_python_program_does(
+    plugin: ComponentProviderProcess,
+) -> None:
+    args = {**SERVER, "app": "Shop", "server": "Cart", "subType": "tars"}
+    children = grpc_children(plugin, "tars:index:TServer", "cart", {"framework": CRD, **args})
+
+    def program() -> None:
+        fw = python_framework(CRD)
+        fields = {k: v for k, v in args.items() if k != "subType"}
+        python.TServer("cart", framework=fw, sub_type="tars", **fields)
+
+    assert [c.type for c in children] == [
+        "pulumi-python:dynamic/tars:TarsValidation",
+        "kubernetes:k8s.tars.io/v1beta3:TServer",
+    ]
+    assert children == python_children(program, "tars:index:TServer", "cart")
+
+
+def test_a_duplicate_servant_port_fails_construct_with_ts004_at_its_argument(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    tars = dict(SERVER["tars"])
+    tars["servants"] = [{"name": "OrderObj", "port": 10000}, {"name": "AdminObj", "port": 10000}]
+    before = len(engine.registrations)
+    with pytest.raises(grpc.RpcError) as caught:
+        plugin.construct(
+            "tars:index:TServer",
+            "dup",
+            {"framework": EXPAND, **SERVER, "app": "Shop", "server": "Dup", "tars": tars},
+        )
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    errors = refusal(caught.value)
+    assert errors == [
+        ("tars.servants[1].port", "TS004: port 10000 is already used by servant OrderObj")
+    ]
+    assert "TS004" in caught.value.details()  # type: ignore[attr-defined]
+    assert "Traceback" not in caught.value.details()  # type: ignore[attr-defined]
+    assert len(engine.registrations) == before  # nothing registered
+
+
+def test_an_argument_the_crd_refuses_fails_construct_naming_field_and_code(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    before = len(engine.registrations)
+    with pytest.raises(grpc.RpcError) as caught:
+        plugin.construct(
+            "tars:index:TServer",
+            "bad",
+            {"framework": EXPAND, **SERVER, "server": "Bad", "important": 99},
+        )
+    details = caught.value.details()  # type: ignore[attr-defined]
+    assert details.startswith("TServer 'bad': spec.important: TS021: ")
+    assert "Traceback" not in details
+    assert len(engine.registrations) == before
+
+
+def test_a_component_of_an_undeclared_framework_is_refused(
+    plugin: ComponentProviderProcess,
+) -> None:
+    with pytest.raises(grpc.RpcError) as caught:
+        plugin.construct("tars:index:TServer", "lost", {"framework": "nowhere", **SERVER})
+    details = caught.value.details()  # type: ignore[attr-defined]
+    assert "no TFramework of namespace 'nowhere'" in details
+    assert f"declared: {CRD}, {EXPAND}" in details
+
+
+DOCUMENTS: list[tuple[str, str, dict[str, Any], Callable[[python.TFramework], Any]]] = [
+    (
+        "TTemplate",
+        "tpl",
+        {"templateName": "tars.shop", "content": "<tars></tars>", "parent": "tars.cpp"},
+        lambda fw: python.TTemplate(
+            "tpl",
+            framework=fw,
+            template_name="tars.shop",
+            content="<tars></tars>",
+            parent="tars.cpp",
+        ),
+    ),
+    (
+        "TConfig",
+        "cfg",
+        {"app": "Shop", "server": "Order", "configName": "order.conf", "configContent": "a=1"},
+        lambda fw: python.TConfig(
+            "cfg",
+            framework=fw,
+            app="Shop",
+            server="Order",
+            config_name="order.conf",
+            config_content="a=1",
+        ),
+    ),
+    (
+        "TImage",
+        "img",
+        {
+            "name": "shop-order",
+            "imageType": "server",
+            "releases": [{"id": "v1", "image": "reg.example.com/shop/order:v1"}],
+        },
+        lambda fw: python.TImage(
+            "img",
+            framework=fw,
+            name="shop-order",
+            image_type="server",
+            releases=[{"id": "v1", "image": "reg.example.com/shop/order:v1"}],
+        ),
+    ),
+    (
+        "TTree",
+        "tree",
+        {
+            "businesses": [{"name": "shop", "show": "Shop", "weight": 1}],
+            "apps": [{"name": "Shop", "businessRef": "shop"}],
+        },
+        lambda fw: python.TTree(
+            "tree",
+            framework=fw,
+            businesses=[{"name": "shop", "show": "Shop", "weight": 1}],
+            apps=[{"name": "Shop", "businessRef": "shop"}],
+        ),
+    ),
+    (
+        "TAccount",
+        "admin",
+        {
+            "username": "admin",
+            "bcryptPassword": "$2a$10$abcdefghijklmnopqrstuu5Y3vJ5S2nKzq1QvQ9VwQ9X0X0X0X0Xa",
+            "authorization": [{"role": "admin", "flag": "*"}],
+        },
+        lambda fw: python.TAccount(
+            "admin",
+            framework=fw,
+            username="admin",
+            bcrypt_password="$2a$10$abcdefghijklmnopqrstuu5Y3vJ5S2nKzq1QvQ9VwQ9X0X0X0X0Xa",
+            authorization=[{"role": "admin", "flag": "*"}],
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "args", "build"), DOCUMENTS, ids=[d[0] for d in DOCUMENTS]
+)
+def test_each_component_registers_what_the_python_program_registers(
+    plugin: ComponentProviderProcess,
+    kind: str,
+    name: str,
+    args: dict[str, Any],
+    build: Callable[[python.TFramework], Any],
+) -> None:
+    children = grpc_children(plugin, f"tars:index:{kind}", name, {"framework": CRD, **args})
+    expected = python_children(lambda: build(python_framework(CRD)), f"tars:index:{kind}", name)
+    assert children == expected
+    assert children[0].type == "pulumi-python:dynamic/tars:TarsValidation"
+    assert any(c.type == f"kubernetes:k8s.tars.io/v1beta3:{kind}" for c in children)
