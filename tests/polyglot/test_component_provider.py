@@ -13,6 +13,7 @@ from typing import Any
 
 import grpc
 import pytest
+import yaml
 from pulumi.runtime.proto import errors_pb2, status_pb2
 from support.component_provider import (
     PLUGIN,
@@ -27,6 +28,7 @@ from tars_components.options import Mode, Options
 
 pytest.importorskip("pulumi.provider.experimental.component", reason="needs pulumi>=3.166")
 
+ROOT = PLUGIN.parent
 NODE_IMAGE = "reg.example.com/tars/tarsnode:v1.4.0"
 CONFIG = {
     "nodeImage": {"image": NODE_IMAGE},
@@ -128,12 +130,12 @@ def test_a_tserver_from_plain_json_registers_what_the_python_program_registers(
         python.TServer("order", framework=fw, **SERVER)
 
     assert [(c.type, c.name) for c in children] == [
-        ("pulumi-python:dynamic/tars:TarsValidation", "order-validation"),
-        ("kubernetes:core/v1:Service", "order-service"),
         ("kubernetes:apps/v1:StatefulSet", "order-statefulset"),
+        ("kubernetes:core/v1:Service", "order-service"),
+        ("pulumi-python:dynamic/tars:TarsValidation", "order-validation"),
     ]
     assert children == python_children(program, "tars:index:TServer", "order")
-    statefulset = children[2].inputs
+    statefulset = children[0].inputs
     assert statefulset["spec"]["replicas"] == 2
     assert statefulset["metadata"]["name"] == "shop-order"
 
@@ -150,8 +152,8 @@ def test_a_tserver_in_crd_mode_registers_the_custom_resource_the_python_program_
         python.TServer("cart", framework=fw, sub_type="tars", **fields)
 
     assert [c.type for c in children] == [
-        "pulumi-python:dynamic/tars:TarsValidation",
         "kubernetes:k8s.tars.io/v1beta3:TServer",
+        "pulumi-python:dynamic/tars:TarsValidation",
     ]
     assert children == python_children(program, "tars:index:TServer", "cart")
 
@@ -292,5 +294,37 @@ def test_each_component_registers_what_the_python_program_registers(
     children = grpc_children(plugin, f"tars:index:{kind}", name, {"framework": CRD, **args})
     expected = python_children(lambda: build(python_framework(CRD)), f"tars:index:{kind}", name)
     assert children == expected
-    assert children[0].type == "pulumi-python:dynamic/tars:TarsValidation"
+    assert children[-1].type == "pulumi-python:dynamic/tars:TarsValidation"
     assert any(c.type == f"kubernetes:k8s.tars.io/v1beta3:{kind}" for c in children)
+
+
+def test_the_yaml_example_constructs_through_the_provider(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    program = yaml.safe_load((ROOT / "examples" / "yaml" / "Pulumi.yaml").read_text("utf-8"))
+    defaults = {key: spec["default"] for key, spec in program["config"].items()}
+
+    def resolved(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
+            return defaults[value[2:-1]]
+        if isinstance(value, dict):
+            return {k: resolved(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [resolved(v) for v in value]
+        return value
+
+    urns = {}
+    for name, resource in program["resources"].items():
+        # named apart from the other tests' resources: one provider process serves them all
+        response = plugin.construct(
+            resource["type"], f"yaml-{name}", resolved(resource["properties"])
+        )
+        urns[name] = response.urn
+    children = engine.children_of(urns["shop-order"])
+    assert [c.type for c in children] == [
+        "kubernetes:apps/v1:StatefulSet",
+        "kubernetes:core/v1:Service",
+        "pulumi-python:dynamic/tars:TarsValidation",
+    ]
+    image = children[0].inputs["spec"]["template"]["spec"]["containers"][0]["image"]
+    assert image == defaults["orderImage"]

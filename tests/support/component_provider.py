@@ -101,7 +101,7 @@ class RecordingEngine:
         return f"urn:pulumi:{STACK}::{PROJECT}::{chain}::{name}"
 
     def children_of(self, urn: str) -> list[Child]:
-        """Everything registered below ``urn``, in registration order."""
+        """Everything registered below ``urn`` (see :func:`canonical`)."""
         return canonical(
             [
                 (r.type, r.name, r.parent, r.custom, from_struct(r.object))
@@ -263,9 +263,10 @@ def canonical(
     root: str,
     urn_of: Callable[[str, str, str], str],
 ) -> list[Child]:
-    """The registrations below ``root`` as :class:`Child` entries: parents as a path of
-    ``type::name`` relative to ``root``, the dynamic provider's serialized code left out, secret
-    markers kept as ``{"secret": value}``."""
+    """The registrations below ``root`` as :class:`Child` entries, sorted by parent, type and
+    name (the SDK sends registrations concurrently: their order on the wire is not the
+    program's): parents as a path of ``type::name`` relative to ``root``, the dynamic
+    provider's serialized code left out, secret markers kept as ``{"secret": value}``."""
     names: dict[str, str] = {root: ""}
     children: list[Child] = []
     for type_, name, parent, custom, inputs in registrations:
@@ -275,7 +276,7 @@ def canonical(
         names[urn] = f"{names[parent]}/{type_}::{name}".lstrip("/")
         kept = {k: _plain(v) for k, v in inputs.items() if k != DYNAMIC_PROVIDER}
         children.append(Child(type_, name, names[parent], custom, kept))
-    return children
+    return sorted(children, key=lambda c: (c.parent, c.type, c.name))
 
 
 def _plain(value: Any) -> Any:
