@@ -14,6 +14,8 @@ from typing import Any
 import grpc
 import pytest
 import yaml
+from pulumi.output import Unknown
+from pulumi.runtime import rpc
 from pulumi.runtime.proto import errors_pb2, status_pb2
 from support.component_provider import (
     PLUGIN,
@@ -22,8 +24,10 @@ from support.component_provider import (
     RecordingEngine,
     python_children,
 )
+from support.grpc_provider import from_struct
 
 from tars_components import components as python
+from tars_components.components.testing import plaintext_paths
 from tars_components.options import Mode, Options
 
 pytest.importorskip("pulumi.provider.experimental.component", reason="needs pulumi>=3.166")
@@ -328,3 +332,61 @@ def test_the_yaml_example_constructs_through_the_provider(
     ]
     image = children[0].inputs["spec"]["template"]["spec"]["containers"][0]["image"]
     assert image == defaults["orderImage"]
+
+
+def output_value(
+    value: Any = None, secret: bool = False, dependencies: tuple[str, ...] = ()
+) -> Any:
+    """An output value as the engine sends one in ``Construct`` inputs (no value: unknown)."""
+    found: dict[str, Any] = {
+        rpc._special_sig_key: rpc._special_output_value_sig,
+        "dependencies": list(dependencies),
+    }
+    if value is not None:
+        found["value"] = value
+    if secret:
+        found["secret"] = True
+    return found
+
+
+def test_a_preview_with_an_unknown_image_constructs_and_leaves_the_image_unknown(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    image = output_value(dependencies=("urn:pulumi:dev::tars::docker:index:Image::order",))
+    args = {**SERVER, "server": "Later", "release": {"id": "v2", "image": image}}
+    response = plugin.construct(
+        "tars:index:TServer", "later", {"framework": CRD, **args}, preview=True
+    )
+    children = engine.children_of(response.urn)
+    assert [c.type for c in children] == [
+        "kubernetes:k8s.tars.io/v1beta3:TServer",
+        "pulumi-python:dynamic/tars:TarsValidation",
+    ]
+    release = children[0].inputs["spec"]["release"]
+    assert release["id"] == "v2"
+    assert isinstance(release["image"], Unknown)
+
+
+def test_a_secret_password_stays_secret_in_every_registration_and_output(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    password = "s3cr3t-Passw0rd"
+    args = {
+        "framework": CRD,
+        "username": "ops",
+        "password": output_value(password, secret=True),
+        "authorization": [{"role": "operator", "flag": "Shop"}],
+    }
+    response = plugin.construct("tars:index:TAccount", "ops", args, preview=True)
+    children = engine.children_of(response.urn)
+    assert {c.type for c in children} >= {
+        "pulumi-python:dynamic/tars:TarsValidation",
+        "kubernetes:k8s.tars.io/v1beta3:TAccount",
+    }
+    leaks = [
+        f"{r.type}::{r.name} {path}"
+        for r in engine.registrations
+        for path in plaintext_paths(from_struct(r.object), password)
+    ]
+    leaks += plaintext_paths(from_struct(response.state), password)
+    assert leaks == []

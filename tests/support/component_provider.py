@@ -140,6 +140,9 @@ class _Monitor(resource_pb2_grpc.ResourceMonitorServicer):
     def RegisterStackTransform(self, request: Any, context: Any) -> Any:
         context.abort(grpc.StatusCode.UNIMPLEMENTED, "no transforms")
 
+    def GetDeploymentInfo(self, request: Any, context: Any) -> Any:
+        context.abort(grpc.StatusCode.UNIMPLEMENTED, "no deployment info")
+
     def Invoke(self, request: Any, context: Any) -> Any:
         return resource_pb2.InvokeResponse(**{"return": struct_pb2.Struct()})
 
