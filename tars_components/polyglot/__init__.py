@@ -2,8 +2,9 @@
 (docs/pulumi/multi-language.md).
 
 ``plugin/PulumiPlugin.yaml`` (``runtime: python``) runs :func:`.host.main`, which serves
-``TFramework``, ``TTemplate``, ``TServer``, ``TConfig``, ``TImage``, ``TTree`` and
-``TAccount`` with the plain arguments of :mod:`.types`. Consumers in TypeScript, Go, C#, Java
-or Pulumi YAML add it with ``pulumi package add``. Python programs keep using
-:mod:`tars_components.components`: these classes are thin wrappers of those.
+``TFramework``, ``TTemplate``, ``TServer``, ``TConfig``, ``TImage``, ``TTree``, ``TAccount``,
+``TarsController`` and ``TarsFrameworkInstall`` with the plain arguments of :mod:`.types`.
+Consumers in TypeScript, Go, C#, Java or Pulumi YAML add it with ``pulumi package add``.
+Python programs keep using :mod:`tars_components.components`: these classes are thin wrappers
+of those.
 """

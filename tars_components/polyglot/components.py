@@ -25,12 +25,15 @@ import pulumi
 from pulumi.errors import InputPropertiesError
 
 from .. import components as python
+from ..components import platform
 from ..components.failure import ArgumentProblems, refuse
 from ..models import Document
 from ..options import Mode, Options
 from ..provider.verdicts import check_failures
 from .types import (
     TAccountArgs,
+    TarsControllerArgs,
+    TarsFrameworkInstallArgs,
     TConfigArgs,
     TFrameworkArgs,
     TImageArgs,
@@ -406,6 +409,86 @@ class TAccount(python.TAccount):
         super().__init__(resource_name, account_args, opts)
 
 
+_CONTROLLERS: dict[str, platform.TarsController] = {}
+"""The controllers constructed in this process, by resource name."""
+
+
+class TarsController(platform.TarsController):
+    """The TarsK8S controller install (the ``tarscontroller`` chart), with a webhook CA of its
+    own unless one is given."""
+
+    ca_cert_pem: pulumi.Output[str]
+    """The webhook CA certificate (PEM)."""
+    objects: list[str]
+    """The installed objects, ``kind:namespace/name``."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        args: TarsControllerArgs,
+        opts: Optional[pulumi.ResourceOptions] = None,
+    ) -> None:
+        """Declare the controller install from plain arguments
+        (docs/pulumi/multi-language.md)."""
+        given = plain(args)
+        super().__init__(
+            resource_name,
+            platform.TarsControllerArgs(
+                values=given.get("values") or {},
+                ca_cert_pem=given.get("ca_cert_pem"),
+                ca_key_pem=given.get("ca_key_pem"),
+                existing_namespace=bool(given.get("existing_namespace", False)),
+            ),
+            opts,
+        )
+        _CONTROLLERS[resource_name] = self
+
+
+class TarsFrameworkInstall(platform.TarsFrameworkInstall):
+    """The TarsK8S framework install of one namespace (the ``tarsframework`` chart)."""
+
+    namespace: str
+    """The framework namespace."""
+    objects: list[str]
+    """The installed objects, ``kind:namespace/name``."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        args: TarsFrameworkInstallArgs,
+        opts: Optional[pulumi.ResourceOptions] = None,
+    ) -> None:
+        """Declare the framework install from plain arguments
+        (docs/pulumi/multi-language.md)."""
+        given = plain(args)
+        controller = None
+        named = given.get("controller")
+        if named is not None:
+            controller = _CONTROLLERS.get(str(named))
+            if controller is None:
+                known = ", ".join(sorted(_CONTROLLERS)) or "none"
+                refuse(
+                    f"TarsFrameworkInstall {resource_name!r}",
+                    [
+                        f"controller: no TarsController named {named!r} was declared before "
+                        f"it (declared: {known}); declare it first and make this install "
+                        "depend on it"
+                    ],
+                )
+        super().__init__(
+            resource_name,
+            platform.TarsFrameworkInstallArgs(
+                values=given.get("values") or {},
+                namespace=str(given["namespace"]),
+                controller=controller,
+                nodes=given.get("nodes") or (),
+                local_volume_nodes=given.get("local_volume_nodes") or (),
+                create_namespace=bool(given.get("create_namespace", True)),
+            ),
+            opts,
+        )
+
+
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
     TFramework,
     TTemplate,
@@ -414,6 +497,8 @@ COMPONENTS: list[type[pulumi.ComponentResource]] = [
     TImage,
     TTree,
     TAccount,
+    TarsController,
+    TarsFrameworkInstall,
 ]
 """The components the provider serves, in the order of the schema."""
 
@@ -428,6 +513,8 @@ __all__ = [
     "TServer",
     "TTemplate",
     "TTree",
+    "TarsController",
+    "TarsFrameworkInstall",
     "argument_path",
     "enforce",
     "framework_named",

@@ -21,6 +21,7 @@ from typing import Any
 import pulumi
 from pulumi.errors import InputPropertiesError
 
+from ..errors import UsageError
 from .components import COMPONENTS
 
 PACKAGE = "tars"
@@ -59,7 +60,7 @@ class TarsComponentProvider(ComponentProvider):
             inner = exc.inner
             if isinstance(inner, InputPropertiesError):
                 raise inner from None
-            if isinstance(inner, pulumi.RunError):  # a ComponentError: its problems
+            if isinstance(inner, (pulumi.RunError, UsageError)):  # problems, one per line
                 raise InputPropertiesError(str(inner), []) from None
             raise
 

@@ -416,6 +416,40 @@ class TAccountArgs(TypedDict):
     to a random salt kept in the state."""
 
 
+class TarsControllerArgs(TypedDict):
+    """Arguments of the multi-language ``TarsController``: the controller install."""
+
+    values: dict[str, Any]
+    """The ``tarscontroller`` chart's values, as in its values file (``controller.registry``,
+    ``controller.tag``, …); chart defaults apply. Required."""
+    ca_cert_pem: Optional[pulumi.Input[str]]
+    """An existing webhook CA certificate (PEM). With ``caKeyPem``; without both, a new CA is
+    made."""
+    ca_key_pem: Optional[pulumi.Input[str]]
+    """The CA's key (PKCS#1 RSA PEM; keep it a secret). With ``caCertPem``."""
+    existing_namespace: Optional[bool]
+    """``tars-system`` exists already: its label is patched instead. Defaults to false."""
+
+
+class TarsFrameworkInstallArgs(TypedDict):
+    """Arguments of the multi-language ``TarsFrameworkInstall``: one framework install."""
+
+    values: dict[str, Any]
+    """The ``tarsframework`` chart's values, as in its values file; chart defaults apply.
+    Required."""
+    namespace: str
+    """The framework namespace. Required."""
+    controller: Optional[str]
+    """The resource name of the ``TarsController`` (of this package, in the same program) to
+    wait for and whose cluster to use. Defaults to none."""
+    nodes: Optional[list[str]]
+    """Nodes labelled ``tars.io/node.<namespace>``. Defaults to none."""
+    local_volume_nodes: Optional[list[str]]
+    """Nodes also labelled ``tars.io/SupportLocalVolume``. Defaults to none."""
+    create_namespace: Optional[bool]
+    """Create the namespace. Defaults to true."""
+
+
 __all__ = [
     "Authorization",
     "Business",
@@ -438,6 +472,8 @@ __all__ = [
     "TServerArgs",
     "TTemplateArgs",
     "TTreeArgs",
+    "TarsControllerArgs",
+    "TarsFrameworkInstallArgs",
     "TarsSpec",
     "TreeApp",
 ]

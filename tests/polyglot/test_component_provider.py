@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import grpc
+import pulumi
 import pytest
 import yaml
 from pulumi.output import Unknown
@@ -25,10 +26,13 @@ from support.component_provider import (
     python_children,
 )
 from support.grpc_provider import from_struct
+from support.platform_values import CONTROLLER_VALUES, FRAMEWORK_VALUES
 
 from tars_components import components as python
+from tars_components.components import platform
 from tars_components.components.testing import plaintext_paths
 from tars_components.options import Mode, Options
+from tars_components.platform.certificates import generate_ca
 
 pytest.importorskip("pulumi.provider.experimental.component", reason="needs pulumi>=3.166")
 
@@ -118,10 +122,9 @@ def test_get_schema_serves_the_committed_schema(plugin: ComponentProviderProcess
     committed = json.loads((PLUGIN / "schema.json").read_text(encoding="utf-8"))
     served.pop("dependencies", None) if not served.get("dependencies") else None
     assert served == committed
-    assert sorted(served["resources"]) == [
-        f"tars:index:{kind}"
-        for kind in ("TAccount", "TConfig", "TFramework", "TImage", "TServer", "TTemplate", "TTree")
-    ]
+    kinds = ("TAccount", "TConfig", "TFramework", "TImage", "TServer", "TTemplate", "TTree")
+    platform_kinds = ("TarsController", "TarsFrameworkInstall")
+    assert sorted(served["resources"]) == [f"tars:index:{k}" for k in (*kinds, *platform_kinds)]
 
 
 def test_a_tserver_from_plain_json_registers_what_the_python_program_registers(
@@ -390,3 +393,67 @@ def test_a_secret_password_stays_secret_in_every_registration_and_output(
     ]
     leaks += plaintext_paths(from_struct(response.state), password)
     assert leaks == []
+
+
+def test_the_platform_install_registers_what_the_python_program_registers(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    ca = generate_ca()
+    controller_args = {
+        "values": CONTROLLER_VALUES,
+        "caCertPem": ca.cert_pem,
+        "caKeyPem": output_value(ca.key_pem, secret=True),
+    }
+    install_args = {
+        "values": FRAMEWORK_VALUES,
+        "namespace": "tars-install",
+        "controller": "tars",
+        "nodes": ["node-a"],
+    }
+    controller = plugin.construct("tars:index:TarsController", "tars", controller_args)
+    install = plugin.construct("tars:index:TarsFrameworkInstall", "install", install_args)
+
+    def program() -> None:
+        tars = platform.TarsController(
+            "tars",
+            platform.TarsControllerArgs(
+                values=CONTROLLER_VALUES,
+                ca_cert_pem=ca.cert_pem,
+                ca_key_pem=pulumi.Output.secret(ca.key_pem),
+            ),
+        )
+        platform.TarsFrameworkInstall(
+            "install",
+            platform.TarsFrameworkInstallArgs(
+                values=FRAMEWORK_VALUES,
+                namespace="tars-install",
+                controller=tars,
+                nodes=["node-a"],
+            ),
+        )
+
+    controller_children = engine.children_of(controller.urn)
+    assert controller_children == python_children(program, "tars:index:TarsController", "tars")
+    install_children = engine.children_of(install.urn)
+    assert install_children == python_children(
+        program, "tars:index:TarsFrameworkInstall", "install"
+    )
+    assert "kubernetes:core/v1:NodePatch" in {c.type for c in install_children}
+    key_line = ca.key_pem.strip().splitlines()[1]
+    assert [
+        p for r in engine.registrations for p in plaintext_paths(from_struct(r.object), key_line)
+    ] == []
+
+
+def test_an_install_naming_an_undeclared_controller_is_refused(
+    plugin: ComponentProviderProcess,
+) -> None:
+    with pytest.raises(grpc.RpcError) as caught:
+        plugin.construct(
+            "tars:index:TarsFrameworkInstall",
+            "lost-install",
+            {"values": FRAMEWORK_VALUES, "namespace": "tars-lost", "controller": "nowhere"},
+        )
+    details = caught.value.details()  # type: ignore[attr-defined]
+    assert "controller: no TarsController named 'nowhere'" in details
+    assert "Traceback" not in details

@@ -296,3 +296,37 @@ export declare class TAccount extends pulumi.ComponentResource {
     readonly mutated: pulumi.Output<{ [key: string]: Any }>;
     constructor(name: string, args: TAccountArgs, opts?: pulumi.ComponentResourceOptions);
 }
+
+// --- the platform install ------------------------------------------------------------------
+
+export interface TarsControllerArgs {
+    values: { [key: string]: Any };
+    caCertPem?: pulumi.Input<string>;
+    caKeyPem?: pulumi.Input<string>;
+    existingNamespace?: boolean;
+}
+
+export declare class TarsController extends pulumi.ComponentResource {
+    readonly caCertPem: pulumi.Output<string>;
+    readonly objects: pulumi.Output<string[]>;
+    constructor(name: string, args: TarsControllerArgs, opts?: pulumi.ComponentResourceOptions);
+}
+
+export interface TarsFrameworkInstallArgs {
+    values: { [key: string]: Any };
+    namespace: string;
+    controller?: string;
+    nodes?: string[];
+    localVolumeNodes?: string[];
+    createNamespace?: boolean;
+}
+
+export declare class TarsFrameworkInstall extends pulumi.ComponentResource {
+    readonly namespace: pulumi.Output<string>;
+    readonly objects: pulumi.Output<string[]>;
+    constructor(
+        name: string,
+        args: TarsFrameworkInstallArgs,
+        opts?: pulumi.ComponentResourceOptions,
+    );
+}
