@@ -72,13 +72,20 @@ def plugin_version() -> str:
 
 
 def package_schema() -> dict[str, Any]:
-    """The package schema Pulumi's analyzer infers from the components, as a mapping (an
-    empty ``dependencies`` list, which only some SDK versions write, left out)."""
+    """The package schema Pulumi's analyzer infers from the components, as a mapping: what
+    the provider serves in ``GetSchema``."""
     provider = TarsComponentProvider()
     schema: dict[str, Any] = json.loads(provider.schema or "{}")
-    if not schema.get("dependencies"):
-        schema.pop("dependencies", None)
     return schema
+
+
+def comparable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` as SDK versions agree on it: an empty ``dependencies`` list (written since
+    pulumi 3.170) left out."""
+    found = dict(schema)
+    if not found.get("dependencies"):
+        found.pop("dependencies", None)
+    return found
 
 
 def schema_text() -> str:
@@ -98,6 +105,7 @@ def main(args: list[str] | None = None) -> None:
 __all__ = [
     "PACKAGE",
     "TarsComponentProvider",
+    "comparable",
     "main",
     "package_schema",
     "plugin_version",
