@@ -43,7 +43,7 @@ from .types import (
 )
 
 _FRAMEWORKS: dict[str, python.TFramework] = {}
-"""The frameworks constructed in this process, by namespace."""
+"""The frameworks constructed in this process, by resource name."""
 
 
 class RuleRefusal(InputPropertiesError):
@@ -68,21 +68,32 @@ def argument_path(field: str) -> str:
     return field
 
 
-def framework_named(namespace: str, what: str) -> python.TFramework:
-    """The TFramework of ``namespace`` constructed in this process; refuses ``what``
-    (:class:`~tars_components.components.ComponentError`) when there is none."""
-    found = _FRAMEWORKS.get(namespace)
-    if found is None:
-        known = ", ".join(sorted(_FRAMEWORKS)) or "none"
-        refuse(
-            what,
-            [
-                f"framework: no TFramework of namespace {namespace!r} was declared before it "
-                f"(declared: {known}); declare the TFramework first and make this component "
-                "depend on it"
-            ],
+def framework_named(reference: str, what: str) -> python.TFramework:
+    """The TFramework constructed in this process that ``reference`` names: its resource name,
+    else its namespace when one framework has it. Refuses ``what``
+    (:class:`~tars_components.components.ComponentError`) when none does, or when several
+    frameworks have that namespace (two clusters): name one of them then."""
+    found = _FRAMEWORKS.get(reference)
+    if found is not None:
+        return found
+    matches = sorted((name for name, fw in _FRAMEWORKS.items() if fw.scope.namespace == reference))
+    if len(matches) == 1:
+        return _FRAMEWORKS[matches[0]]
+    if matches:
+        problem = (
+            f"framework: {len(matches)} TFrameworks have namespace {reference!r} "
+            f"({', '.join(matches)}): name one by its resource name"
         )
-    return found
+    else:
+        known = ", ".join(
+            f"{name} ({fw.scope.namespace})" for name, fw in sorted(_FRAMEWORKS.items())
+        )
+        problem = (
+            f"framework: no TFramework named {reference!r} or of namespace {reference!r} was "
+            f"declared before it (declared: {known or 'none'}); declare the TFramework first "
+            "and make this component depend on it"
+        )
+    refuse(what, [problem])
 
 
 def has_outputs(value: Any) -> bool:
@@ -167,7 +178,7 @@ class TFramework(python.TFramework):
             ),
             opts,
         )
-        _FRAMEWORKS[namespace] = self
+        _FRAMEWORKS[resource_name] = self
 
 
 class TServer(python.TServer):

@@ -251,8 +251,8 @@ class TFrameworkArgs(TypedDict):
     """Arguments of the multi-language ``TFramework``."""
 
     namespace: str
-    """The framework's namespace: the other components name it in their ``framework``
-    argument. Required."""
+    """The framework's namespace: the other components name the framework by it (or by the
+    framework's resource name) in their ``framework`` argument. Required."""
     config: Optional[FrameworkConfig]
     """The namespace's ``tars-framework`` config (default node image). Defaults to none."""
     mode: Optional[Mode]
@@ -274,8 +274,8 @@ class TServerArgs(TypedDict):
     """Arguments of the multi-language ``TServer``."""
 
     framework: str
-    """The ``namespace`` of the TFramework (of this package, in the same program) the
-    server belongs to. Required."""
+    """The TFramework (of this package, in the same program) the server belongs to: its
+    resource name, or its ``namespace`` when no other framework has it. Required."""
     app: pulumi.Input[str]
     """``spec.app`` (letters and digits). Required."""
     server: pulumi.Input[str]
@@ -306,7 +306,8 @@ class TTemplateArgs(TypedDict):
     """Arguments of the multi-language ``TTemplate``."""
 
     framework: str
-    """The ``namespace`` of the TFramework the template belongs to. Required."""
+    """The TFramework the template belongs to: its resource name, or its ``namespace`` when no
+    other framework has it. Required."""
     template_name: str
     """``metadata.name`` of the template. Required."""
     content: str
@@ -323,7 +324,8 @@ class TConfigArgs(TypedDict):
     """Arguments of the multi-language ``TConfig``."""
 
     framework: str
-    """The ``namespace`` of the TFramework the config belongs to. Required."""
+    """The TFramework the config belongs to: its resource name, or its ``namespace`` when no
+    other framework has it. Required."""
     app: str
     """``app``. Required."""
     config_name: str
@@ -352,7 +354,8 @@ class TImageArgs(TypedDict):
     """Arguments of the multi-language ``TImage``."""
 
     framework: str
-    """The ``namespace`` of the TFramework the image belongs to. Required."""
+    """The TFramework the image belongs to: its resource name, or its ``namespace`` when no
+    other framework has it. Required."""
     name: str
     """``metadata.name``. Required."""
     image_type: ImageType
@@ -378,7 +381,8 @@ class TTreeArgs(TypedDict):
     """Arguments of the multi-language ``TTree``."""
 
     framework: str
-    """The ``namespace`` of the TFramework the tree belongs to. Required."""
+    """The TFramework the tree belongs to: its resource name, or its ``namespace`` when no
+    other framework has it. Required."""
     businesses: Optional[list[Business]]
     """``businesses``. Defaults to none."""
     apps: Optional[list[TreeApp]]
@@ -393,7 +397,8 @@ class TAccountArgs(TypedDict):
     """Arguments of the multi-language ``TAccount``."""
 
     framework: str
-    """The ``namespace`` of the TFramework the account belongs to. Required."""
+    """The TFramework the account belongs to: its resource name, or its ``namespace`` when no
+    other framework has it. Required."""
     username: str
     """``spec.username``. Required."""
     password: Optional[pulumi.Input[str]]

@@ -209,8 +209,30 @@ def test_a_component_of_an_undeclared_framework_is_refused(
     with pytest.raises(grpc.RpcError) as caught:
         plugin.construct("tars:index:TServer", "lost", {"framework": "nowhere", **SERVER})
     details = caught.value.details()  # type: ignore[attr-defined]
-    assert "no TFramework of namespace 'nowhere'" in details
-    assert f"declared: {CRD}, {EXPAND}" in details
+    assert "no TFramework named 'nowhere' or of namespace 'nowhere'" in details
+    assert f"fw ({EXPAND})" in details
+    assert f"fw-crd ({CRD})" in details
+
+
+def test_a_framework_is_named_by_resource_name_when_two_share_a_namespace(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    for name in ("east", "west"):
+        plugin.construct(
+            "tars:index:TFramework",
+            name,
+            {"namespace": "shop-twice", "config": CONFIG, "templates": TEMPLATES},
+        )
+    with pytest.raises(grpc.RpcError) as caught:
+        plugin.construct("tars:index:TServer", "twice", {"framework": "shop-twice", **SERVER})
+    details = caught.value.details()  # type: ignore[attr-defined]
+    assert "2 TFrameworks have namespace 'shop-twice' (east, west)" in details
+    response = plugin.construct(
+        "tars:index:TServer", "twice", {"framework": "west", **SERVER, "server": "Twice"}
+    )
+    children = engine.children_of(response.urn)
+    statefulset = next(c for c in children if c.type == "kubernetes:apps/v1:StatefulSet")
+    assert statefulset.inputs["metadata"]["namespace"] == "shop-twice"
 
 
 DOCUMENTS: list[tuple[str, str, dict[str, Any], Callable[[python.TFramework], Any]]] = [
