@@ -89,6 +89,15 @@ class FrameworkScope:
         self._learn(document, position)
         return position
 
+    def position_of(self, document: Document) -> int:
+        """The position :meth:`register` would give ``document`` now, without registering it
+        (to run its rules before the component declares anything)."""
+        key = (document.kind, document.name)
+        position = self._known.get(key)
+        if position is None or key in self._declared:
+            return self._next
+        return position
+
     def reserve(self) -> int:
         """A position in load order for a document whose name is not known yet (a TServer
         whose app or server is an Output); :meth:`learn` it once it is known."""

@@ -49,6 +49,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("multicluster", "karmada"),
     ("cli", "config", "__main__"),
     ("components", "provider", "__init__"),
+    ("polyglot",),
 )
 """Lowest first. An entry names a module, or a package and everything in it; the longest
 entry that matches a module wins (``rules.schema`` over ``rules``)."""

@@ -1,0 +1,327 @@
+"""Drive the multi-language component provider the way the Pulumi engine does, without the
+engine.
+
+* :class:`RecordingEngine` serves, on 127.0.0.1, the two gRPC services a provider's ``Construct``
+  calls back: the Engine (logs, the root resource) and a ResourceMonitor that records every
+  ``RegisterResource`` (type, name, parent, inputs as plain values) and answers with the URN
+  the engine would give (custom resources: their inputs as outputs).
+* :class:`ComponentProviderProcess` starts ``python plugin/__main__.py <engine address>``
+  (what the Python language host runs for ``PulumiPlugin.yaml`` with ``runtime: python``),
+  reads the port it prints and calls the ResourceProvider service (``GetSchema``,
+  ``Construct``) with the SDK's generated stubs.
+* :func:`python_children` runs the Python API under ``pulumi.runtime.set_mocks`` and returns
+  the same canonical form of what a component registers below itself, for comparison.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Callable, Mapping
+from concurrent import futures
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf import empty_pb2, json_format, struct_pb2
+from pulumi.runtime import rpc
+from pulumi.runtime.proto import (
+    engine_pb2,
+    engine_pb2_grpc,
+    provider_pb2,
+    provider_pb2_grpc,
+    resource_pb2,
+    resource_pb2_grpc,
+)
+
+from tars_components.components.testing import Recording, record
+
+from .grpc_provider import from_struct, to_struct
+
+REPO = Path(__file__).resolve().parents[2]
+PLUGIN = REPO / "plugin"
+START_TIMEOUT = 60.0
+CALL_TIMEOUT = 60.0
+PROJECT = "tars"
+STACK = "dev"
+STACK_URN = f"urn:pulumi:{STACK}::{PROJECT}::pulumi:pulumi:Stack::{PROJECT}-{STACK}"
+DYNAMIC_PROVIDER = "__provider"
+"""The serialized dynamic provider among a validation resource's inputs (code, not data)."""
+
+_FEATURES = {"secrets", "resourceReferences", "outputValues", "deletedWith", "aliasSpecs"}
+
+
+@dataclass(frozen=True)
+class Child:
+    """One registration, in the form both paths are compared in: the parent as a path of
+    ``type::name`` below the component, the inputs as plain values."""
+
+    type: str
+    name: str
+    parent: str
+    custom: bool
+    inputs: Any
+
+
+@dataclass
+class RecordingEngine:
+    """The Engine and ResourceMonitor services of one deployment, recording."""
+
+    registrations: list[resource_pb2.RegisterResourceRequest] = field(default_factory=list)
+    urns: dict[str, resource_pb2.RegisterResourceRequest] = field(default_factory=dict)
+    logs: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.lock = threading.Lock()
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+        resource_pb2_grpc.add_ResourceMonitorServicer_to_server(_Monitor(self), self.server)
+        engine_pb2_grpc.add_EngineServicer_to_server(_Engine(self), self.server)
+        self.port = self.server.add_insecure_port("127.0.0.1:0")
+        self.server.start()
+
+    @property
+    def address(self) -> str:
+        """``127.0.0.1:<port>`` of both services."""
+        return f"127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        """Stop serving."""
+        self.server.stop(grace=None)
+
+    def urn_of(self, parent: str, type_: str, name: str) -> str:
+        """The URN the engine gives a resource: the parent's type chain, then its type."""
+        chain = type_
+        if parent and parent != STACK_URN:
+            chain = parent.split("::")[2] + "$" + type_
+        return f"urn:pulumi:{STACK}::{PROJECT}::{chain}::{name}"
+
+    def children_of(self, urn: str) -> list[Child]:
+        """Everything registered below ``urn`` (see :func:`canonical`)."""
+        return canonical(
+            [
+                (r.type, r.name, r.parent, r.custom, from_struct(r.object))
+                for r in self.registrations
+            ],
+            urn,
+            self.urn_of,
+        )
+
+
+class _Monitor(resource_pb2_grpc.ResourceMonitorServicer):
+    def __init__(self, engine: RecordingEngine) -> None:
+        self.engine = engine
+
+    def SupportsFeature(self, request: Any, context: Any) -> Any:
+        return resource_pb2.SupportsFeatureResponse(hasSupport=request.id in _FEATURES)
+
+    def RegisterResource(self, request: Any, context: Any) -> Any:
+        urn = self.engine.urn_of(request.parent, request.type, request.name)
+        with self.engine.lock:
+            if urn in self.engine.urns:
+                context.abort(grpc.StatusCode.ALREADY_EXISTS, f"duplicate URN {urn}")
+            self.engine.urns[urn] = request
+            self.engine.registrations.append(request)
+        if not request.custom:
+            return resource_pb2.RegisterResourceResponse(urn=urn)
+        outputs = struct_pb2.Struct()
+        outputs.CopyFrom(request.object)
+        return resource_pb2.RegisterResourceResponse(
+            urn=urn, id=f"{request.name}-id", object=outputs
+        )
+
+    def RegisterResourceOutputs(self, request: Any, context: Any) -> Any:
+        return empty_pb2.Empty()
+
+    def RegisterStackTransform(self, request: Any, context: Any) -> Any:
+        context.abort(grpc.StatusCode.UNIMPLEMENTED, "no transforms")
+
+    def GetDeploymentInfo(self, request: Any, context: Any) -> Any:
+        context.abort(grpc.StatusCode.UNIMPLEMENTED, "no deployment info")
+
+    def Invoke(self, request: Any, context: Any) -> Any:
+        return resource_pb2.InvokeResponse(**{"return": struct_pb2.Struct()})
+
+
+class _Engine(engine_pb2_grpc.EngineServicer):
+    def __init__(self, engine: RecordingEngine) -> None:
+        self.engine = engine
+
+    def Log(self, request: Any, context: Any) -> Any:
+        with self.engine.lock:
+            self.engine.logs.append(request.message)
+        return empty_pb2.Empty()
+
+    def GetRootResource(self, request: Any, context: Any) -> Any:
+        return engine_pb2.GetRootResourceResponse(urn=STACK_URN)
+
+    def SetRootResource(self, request: Any, context: Any) -> Any:
+        return engine_pb2.SetRootResourceResponse()
+
+
+class ComponentProviderProcess:
+    """The plugin in a subprocess (as the engine starts it) and a gRPC client for it. Use as
+    a context manager: the process is terminated (then killed) on exit."""
+
+    def __init__(self, engine: RecordingEngine) -> None:
+        self.engine = engine
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
+        self.process = subprocess.Popen(
+            [sys.executable, str(PLUGIN / "__main__.py"), engine.address],
+            cwd=PLUGIN,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+        )
+        self.port = self._read_port()
+        self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}")
+        grpc.channel_ready_future(self.channel).result(timeout=START_TIMEOUT)
+        self.stub = provider_pb2_grpc.ResourceProviderStub(self.channel)
+
+    def _read_port(self) -> int:
+        line: list[bytes] = []
+        reader = threading.Thread(
+            target=lambda: line.append(self.process.stdout.readline()),  # type: ignore[union-attr]
+            daemon=True,
+        )
+        reader.start()
+        reader.join(START_TIMEOUT)
+        if not line or not line[0].strip().isdigit():
+            self.close()
+            raise RuntimeError(f"the plugin printed no port: {line!r}\n{self.stderr()}")
+        return int(line[0])
+
+    def stderr(self) -> str:
+        """What the plugin wrote to stderr so far."""
+        self._stderr.seek(0)
+        return self._stderr.read().decode(errors="replace")
+
+    def close(self) -> None:
+        """Stop the plugin (terminate, then kill after 5 s)."""
+        channel = getattr(self, "channel", None)
+        if channel is not None:
+            channel.close()
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        self._stderr.close()
+
+    def __enter__(self) -> ComponentProviderProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def schema(self) -> dict[str, Any]:
+        """``GetSchema``: the package schema the plugin serves."""
+        response = self.stub.GetSchema(provider_pb2.GetSchemaRequest(), timeout=CALL_TIMEOUT)
+        result: dict[str, Any] = json.loads(response.schema)
+        return result
+
+    def construct(
+        self,
+        type_: str,
+        name: str,
+        inputs: Mapping[str, Any],
+        dependencies: Mapping[str, list[str]] | None = None,
+        preview: bool = False,
+    ) -> provider_pb2.ConstructResponse:
+        """``Construct`` of a component with plain JSON ``inputs``, as a program in another
+        language sends them, under the stack."""
+        deps = {
+            key: provider_pb2.ConstructRequest.PropertyDependencies(urns=urns)
+            for key, urns in (dependencies or {}).items()
+        }
+        request = provider_pb2.ConstructRequest(
+            project=PROJECT,
+            stack=STACK,
+            organization="organization",
+            dryRun=preview,
+            parallel=4,
+            monitorEndpoint=self.engine.address,
+            type=type_,
+            name=name,
+            parent=STACK_URN,
+            inputs=json_format.ParseDict(dict(inputs), struct_pb2.Struct()),
+            inputDependencies=deps,
+        )
+        return self.stub.Construct(request, timeout=CALL_TIMEOUT)
+
+
+def canonical(
+    registrations: list[tuple[str, str, str, bool, dict[str, Any]]],
+    root: str,
+    urn_of: Callable[[str, str, str], str],
+) -> list[Child]:
+    """The registrations below ``root`` as :class:`Child` entries, sorted by parent, type and
+    name (the SDK sends registrations concurrently: their order on the wire is not the
+    program's): parents as a path of ``type::name`` relative to ``root``, the dynamic
+    provider's serialized code left out, secret markers kept as ``{"secret": value}``."""
+    names: dict[str, str] = {root: ""}
+    children: list[Child] = []
+    for type_, name, parent, custom, inputs in registrations:
+        urn = urn_of(parent, type_, name)
+        if parent not in names:
+            continue
+        names[urn] = f"{names[parent]}/{type_}::{name}".lstrip("/")
+        kept = {k: _plain(v) for k, v in inputs.items() if k != DYNAMIC_PROVIDER}
+        children.append(Child(type_, name, names[parent], custom, kept))
+    return sorted(children, key=lambda c: (c.parent, c.type, c.name))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict) and rpc.is_rpc_secret(value):
+        return {"secret": _plain(rpc.unwrap_rpc_secret(value))}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def python_children(program: Callable[[], Any], component_type: str, name: str) -> list[Child]:
+    """What the Python API registers below the component ``name`` of ``component_type`` when
+    ``program`` runs under mocks (a stack like the engine's test stack)."""
+    recording: Recording = record(program, project=PROJECT, stack=STACK)
+    root = next(r for r in recording.registrations if r.type == component_type and r.name == name)
+
+    def urn_of(parent: str, type_: str, child: str) -> str:
+        found = next(
+            r.urn
+            for r in recording.registrations
+            if r.type == type_ and r.name == child and r.parent == parent
+        )
+        return found
+
+    return canonical(
+        [(r.type, r.name, r.parent, r.custom, r.inputs) for r in recording.registrations],
+        root.urn,
+        urn_of,
+    )
+
+
+__all__ = [
+    "PLUGIN",
+    "STACK_URN",
+    "Child",
+    "ComponentProviderProcess",
+    "RecordingEngine",
+    "canonical",
+    "python_children",
+    "to_struct",
+]
