@@ -17,7 +17,7 @@ import yaml
 from support.clusters import BJ_REPLICAS, ORDER, project
 
 from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
-from tars_components.components.testing import Recording, record
+from tars_components.components.testing import Recording, is_secret_value, record
 from tars_components.rules.clusters import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,6 +74,9 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
 def test_one_provider_per_cluster(recording: Recording) -> None:
     providers = recording.of_type(PROVIDER)
     assert sorted(p.name for p in providers) == ["cluster-bj", "cluster-sh"]
+    for p in providers:
+        assert is_secret_value(p.inputs["kubeconfig"])  # the credentials stay a secret
+        assert p.inputs["skipUpdateUnreachable"] in (True, "true")
 
 
 def test_every_resource_uses_its_cluster_provider(recording: Recording) -> None:
