@@ -149,7 +149,11 @@ def deploy_clusters(
     """The stack on each cluster of its inventory: every cluster's result checked as
     ``tars-components validate`` checks it (violations naming the cluster), then one provider
     and one set of components per cluster, wave after wave."""
-    from tars_components.components.clusters import cluster_credentials, clusters_from_stack
+    from tars_components.components.clusters import (
+        cluster_credentials,
+        clusters_from_stack,
+        credential_problems,
+    )
     from tars_components.multicluster import validate_clusters
 
     result = validate_clusters(stack, settings.options, previous, settings.clusters)
@@ -160,6 +164,10 @@ def deploy_clusters(
         errors = [v.format() for v in result.all_violations if v.is_error]
         fail(f"{len(errors)} rule error(s) in {settings.stack_dir}: nothing is applied", errors)
     allowed = [n.strip() for n in (config.get("allowApiServerChange") or "").split(",")]
+    if not settings.render_dir:
+        refused = credential_problems(result.inventory, config.get, allowed)
+        if refused:
+            fail(f"{len(refused)} cluster(s) refused: nothing is applied", refused)
     built = clusters_from_stack(
         stack,
         result.inventory,

@@ -28,6 +28,7 @@ from .rules.clusters import (
     Cluster,
     Inventory,
     Override,
+    clamped_replicas,
     cluster_violations,
     has_cluster_documents,
     stack_inventory,
@@ -68,6 +69,9 @@ def cluster_stack(stack: DocumentSet, inventory: Inventory, cluster: Cluster | N
         body = doc.to_dict()
         for override in changes:
             apply_fields(body, override)
+            clamped = clamped_replicas(override, doc)
+            if clamped is not None:
+                found.append(clamped)
         built, problems = build_document(body, doc.source, base.namespace)
         found.extend(problems)
         if built is None:

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from .errors import Violation
 from .models.document import Source
+from .models.product import PRODUCT_KINDS
 from .models.rollout import ROLLOUT_API_VERSION, RolloutDocument, step_problem
 from .paths import Segment, format_path
 from .rules.schema import rollout_schema_violation
@@ -146,14 +147,18 @@ def is_rollout(raw: Any) -> bool:
 
 
 def identify_rollout(raw: Mapping[str, Any]) -> str | None:
-    """Why a document of the group cannot be read (None when it is a Rollout)."""
+    """Why a document of the group cannot be read (None for a Rollout or a ClusterOverride:
+    the loader reads the first, the cluster fan-out the second)."""
     if raw.get("apiVersion") != ROLLOUT_API_VERSION:
         return (
             f"unknown apiVersion {raw.get('apiVersion')!r} for the tars-components.io group: "
             f"expected {ROLLOUT_API_VERSION}"
         )
-    if raw.get("kind") != KIND:
-        return f"unknown kind {raw.get('kind')!r} for {ROLLOUT_API_VERSION}: expected {KIND}"
+    if raw.get("kind") not in PRODUCT_KINDS:
+        return (
+            f"unknown kind {raw.get('kind')!r} for {ROLLOUT_API_VERSION}: expected one of "
+            f"{', '.join(PRODUCT_KINDS)}"
+        )
     return None
 
 

@@ -131,9 +131,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     previous, current = load_stacks(
         [args.old_stack, new_dir], found.options.namespace, found.limits
     )
-    if wants_clusters(current, found, args) or (
-        not found.clusters and wants_clusters(previous, found, args)
-    ):
+    if wants_clusters(current, found, args):
         return run_clusters(found, previous, current, args, new_dir, out)
     result = diff_stacks(previous, current, found.options, found.external_replicas)
     if result.diff is None:

@@ -15,7 +15,7 @@ server is not the inventory's is refused at preview, unless the cluster is liste
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,6 +199,27 @@ def clusters_from_stack(
             this_wave.extend(built.plain.values())
         before = this_wave
     return found
+
+
+def credential_problems(
+    inventory: Inventory,
+    lookup: Callable[[str], str | None],
+    allow_server_change: Collection[str] = (),
+) -> list[str]:
+    """What :func:`cluster_kubeconfig` refuses, for every cluster whose credentials ``lookup``
+    (a config key to its value, e.g. ``pulumi.Config.get``) can read now: a program checks them
+    before declaring anything. Never quotes a credential."""
+    problems: list[str] = []
+    for cluster in inventory.clusters:
+        key = cluster.credentials_key
+        value = lookup(key) if key else None
+        if value is None:
+            continue
+        try:
+            cluster_kubeconfig(cluster, value, cluster.name in allow_server_change)
+        except CredentialsError as exc:
+            problems.append(str(exc))
+    return problems
 
 
 def cluster_credentials(

@@ -31,6 +31,7 @@ from ..models import (
     Document,
     Source,
 )
+from ..models.product import ROLLOUT_KIND
 from ..paths import FileIndex
 from ..rollout import Rollouts, identify_rollout, is_rollout
 from ..tdeploy import Requests, is_request
@@ -100,13 +101,15 @@ def load_texts(
                 continue
             for raw, prefix in list_items(document):
                 source = values[1][position] if values else Source(file, position, index, prefix)
-                if is_rollout(raw):  # a Rollout: kept on the stack, never emitted
+                if is_rollout(raw):  # the product's group: stack-only, never emitted
                     why = identify_rollout(raw)
                     if why:
                         problems.append(LoadProblem(file, source.line() or 1, why))
-                    else:
+                        continue
+                    if raw.get("kind") == ROLLOUT_KIND:
                         violations.extend(rollouts.read(raw, source, stack_namespace))
-                    continue
+                        continue
+                    # a ClusterOverride: a plain object of the stack, for the cluster fan-out
                 if is_request(raw):  # a TDeploy: its apply as a TServer once approved
                     produced, found = requests.read(raw, source, stack_namespace)
                     violations.extend(found)

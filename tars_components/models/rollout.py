@@ -15,8 +15,9 @@ from pydantic import Field
 
 from .base import P_IMAGE_REF, P_RELEASE_ID, TarsModel, pattern
 from .document import ObjectMeta
+from .product import PRODUCT_API_VERSION, ROLLOUT_KIND
 
-ROLLOUT_API_VERSION = "tars-components.io/v1alpha1"
+ROLLOUT_API_VERSION = PRODUCT_API_VERSION
 """The apiVersion of a Rollout document."""
 
 P_PERCENT = r"^(0|[1-9][0-9]{0,2})%$"
@@ -64,7 +65,7 @@ class RolloutSpec(TarsModel):
 class RolloutDocument(TarsModel):
     """A ``kind: Rollout`` document: ``metadata.name`` is the TServer it drives."""
 
-    KIND: ClassVar[str] = "Rollout"
+    KIND: ClassVar[str] = ROLLOUT_KIND
 
     api_version: str = Field(alias="apiVersion")
     kind: str

@@ -15,7 +15,9 @@ them (the TM rules); applying the overrides is :mod:`tars_components.multicluste
 * TM005: a ClusterOverride names clusters of the inventory;
 * TM006 (warning): a ClusterOverride's targets match documents of the stack;
 * TM007: clusters come from Cluster documents or ``tars:clusters``, not both;
-* TM008: ClusterOverride documents need a cluster inventory.
+* TM008: ClusterOverride documents need a cluster inventory;
+* TM009 (warning): a replicas override outside the TServer's ``tars.io/MinReplicas`` and
+  ``tars.io/MaxReplicas`` is clamped by the webhook.
 """
 
 from __future__ import annotations
@@ -28,16 +30,17 @@ from typing import Any
 
 from ..document_set import DocumentSet, KubeObject
 from ..errors import UsageError, Violation
-from ..models import Source
+from ..models import Source, TServerDocument
 from ..models.names import is_dns_label
+from ..models.product import CLUSTER_OVERRIDE_KIND, PRODUCT_API_VERSION
 from .registry import ERROR, WARNING, rule
 
 STELLARIS_API_VERSION = "stellaris.harmonycloud.cn/v1alpha1"
 """apiVersion of the Stellaris ``Cluster`` documents."""
 CLUSTER_KIND = "Cluster"
-OVERRIDE_API_VERSION = "tars-components.io/v1alpha1"
+OVERRIDE_API_VERSION = PRODUCT_API_VERSION
 """apiVersion of the ``ClusterOverride`` documents (this product's own group)."""
-OVERRIDE_KIND = "ClusterOverride"
+OVERRIDE_KIND = CLUSTER_OVERRIDE_KIND
 WAVE_ANNOTATION = "tars-components.io/wave"
 """Annotation of a Stellaris Cluster: its wave (default 0)."""
 CREDENTIALS_ANNOTATION = "tars-components.io/credentials"
@@ -625,6 +628,44 @@ def _bad_name(name: Any) -> str:
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+TM009 = rule(
+    "TM009",
+    WARNING,
+    OVERRIDE_KIND,
+    "a replicas override lies within the TServer's tars.io/MinReplicas and tars.io/MaxReplicas "
+    "(else the webhook clamps it)",
+    origin="tars-components",
+)
+
+
+def clamped_replicas(override: Override, server: TServerDocument) -> Violation | None:
+    """TM009 when ``override`` sets replicas outside ``server``'s replica annotations (the
+    mutating webhook then clamps them, M-TS10); None otherwise."""
+    from ..mutation.tserver import replica_bounds
+
+    replicas = override.fields.get("replicas")
+    bounds = replica_bounds(server) if isinstance(replicas, int) else None
+    if bounds is None or not isinstance(replicas, int):
+        return None
+    low, high = bounds
+    if (low is None or replicas >= low) and (high is None or replicas <= high):
+        return None
+    source = override.source
+    where = "spec.replicas"
+    return TM009.violation(
+        kind=OVERRIDE_KIND,
+        namespace=server.namespace,
+        name=override.name,
+        field=where,
+        message=f"replicas {replicas} for TServer {server.name} is outside its "
+        f"tars.io/MinReplicas..MaxReplicas ({low if low is not None else 0}.."
+        f"{high if high is not None else 99}): the webhook makes it "
+        f"{max(low or 0, min(replicas, 99 if high is None else high))}",
+        file=source.file if source else None,
+        line=source.line(where) if source else None,
+    )
 
 
 def cluster_violations(violations: Iterable[Violation], cluster: str) -> Iterator[Violation]:

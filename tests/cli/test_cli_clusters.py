@@ -246,3 +246,14 @@ def test_cluster_flag_with_karmada_is_a_usage_error(tmp_path: Path) -> None:
     root = project(tmp_path, BJ_REPLICAS)
     done = _render(root, "--target", "karmada", "--cluster", "bj")
     assert done.returncode == 2 and "Karmada places every cluster" in done.stderr
+
+
+def test_validate_previous_per_cluster(tmp_path: Path) -> None:
+    """With --previous, each cluster's result is checked against that cluster's previous
+    result (here a replicas override added for bj: no rule refuses it)."""
+    root = project(tmp_path, BJ_REPLICAS)
+    old = tmp_path / "old"
+    shutil.copytree(DEV, old)
+    done = run("validate", "--stack", "mc", "--previous", str(old), cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "cluster sh: 0 error(s)" in done.stderr and "cluster bj: 0 error(s)" in done.stderr

@@ -11,12 +11,13 @@ import runpy
 from pathlib import Path
 from typing import Any
 
+import pulumi
 import pytest
 import yaml
 from support.clusters import BJ_REPLICAS, ORDER, project
 
 from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
-from tars_components.components.testing import Recording, record
+from tars_components.components.testing import Recording, is_secret_value, record
 from tars_components.rules.clusters import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,6 +74,9 @@ def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
 def test_one_provider_per_cluster(recording: Recording) -> None:
     providers = recording.of_type(PROVIDER)
     assert sorted(p.name for p in providers) == ["cluster-bj", "cluster-sh"]
+    for p in providers:
+        assert is_secret_value(p.inputs["kubeconfig"])  # the credentials stay a secret
+        assert p.inputs["skipUpdateUnreachable"] in (True, "true")
 
 
 def test_every_resource_uses_its_cluster_provider(recording: Recording) -> None:
@@ -118,8 +122,13 @@ def test_a_kubeconfig_for_another_api_server_is_refused(tmp_path: Path) -> None:
     moved = _config(
         root / "stacks" / "dev", **{"tars:kubeconfig-bj": kubeconfig("https://other:6443")}
     )
-    with pytest.raises(Exception, match=r"is not the inventory.s https://bj\.example\.com:6443"):
-        record(lambda: runpy.run_path(PROGRAM), config=moved)
+    refused = Recording()
+    with pytest.raises(pulumi.RunError, match=r"1 cluster\(s\) refused: nothing is applied"):
+        record(lambda: runpy.run_path(PROGRAM), config=moved, recording=refused)
+    shown = "\n".join(message for _, message in refused.log)
+    assert "is not the inventory's https://bj.example.com:6443" in shown
+    assert "tars:allowApiServerChange" in shown and "t0k3n-value" not in shown
+    assert refused.of_type(PROVIDER) == []
     allowed = {**moved, "tars:allowApiServerChange": "bj"}
     done = record(lambda: runpy.run_path(PROGRAM), config=allowed)
     assert len(done.of_type(PROVIDER)) == 2
@@ -133,6 +142,14 @@ def test_kubeconfig_is_normalised_to_the_cluster_name() -> None:
     assert parsed["current-context"] == "sh"
     assert [c["name"] for c in parsed["clusters"]] == ["sh"]
     assert one.replace("one", "two") == two  # only the credential itself differs
+
+
+def test_cluster_kubeconfig_refuses_another_server() -> None:
+    bj = Cluster("bj", "https://bj.example.com:6443", "kubeconfig-bj")
+    with pytest.raises(CredentialsError, match="not the inventory's"):
+        cluster_kubeconfig(bj, kubeconfig("https://other:6443"))
+    moved = yaml.safe_load(cluster_kubeconfig(bj, kubeconfig("https://other:6443"), True))
+    assert moved["clusters"][0]["cluster"]["server"] == "https://other:6443"
 
 
 def test_token_credentials_use_the_inventory_server() -> None:

@@ -147,3 +147,21 @@ def test_base_for_karmada_has_only_every_cluster_overrides() -> None:
 def test_only_one_cluster() -> None:
     result = build_clusters(load(*CLUSTERS, tars_server()), OPTIONS, only="bj")
     assert [r.cluster.name for r in result.results] == ["bj"]
+
+
+def test_tm009_replicas_override_outside_the_annotations_is_clamped() -> None:
+    bounded = tars_server()
+    bounded["metadata"]["annotations"] = {
+        "tars.io/MinReplicas": "1",
+        "tars.io/MaxReplicas": "4",
+    }
+    stack = load(*CLUSTERS, bounded, override("big", clusters=["bj"], replicas=6))
+    result = build_clusters(stack, OPTIONS)
+    assert result.ok
+    found = [(v.code, v.kind, v.name, v.field, v.cluster) for v in result.all_violations]
+    assert found == [("TM009", "ClusterOverride", "big", "spec.replicas", "bj")]
+    (bj,) = [r for r in result.results if r.cluster.name == "bj"]
+    (sts,) = [o for o in bj.build.objects if o["kind"] == "StatefulSet"]
+    assert sts["spec"]["replicas"] == 4
+    within = load(*CLUSTERS, bounded, override("ok", clusters=["bj"], replicas=3))
+    assert build_clusters(within, OPTIONS).all_violations == []
