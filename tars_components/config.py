@@ -21,6 +21,7 @@ from .options import (
     Options,
     check_options,
     parse_approvers,
+    parse_storage_classes,
 )
 from .yaml_reader import YamlLimitError, describe_yaml_error, load_documents
 
@@ -114,6 +115,8 @@ def settings_from_config(
         tconfig_config_maps=flag("tconfigConfigMaps", False),
         existing_framework_config=framework_config == "existing",
         approvers=parse_approvers(text("approvers") or ""),
+        expandable_storage_classes=parse_storage_classes(text("expandableStorageClasses") or ""),
+        fixed_storage_classes=parse_storage_classes(text("fixedStorageClasses") or ""),
     )
     check_options(options, config=True)
     limits = {

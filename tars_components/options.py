@@ -53,6 +53,9 @@ class Options:
       created or owned. Defaults to false.
     * ``approvers``: who may approve a TDeploy request (``approve.person``, TD006); empty
       means anyone. Defaults to empty.
+    * ``expandable_storage_classes`` / ``fixed_storage_classes``: StorageClasses declared to
+      allow (or not) volume expansion, for offline commands that cannot look them up
+      (docs/concepts/storage.md; TV002, TV003). Default to empty.
     """
 
     namespace: str = "default"
@@ -65,6 +68,8 @@ class Options:
     tconfig_config_maps: bool = False
     existing_framework_config: bool = False
     approvers: tuple[str, ...] = ()
+    expandable_storage_classes: tuple[str, ...] = ()
+    fixed_storage_classes: tuple[str, ...] = ()
 
 
 OPTION_NAMES: dict[str, tuple[str, str]] = {
@@ -78,6 +83,11 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
     "tconfig_config_maps": ("--tconfig-configmaps", "tars:tconfigConfigMaps"),
     "existing_framework_config": ("--existing-framework-config", "tars:frameworkConfig"),
     "approvers": ("--approvers", "tars:approvers"),
+    "expandable_storage_classes": (
+        "--expandable-storage-classes",
+        "tars:expandableStorageClasses",
+    ),
+    "fixed_storage_classes": ("--fixed-storage-classes", "tars:fixedStorageClasses"),
 }
 """Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
 
@@ -115,7 +125,20 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
         "expected names separated by commas, each a letter then at most 15 letters, digits, "
         "'_', '.' or '-'",
     ),
+    "expandable_storage_classes": (
+        lambda v: isinstance(v, tuple) and all(_is_subdomain(c) for c in v),
+        "expected StorageClass names separated by commas",
+    ),
+    "fixed_storage_classes": (
+        lambda v: isinstance(v, tuple) and all(_is_subdomain(c) for c in v),
+        "expected StorageClass names separated by commas",
+    ),
 }
+
+
+def parse_storage_classes(text: str) -> tuple[str, ...]:
+    """``"ssd, standard"`` → ``("ssd", "standard")`` (empty entries dropped)."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def parse_approvers(text: str) -> tuple[str, ...]:
@@ -154,4 +177,14 @@ def check_options(options: Options, config: bool = False) -> None:
             "image from a TFrameworkConfig document of the stack)"
             if config
             else "--existing-framework-config needs crd mode (--mode crd)"
+        )
+    both = sorted(set(options.expandable_storage_classes) & set(options.fixed_storage_classes))
+    if both:
+        raise UsageError(
+            f"StorageClass {', '.join(both)} is declared both expandable and fixed "
+            + (
+                "(tars:expandableStorageClasses, tars:fixedStorageClasses)"
+                if config
+                else "(--expandable-storage-classes, --fixed-storage-classes)"
+            )
         )

@@ -42,6 +42,7 @@ from .rules import validate as validate_rules
 from .rules import validate_change, without_create_only
 from .rules.objects import controller_only_objects, overwritten_by_output
 from .rules.output import expand_mode_warnings
+from .rules.storage import storage_violations
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing
@@ -102,7 +103,11 @@ def all_violations(
     found = check(stack, options)
     if previous is None:
         return found
-    changed = [*found, *validate_change(previous, stack)]
+    changed = [
+        *found,
+        *validate_change(previous, stack),
+        *storage_violations(previous, stack, options),  # TV001-TV007
+    ]
     return sorted_violations(without_create_only(changed, previous))
 
 

@@ -98,6 +98,18 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         metavar="A,B",
         help="who may approve TDeploy requests (as tars:approvers does; TD006)",
     )
+    cmd.add_argument(
+        "--expandable-storage-classes",
+        metavar="SC,SC",
+        help="StorageClasses that allow volume expansion, for claims that grow (as "
+        "tars:expandableStorageClasses does; TV003)",
+    )
+    cmd.add_argument(
+        "--fixed-storage-classes",
+        metavar="SC,SC",
+        help="StorageClasses that do not allow volume expansion: a claim growing on one is an "
+        "error (as tars:fixedStorageClasses does; TV002)",
+    )
 
 
 def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -178,6 +190,8 @@ def settings(args: argparse.Namespace) -> StackSettings:
         "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
         "existing_framework_config": getattr(args, "existing_framework_config", None),
         "approvers": _approvers(getattr(args, "approvers", None)),
+        "expandable_storage_classes": _classes(getattr(args, "expandable_storage_classes", None)),
+        "fixed_storage_classes": _classes(getattr(args, "fixed_storage_classes", None)),
     }
     given = {k: v for k, v in overrides.items() if v is not None}
     check_option_values({k: str(v) if k == "mode" else v for k, v in given.items()}, config=False)
@@ -195,6 +209,12 @@ def _approvers(text: str | None) -> tuple[str, ...] | None:
     from ..options import parse_approvers
 
     return None if text is None else parse_approvers(text)
+
+
+def _classes(text: str | None) -> tuple[str, ...] | None:
+    from ..options import parse_storage_classes
+
+    return None if text is None else parse_storage_classes(text)
 
 
 def print_violations(violations: Sequence[Violation], out: TextIO) -> None:

@@ -28,9 +28,9 @@ this project."""
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
-KIND_ORDER = ("TS", "TT", "TF", "TC", "TI", "TR", "TA", "TX", "TH", "TD")
+KIND_ORDER = ("TS", "TT", "TF", "TC", "TI", "TR", "TA", "TX", "TH", "TD", "TV")
 """Code prefixes in catalogue order (the TarsK8S kinds first, then plain objects, helm-lib
-values and TDeploy)."""
+values and TDeploy, then storage changes)."""
 
 
 class Subject(Protocol):

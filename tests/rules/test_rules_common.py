@@ -152,6 +152,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
     expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
+    expected |= {f"TV{n:03d}" for n in range(1, 8)}  # storage changes, all TServer
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",
@@ -162,6 +163,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TR": "TTree",
         "TA": "TAccount",
         "TD": "TDeploy",
+        "TV": "TServer",
     }
     for code, rule in RULES.items():
         assert rule.code == code
@@ -188,6 +190,8 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TH001",
         "TD004",
         "TD005",
+        "TV003",
+        "TV006",
     }
     assert {c for c, r in RULES.items() if r.change} == {
         "TS001",
@@ -204,6 +208,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TR007",
         "TD001",
         "TD002",
+        *(f"TV{n:03d}" for n in range(1, 8)),
     }
     assert {c for c, r in RULES.items() if r.create_only} == {
         "TC002",
