@@ -11,6 +11,7 @@ import pulumi
 
 from ..errors import LoadError
 from ..expansion import crd_document, expand_server
+from ..expansion.storage import claim_patches, hold_claims
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
 from ..models.kind_facts import api_version_of
 from ..options import Mode, Options
@@ -40,6 +41,7 @@ from .shapes import (
     TarsSpecArgsDict,
 )
 from .stateful import replacement_warning
+from .storage import checked_storage_change, claim_ignore_changes, register_claim_patches
 from .validation import retain_on_delete, validation_resource
 
 
@@ -131,8 +133,13 @@ class TServer(pulumi.ComponentResource):
             document = _parsed(raw, options.namespace, bool(leaves))
             if document is None:
                 _daemon_set(raw)  # refused before anything is registered
+        previous = in_namespace(args.previous, options.namespace) if args.previous else None
+        # TV errors (an unacknowledged outage, a shrink, ...) refuse before anything registers
+        storage = None if document is None else checked_storage_change(previous, document, options)
         opts, self._provider = place(opts, scope.resource, f"TServer {name!r}")
         super().__init__("tars:index:TServer", name, None, opts)
+        self._previous = previous
+        self._storage = storage
         self.document = document
         """The TServer document as given (before mutation); None while a structural field is
         an Output (the document is known only with its values: :attr:`manifests`)."""
@@ -179,15 +186,34 @@ class TServer(pulumi.ComponentResource):
             f"{name}-validation", document, position, raw, leaves, scope, self, opts
         )
         """The validation resource every object of this server depends on."""
+        storage = self._storage
         if options.mode == Mode.CRD:
             objects = [crd_document(document, scope.config, options)]
         else:
             objects = expand_server(document, scope.config, options)
+        if storage is not None and storage.grows_in_place:
+            objects = hold_claims(objects, [storage], options.mode)
+        if options.mode != Mode.CRD:
             self._warn_on_replacement(args, scope, objects)
         self._objects: list[dict[str, Any]] | pulumi.Output[_Box] = objects
         self._leaves: list[Leaf] = leaves
         for obj in objects:
-            self._register(name, obj)
+            self._register(name, obj, claim_ignore_changes(obj) if self._previous else [])
+        if storage is not None and storage.grows_in_place:
+            workload = [
+                self.resources[k] for k in ("StatefulSet", "TServer") if k in self.resources
+            ]
+            register_claim_patches(
+                name,
+                storage,
+                claim_patches(storage),
+                options,
+                pulumi.ResourceOptions(
+                    parent=self,
+                    provider=self._provider,
+                    depends_on=[self.validation, *workload],
+                ),
+            )
         target = objects[0] if options.mode == Mode.CRD else _workload(objects)
         self._set_scale_target(target)
         self.object_name = known(document.object_name)
@@ -302,8 +328,11 @@ class TServer(pulumi.ComponentResource):
             return ["Service", "StatefulSet"]
         return ["DaemonSet"] if raw["spec"].get("release") is not None else []
 
-    def _register(self, name: str, obj: Mapping[str, Any]) -> None:
+    def _register(
+        self, name: str, obj: Mapping[str, Any], ignored: list[str] | None = None
+    ) -> None:
         replicas = REPLICAS_PATHS.get(str(obj["kind"])) if self.external_replicas else None
+        ignore = [*([replicas] if replicas else []), *(ignored or [])]
         self.resources[str(obj["kind"])] = kubernetes_resource(
             child_name(name, obj),
             obj,
@@ -312,7 +341,7 @@ class TServer(pulumi.ComponentResource):
                 provider=self._provider,
                 depends_on=[self.validation],
                 retain_on_delete=self._retain,
-                ignore_changes=[replicas] if replicas else None,
+                ignore_changes=ignore or None,
             ),
         )
 

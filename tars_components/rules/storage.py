@@ -249,11 +249,20 @@ def storage_violations(
     """TV001-TV007 for every server whose claim templates change, sorted."""
     found: list[Violation] = []
     for change in storage_changes(previous, current, options):
-        found.extend(_outage(change, options))
-        found.extend(_growths(change, options))
-        found.extend(_shrinks(change))
-        found.extend(_removed_local(change, options))
+        found.extend(change_violations(change, options))
     return sorted_violations(found)
+
+
+def change_violations(change: StorageChange, options: Options) -> list[Violation]:
+    """TV001-TV007 of one server's storage change, sorted."""
+    return sorted_violations(
+        [
+            *_outage(change, options),
+            *_growths(change, options),
+            *_shrinks(change),
+            *_removed_local(change, options),
+        ]
+    )
 
 
 def recreates_orphaned(server: TServerDocument) -> bool:
@@ -463,6 +472,7 @@ __all__ = [
     "Claim",
     "ClaimGrowth",
     "StorageChange",
+    "change_violations",
     "claims_of",
     "quantity_bytes",
     "recreates_orphaned",

@@ -1,0 +1,117 @@
+"""The TServer component given its previous version (docs/concepts/storage.md), under
+``pulumi.runtime.set_mocks``: claims grown in place with one patch per ordinal, outages
+refused, the StorageClass looked up in the cluster."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support.documents import FRAMEWORK, NAMESPACE
+from support.storage import data_mount, db_server
+
+from tars_components.components import TFramework, TFrameworkArgs, TServer, TServerArgs
+from tars_components.components.testing import Recording, RecordingMocks, record
+from tars_components.loading.documents import parse_document
+from tars_components.options import Mode, Options
+
+CONFIG = parse_document(FRAMEWORK)
+TEMPLATES = {"tars.cpp": "tars.cpp"}
+PATCH = "kubernetes:core/v1:PersistentVolumeClaimPatch"
+CLAIMS = ["data-test-demotest-0", "data-test-demotest-1", "data-test-demotest-2"]
+
+
+def program(
+    new: dict, old: dict | None, mode: Mode = Mode.EXPAND, expandable: tuple[str, ...] = ("ssd",)
+) -> Any:
+    def run() -> None:
+        options = Options(namespace=NAMESPACE, mode=mode, expandable_storage_classes=expandable)
+        fw = TFramework(
+            "fw",
+            TFrameworkArgs(
+                namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES, options=options
+            ),
+        )
+        TServer(
+            "srv",
+            TServerArgs(
+                fw,
+                document=parse_document(new, NAMESPACE),
+                previous=parse_document(old, NAMESPACE) if old else None,
+            ),
+        )
+
+    return run
+
+
+def workload(recording: Recording, kind: str) -> Any:
+    [found] = [r for r in recording.kubernetes() if r.type.endswith(f":{kind}")]
+    return found
+
+
+@pytest.mark.parametrize("mode", [Mode.EXPAND, Mode.CRD])
+def test_growth_registers_one_patch_per_ordinal_and_keeps_the_claim_template(mode: Mode) -> None:
+    recording = record(program(db_server(data_mount("10Gi")), db_server(data_mount("5Gi")), mode))
+    patches = recording.of_type(PATCH)
+    assert sorted(p.inputs["metadata"]["name"] for p in patches) == CLAIMS  # one per ordinal
+    for patch in patches:
+        assert patch.inputs["metadata"]["namespace"] == NAMESPACE
+        assert patch.inputs["metadata"]["annotations"] == {"pulumi.com/patchForce": "true"}
+        assert patch.inputs["spec"] == {"resources": {"requests": {"storage": "10Gi"}}}
+        assert patch.retain_on_delete
+    if mode == Mode.EXPAND:
+        statefulset = workload(recording, "StatefulSet")
+        [template] = statefulset.inputs["spec"]["volumeClaimTemplates"]
+        assert template["spec"]["resources"]["requests"] == {"storage": "5Gi"}
+        assert statefulset.inputs["metadata"]["annotations"] == {
+            "tars-components.io/claim-storage": "data=10Gi"
+        }
+        assert statefulset.ignore_changes == (
+            "spec.volumeClaimTemplates[0].spec.resources.requests.storage",
+            'metadata.annotations["tars-components.io/claim-storage"]',
+        )
+        assert all(statefulset.urn in p.dependencies for p in patches)
+    else:
+        tserver = workload(recording, "TServer")
+        [mount] = tserver.inputs["spec"]["k8s"]["mounts"]
+        claim = mount["source"]["persistentVolumeClaimTemplate"]
+        assert claim["spec"]["resources"]["requests"] == {"storage": "5Gi"}
+        assert all(tserver.urn in p.dependencies for p in patches)
+    assert not [w for w in recording.warnings() if "will be replaced" in w]
+
+
+def test_no_previous_no_patch_and_no_ignored_field() -> None:
+    recording = record(program(db_server(data_mount("10Gi")), None))
+    assert recording.of_type(PATCH) == []
+    assert workload(recording, "StatefulSet").ignore_changes == ()
+
+
+def test_a_new_claim_is_refused_before_anything_registers() -> None:
+    new = db_server(data_mount(), data_mount("1Gi", name="logs"))
+    with pytest.raises(Exception, match="TV001") as failure:
+        record(program(new, db_server(data_mount())))
+    assert "test-demotest-0, test-demotest-1, test-demotest-2" in str(failure.value)
+
+
+class ClassMocks(RecordingMocks):
+    """A cluster whose StorageClasses say whether they allow expansion."""
+
+    def __init__(self, allow: bool) -> None:
+        super().__init__()
+        self.allow = allow
+
+    def new_resource(self, args: Any) -> tuple[str | None, dict[str, Any]]:
+        if args.typ == "kubernetes:storage.k8s.io/v1:StorageClass":
+            return args.resource_id, {"allowVolumeExpansion": self.allow}
+        return super().new_resource(args)
+
+
+def test_the_storage_class_is_looked_up_when_not_declared() -> None:
+    grow = program(db_server(data_mount("10Gi")), db_server(data_mount("5Gi")), expandable=())
+    recording = record(grow, mock=ClassMocks(allow=True), preview=True)
+    [lookup] = [r for r in recording.registrations if r.read]
+    assert lookup.type == "kubernetes:storage.k8s.io/v1:StorageClass"
+    assert lookup.inputs == {"id": "ssd"}
+    assert len(recording.of_type(PATCH)) == 3
+    with pytest.raises(Exception, match="TV002"):
+        record(grow, mock=ClassMocks(allow=False), preview=True)
