@@ -4,6 +4,10 @@ refused, the StorageClass looked up in the cluster."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -113,5 +117,34 @@ def test_the_storage_class_is_looked_up_when_not_declared() -> None:
     assert lookup.type == "kubernetes:storage.k8s.io/v1:StorageClass"
     assert lookup.inputs == {"id": "ssd"}
     assert len(recording.of_type(PATCH)) == 3
-    with pytest.raises(Exception, match="TV002"):
-        record(grow, mock=ClassMocks(allow=False), preview=True)
+
+
+_REFUSED = """
+from components.test_components_storage import ClassMocks, data_mount, db_server, program, record
+grow = program(db_server(data_mount("10Gi")), db_server(data_mount("5Gi")), expandable=())
+try:
+    record(grow, mock=ClassMocks(allow=False), preview=True)
+except Exception as exc:
+    print(exc)
+else:
+    print("applied")
+"""
+
+
+def test_a_storage_class_that_does_not_expand_fails_the_preview_with_tv002() -> None:
+    # In a process of its own: a program failing inside an apply leaves CPython 3.11's AST
+    # recursion counter off for later ast.parse calls of the same process.
+    tests = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests.parent), str(tests)])}
+    result = subprocess.run(
+        [sys.executable, "-c", _REFUSED],
+        capture_output=True,
+        text=True,
+        cwd=tests,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert "applied" not in result.stdout
+    assert "TV002 error TServer tars-dev/test-demotest" in result.stdout
+    assert "StorageClass ssd does not allow volume expansion" in result.stdout
