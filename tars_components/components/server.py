@@ -41,7 +41,12 @@ from .shapes import (
     TarsSpecArgsDict,
 )
 from .stateful import replacement_warning
-from .storage import checked_storage_change, claim_ignore_changes, register_claim_patches
+from .storage import (
+    checked_storage_change,
+    claim_ignore_changes,
+    orphans_pods,
+    register_claim_patches,
+)
 from .validation import retain_on_delete, validation_resource
 
 
@@ -342,6 +347,7 @@ class TServer(pulumi.ComponentResource):
                 depends_on=[self.validation],
                 retain_on_delete=self._retain,
                 ignore_changes=ignore or None,
+                delete_before_replace=True if orphans_pods(obj) else None,
             ),
         )
 

@@ -16,6 +16,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
+from ..expansion.statefulset import ORPHAN_ANNOTATION
 from ..models import TServerDocument
 from ..options import Options
 from ..rules.storage import (
@@ -64,6 +65,18 @@ def claim_ignore_changes(obj: Mapping[str, Any]) -> list[str]:
         if "selector" not in template.get("spec", {})  # local volumes never grow
     ]
     return [*paths, f'metadata.annotations["{CLAIM_STORAGE}"]'] if paths else []
+
+
+def orphans_pods(obj: Mapping[str, Any]) -> bool:
+    """True for a StatefulSet that pulumi-kubernetes deletes without its pods
+    (``pulumi.com/deletionPropagationPolicy: orphan``, from the TServer annotation
+    ``tars-components.io/recreate: orphan``): it is replaced delete-first, explicitly, since
+    the new one takes over the pods by its selector."""
+    meta = obj.get("metadata")
+    if obj.get("kind") != "StatefulSet" or not isinstance(meta, Mapping):
+        return False
+    annotations = meta.get("annotations")
+    return isinstance(annotations, Mapping) and annotations.get(ORPHAN_ANNOTATION) == "orphan"
 
 
 def _expandable(document: TServerDocument, storage_class: str, allowed: Any) -> str:
@@ -139,4 +152,9 @@ def register_claim_patches(
     return registered
 
 
-__all__ = ["checked_storage_change", "claim_ignore_changes", "register_claim_patches"]
+__all__ = [
+    "checked_storage_change",
+    "claim_ignore_changes",
+    "orphans_pods",
+    "register_claim_patches",
+]

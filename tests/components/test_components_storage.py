@@ -148,3 +148,35 @@ def test_a_storage_class_that_does_not_expand_fails_the_preview_with_tv002() -> 
     assert "applied" not in result.stdout
     assert "TV002 error TServer tars-dev/test-demotest" in result.stdout
     assert "StorageClass ssd does not allow volume expansion" in result.stdout
+
+
+ORPHAN = {"tars-components.io/recreate": "orphan"}
+
+
+def test_recreate_orphan_registers_the_statefulset_delete_first_without_its_pods() -> None:
+    logs = data_mount("1Gi", name="logs")
+    old = db_server(data_mount(), annotations=ORPHAN)  # the annotation deployed first
+    new = db_server(data_mount(), logs, annotations=ORPHAN)
+    recording = record(program(new, old))
+    statefulset = workload(recording, "StatefulSet")
+    assert statefulset.inputs["metadata"]["annotations"] == {
+        "pulumi.com/deletionPropagationPolicy": "orphan"
+    }
+    assert statefulset.delete_before_replace
+    assert not statefulset.retain_on_delete
+    assert [t["metadata"]["name"] for t in statefulset.inputs["spec"]["volumeClaimTemplates"]] == [
+        "data",
+        "logs",
+    ]
+    assert recording.of_type(PATCH) == []
+    [warning] = [w for w in recording.warnings() if "TV001" in w]
+    assert "recreated with orphan propagation" in warning
+    # a server without the annotation keeps the default options
+    plain = workload(record(program(db_server(data_mount()), None)), "StatefulSet")
+    assert not plain.delete_before_replace and "annotations" not in plain.inputs["metadata"]
+
+
+def test_recreate_orphan_not_yet_deployed_is_refused_with_tv007() -> None:
+    new = db_server(data_mount(), data_mount("1Gi", name="logs"), annotations=ORPHAN)
+    with pytest.raises(Exception, match="TV007"):
+        record(program(new, db_server(data_mount())))
