@@ -40,8 +40,7 @@ def add_parser(commands: Subparsers) -> None:
         metavar="OLD_STACK_DIR",
         help="previous version of the stack: the change rules apply (TS001, TS002, TT003, TT005, "
         "TC001, TC003, TC004, TC007-TC009, TR006, TR007, TD001, TD002, TV001-TV007) and known "
-        "documents are "
-        "updates",
+        "documents are updates",
     )
 
 
