@@ -106,7 +106,10 @@ class ClassMocks(RecordingMocks):
 
     def new_resource(self, args: Any) -> tuple[str | None, dict[str, Any]]:
         if args.typ == "kubernetes:storage.k8s.io/v1:StorageClass":
-            return args.resource_id, {"allowVolumeExpansion": self.allow}
+            return args.resource_id, {
+                "provisioner": "ebs.csi.aws.com",
+                "allowVolumeExpansion": self.allow,
+            }
         return super().new_resource(args)
 
 
@@ -117,6 +120,10 @@ def test_the_storage_class_is_looked_up_when_not_declared() -> None:
     assert lookup.type == "kubernetes:storage.k8s.io/v1:StorageClass"
     assert lookup.inputs == {"id": "ssd"}
     assert len(recording.of_type(PATCH)) == 3
+    # mocks that know no StorageClass: the read has no provisioner, nothing is checked
+    unread = record(grow)
+    assert len(unread.of_type(PATCH)) == 3
+    assert any("StorageClass ssd read without its provisioner" in w for w in unread.warnings())
 
 
 _REFUSED = """
