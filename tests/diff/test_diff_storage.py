@@ -118,3 +118,38 @@ def test_a_new_claim_in_crd_mode_names_the_pods_then_passes_once_acknowledged(
     )
     assert result.returncode == 0, result.stdout
     assert "TV001 warning" in result.stdout
+
+
+def test_storage_classes_from_the_stack_settings(tmp_path: Path) -> None:
+    old, _ = write_pair(tmp_path, db_server(data_mount("5Gi")), db_server(data_mount("10Gi")))
+    (tmp_path / "Pulumi.yaml").write_text("name: tars\nruntime: python\n", encoding="utf-8")
+    (tmp_path / "Pulumi.db.yaml").write_text(
+        "config:\n  tars:namespace: tars-dev\n  tars:stackDir: new\n"
+        "  tars:fixedStorageClasses: hdd, ssd\n",
+        encoding="utf-8",
+    )
+    refused = run("diff", str(old), "--stack", "db", "--project-dir", str(tmp_path))
+    assert refused.returncode == 1 and "TV002 error" in refused.stdout
+    # the flag overrides the setting
+    allowed = run(
+        "diff",
+        str(old),
+        "--stack",
+        "db",
+        "--project-dir",
+        str(tmp_path),
+        "--fixed-storage-classes",
+        "hdd",
+        "--expandable-storage-classes",
+        "ssd",
+    )
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+
+
+def test_a_bad_storage_class_name_is_a_usage_error(tmp_path: Path) -> None:
+    old, new = write_pair(tmp_path, db_server(data_mount("5Gi")), db_server(data_mount("10Gi")))
+    result = run(
+        "diff", str(old), str(new), "--namespace", "tars-dev", "--fixed-storage-classes", "Bad_SC"
+    )
+    assert result.returncode == 2
+    assert "--fixed-storage-classes" in result.stderr and "Traceback" not in result.stderr
