@@ -153,3 +153,19 @@ def test_a_bad_storage_class_name_is_a_usage_error(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert "--fixed-storage-classes" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_orphan_recreate_says_the_pods_are_kept(tmp_path: Path) -> None:
+    orphan = {"tars-components.io/recreate": "orphan"}
+    logs = data_mount("1Gi", name="logs")
+    old, new = write_pair(
+        tmp_path,
+        db_server(data_mount(), annotations=orphan),
+        db_server(data_mount(), logs, annotations=orphan),
+    )
+    document, stderr, code = diff_json(old, new)
+    assert code == 0, stderr
+    [change] = [c for c in document["changes"] if c["kind"] == "StatefulSet"]
+    assert change["action"] == "replace"
+    assert "all 3 pods are kept (pulumi.com/deletionPropagationPolicy: orphan" in change["reason"]
+    assert "TV001 warning" in stderr and "recreated with orphan propagation" in stderr
