@@ -178,6 +178,8 @@ def test_recreate_orphan_registers_the_statefulset_delete_first_without_its_pods
     assert recording.of_type(PATCH) == []
     [warning] = [w for w in recording.warnings() if "TV001" in w]
     assert "recreated with orphan propagation" in warning
+    [replaced] = [w for w in recording.warnings() if "will be replaced" in w]
+    assert "without its pods" in replaced and "all pods at once" not in replaced
     # a server without the annotation keeps the default options
     plain = workload(record(program(db_server(data_mount()), None)), "StatefulSet")
     assert not plain.delete_before_replace and "annotations" not in plain.inputs["metadata"]
