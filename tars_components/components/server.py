@@ -11,7 +11,7 @@ import pulumi
 
 from ..errors import LoadError
 from ..expansion import crd_document, expand_server
-from ..expansion.storage import claim_patches, hold_claims
+from ..expansion.storage import claim_patches, hold_claims, scale_out_patches
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
 from ..models.kind_facts import api_version_of
 from ..options import Mode, Options
@@ -204,14 +204,19 @@ class TServer(pulumi.ComponentResource):
         self._leaves: list[Leaf] = leaves
         for obj in objects:
             self._register(name, obj, claim_ignore_changes(obj) if self._previous else [])
-        if storage is not None and storage.grows_in_place:
+        growing = storage if storage is not None and storage.grows_in_place else None
+        patches = claim_patches(growing) if growing is not None else []
+        if self._previous is not None and options.mode == Mode.EXPAND and not options.skip_await:
+            # the StatefulSet's rollout is awaited, so the new pods' claims exist by then
+            patches += scale_out_patches(self._previous, document, options)
+        if patches:
             workload = [
                 self.resources[k] for k in ("StatefulSet", "TServer") if k in self.resources
             ]
             register_claim_patches(
                 name,
-                storage,
-                claim_patches(storage),
+                growing,
+                patches,
                 options,
                 pulumi.ResourceOptions(
                     parent=self,

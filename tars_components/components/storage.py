@@ -106,24 +106,33 @@ def _check_of(document: TServerDocument, storage_class: str) -> Callable[[list[A
     return lambda read: _expandable(document, storage_class, read)
 
 
+def _growth_server(change: StorageChange | None) -> TServerDocument:
+    """The server of a change that has growths."""
+    assert change is not None
+    return change.current
+
+
 def register_claim_patches(
     name: str,
-    change: StorageChange,
+    change: StorageChange | None,
     patches: Sequence[Mapping[str, Any]],
     options: Options,
     opts: pulumi.ResourceOptions,
 ) -> list[pulumi.CustomResource]:
-    """One ``PersistentVolumeClaimPatch`` per patch object (``<name>-pvc-<claim>``), each
+    """One ``PersistentVolumeClaimPatch`` per patch object (``<name>-pvc-<claim>``: the claims
+    that grow in ``change``, and those of new ordinals after a scale-out), each
     retained on delete (a later run without the growth drops it from the state and leaves the
     claim as it is). A StorageClass not declared expandable is read from the cluster
     (``<name>-storageclass-<class>``), and the patches of its claims wait on its
     ``allowVolumeExpansion``: false fails the preview with TV002."""
     checks: dict[str, pulumi.Output[str]] = {}
-    for growth in change.growths:
+    growths = change.growths if change is not None else ()
+    for growth in growths:
         storage_class = growth.storage_class
         if storage_class is None:
+            server = _growth_server(change)
             pulumi.log.warn(
-                f"TServer {change.current.namespace}/{change.current.name}: claim "
+                f"TServer {server.namespace}/{server.name}: claim "
                 f"{growth.claim} is on {storage_class_label(None)}, which cannot be looked up; "
                 "the patches fail if it does not allow volume expansion"
             )
@@ -137,10 +146,8 @@ def register_claim_patches(
         )
         checks[storage_class] = pulumi.Output.all(
             found.provisioner, found.allow_volume_expansion
-        ).apply(_check_of(change.current, storage_class))
-    by_claim = {
-        claim: growth.storage_class for growth in change.growths for claim in growth.claim_names
-    }
+        ).apply(_check_of(_growth_server(change), storage_class))
+    by_claim = {claim: growth.storage_class for growth in growths for claim in growth.claim_names}
     registered: list[pulumi.CustomResource] = []
     patch_class: Any = k8s.core.v1.PersistentVolumeClaimPatch  # plain dicts as inputs
     for patch in patches:

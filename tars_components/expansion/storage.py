@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..models import TServerDocument
-from ..options import Mode
-from ..rules.storage import CLAIM_STORAGE, ClaimGrowth, StorageChange
+from ..options import Mode, Options
+from ..rules.storage import CLAIM_STORAGE, ClaimGrowth, StorageChange, claims_of
 from .quantity import canonical_quantity
 from .statefulset import ORPHAN_ANNOTATION
 
@@ -79,6 +79,33 @@ def hold_claims(
     return out
 
 
+def _patch(name: str, namespace: str, storage: Any) -> dict[str, Any]:
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": name, "namespace": namespace, "annotations": {PATCH_FORCE: "true"}},
+        "spec": {"resources": {"requests": {"storage": canonical_quantity(storage)}}},
+    }
+
+
+def scale_out_patches(
+    previous: TServerDocument, current: TServerDocument, options: Options
+) -> list[dict[str, Any]]:
+    """When a StatefulSet server scales out: one patch per persistentVolumeClaimTemplate claim
+    of each new ordinal, with the size the server wants now. A claim template held at an
+    earlier size (docs/concepts/storage.md) makes the new claims at that size; the patch
+    grows them (for a template never grown it changes nothing)."""
+    if previous.spec.k8s.daemon_set or current.spec.k8s.daemon_set:
+        return []
+    start, stop = previous.spec.k8s.replicas, current.spec.k8s.replicas
+    claims = [c for c in claims_of(current, options) if not c.local]
+    return [
+        _patch(f"{claim.name}-{current.name}-{ordinal}", current.namespace, claim.storage)
+        for claim in claims
+        for ordinal in range(start, stop)
+    ]
+
+
 def claim_patches(change: StorageChange) -> list[dict[str, Any]]:
     """One PersistentVolumeClaim patch per existing claim of each growing template, in
     template then ordinal order: the claim's name and namespace, ``pulumi.com/patchForce``,
@@ -86,16 +113,7 @@ def claim_patches(change: StorageChange) -> list[dict[str, Any]]:
     if not change.grows_in_place:
         return []
     return [
-        {
-            "apiVersion": "v1",
-            "kind": "PersistentVolumeClaim",
-            "metadata": {
-                "name": name,
-                "namespace": growth.namespace,
-                "annotations": {PATCH_FORCE: "true"},
-            },
-            "spec": {"resources": {"requests": {"storage": canonical_quantity(growth.new)}}},
-        }
+        _patch(name, growth.namespace, growth.new)
         for growth in change.growths
         for name in growth.claim_names
     ]
@@ -107,4 +125,5 @@ __all__ = [
     "claim_patches",
     "claim_storage_annotation",
     "hold_claims",
+    "scale_out_patches",
 ]

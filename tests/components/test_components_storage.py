@@ -26,7 +26,11 @@ CLAIMS = ["data-test-demotest-0", "data-test-demotest-1", "data-test-demotest-2"
 
 
 def program(
-    new: dict, old: dict | None, mode: Mode = Mode.EXPAND, expandable: tuple[str, ...] = ("ssd",)
+    new: dict,
+    old: dict | None,
+    mode: Mode = Mode.EXPAND,
+    expandable: tuple[str, ...] = ("ssd",),
+    skip_await: bool | None = None,
 ) -> Any:
     def run() -> None:
         options = Options(namespace=NAMESPACE, mode=mode, expandable_storage_classes=expandable)
@@ -42,6 +46,7 @@ def program(
                 fw,
                 document=parse_document(new, NAMESPACE),
                 previous=parse_document(old, NAMESPACE) if old else None,
+                skip_await=skip_await,
             ),
         )
 
@@ -189,3 +194,32 @@ def test_recreate_orphan_not_yet_deployed_is_refused_with_tv007() -> None:
     new = db_server(data_mount(), data_mount("1Gi", name="logs"), annotations=ORPHAN)
     with pytest.raises(Exception, match="TV007"):
         record(program(new, db_server(data_mount())))
+
+
+def test_a_scale_out_patches_the_new_claims_to_the_wanted_size() -> None:
+    grown_and_scaled = record(
+        program(db_server(data_mount("10Gi"), replicas=5), db_server(data_mount("5Gi")))
+    )
+    patches = {
+        p.inputs["metadata"]["name"]: p.inputs["spec"]["resources"]["requests"]["storage"]
+        for p in grown_and_scaled.of_type(PATCH)
+    }
+    assert patches == {f"data-test-demotest-{i}": "10Gi" for i in range(5)}
+    statefulset = workload(grown_and_scaled, "StatefulSet")
+    assert all(statefulset.urn in p.dependencies for p in grown_and_scaled.of_type(PATCH))
+    # a later scale-out (the previous stack has the grown size already): the new claims only
+    scaled = record(
+        program(db_server(data_mount("10Gi"), replicas=4), db_server(data_mount("10Gi")))
+    )
+    [patch] = scaled.of_type(PATCH)
+    assert patch.inputs["metadata"]["name"] == "data-test-demotest-3"
+    assert patch.inputs["spec"] == {"resources": {"requests": {"storage": "10Gi"}}}
+    # not awaited, the new claims may not exist yet when the patch is applied: no patch
+    unawaited = program(db_server(replicas=4), db_server(), skip_await=True)
+    assert record(unawaited).of_type(PATCH) == []
+    # crd mode: the controller creates the pods, nothing waits for them
+    assert record(program(db_server(replicas=4), db_server(), Mode.CRD)).of_type(PATCH) == []
+    # no scale-out, or a scale-in: no patch
+    for replicas in (3, 2):
+        same = record(program(db_server(replicas=replicas), db_server()))
+        assert same.of_type(PATCH) == []
