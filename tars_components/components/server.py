@@ -206,8 +206,9 @@ class TServer(pulumi.ComponentResource):
             self._register(name, obj, claim_ignore_changes(obj) if self._previous else [])
         growing = storage if storage is not None and storage.grows_in_place else None
         patches = claim_patches(growing) if growing is not None else []
-        if self._previous is not None and options.mode == Mode.EXPAND and not options.skip_await:
-            # the StatefulSet's rollout is awaited, so the new pods' claims exist by then
+        awaited = not (options.skip_await or self.external_replicas)
+        if self._previous is not None and options.mode == Mode.EXPAND and awaited:
+            # Pulumi sets the replicas and awaits the rollout: the new claims exist by then
             patches += scale_out_patches(self._previous, document, options)
         if patches:
             workload = [

@@ -31,6 +31,7 @@ def program(
     mode: Mode = Mode.EXPAND,
     expandable: tuple[str, ...] = ("ssd",),
     skip_await: bool | None = None,
+    external_replicas: bool | None = None,
 ) -> Any:
     def run() -> None:
         options = Options(namespace=NAMESPACE, mode=mode, expandable_storage_classes=expandable)
@@ -47,6 +48,7 @@ def program(
                 document=parse_document(new, NAMESPACE),
                 previous=parse_document(old, NAMESPACE) if old else None,
                 skip_await=skip_await,
+                external_replicas=external_replicas,
             ),
         )
 
@@ -217,6 +219,8 @@ def test_a_scale_out_patches_the_new_claims_to_the_wanted_size() -> None:
     # not awaited, the new claims may not exist yet when the patch is applied: no patch
     unawaited = program(db_server(replicas=4), db_server(), skip_await=True)
     assert record(unawaited).of_type(PATCH) == []
+    external = program(db_server(replicas=4), db_server(), external_replicas=True)
+    assert record(external).of_type(PATCH) == []  # an HPA owns the replicas
     # crd mode: the controller creates the pods, nothing waits for them
     assert record(program(db_server(replicas=4), db_server(), Mode.CRD)).of_type(PATCH) == []
     # no scale-out, or a scale-in: no patch
