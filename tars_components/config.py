@@ -23,6 +23,7 @@ from .options import (
     Workload,
     check_options,
     parse_approvers,
+    parse_storage_classes,
 )
 from .rules.clusters import Cluster, clusters_from_config
 from .yaml_reader import YamlLimitError, describe_yaml_error, load_documents
@@ -123,6 +124,8 @@ def settings_from_config(
         approvers=parse_approvers(text("approvers") or ""),
         field_ownership=field_ownership_setting(lookup("fieldOwnership")),
         workload=_workload(text("workload", "statefulset") or "statefulset"),
+        expandable_storage_classes=parse_storage_classes(text("expandableStorageClasses") or ""),
+        fixed_storage_classes=parse_storage_classes(text("fixedStorageClasses") or ""),
     )
     check_options(options, config=True)
     limits = {

@@ -75,6 +75,9 @@ class Options:
       every field managed.
     * ``workload``: expand mode only: the engine of StatefulSet servers (``statefulset``,
       ``kruise``, ``tapp``; docs/concepts/rollout.md). Defaults to ``statefulset``.
+    * ``expandable_storage_classes`` / ``fixed_storage_classes``: StorageClasses declared to
+      allow (or not) volume expansion, for offline commands that cannot look them up
+      (docs/concepts/storage.md; TV002, TV003). Default to empty.
     """
 
     namespace: str = "default"
@@ -89,6 +92,8 @@ class Options:
     approvers: tuple[str, ...] = ()
     field_ownership: FieldOwnership = EVERY_FIELD_MANAGED
     workload: Workload = Workload.STATEFULSET
+    expandable_storage_classes: tuple[str, ...] = ()
+    fixed_storage_classes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.field_ownership, FieldOwnership):
@@ -108,6 +113,11 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
     "approvers": ("--approvers", "tars:approvers"),
     "field_ownership": ("--field-ownership", "tars:fieldOwnership"),
     "workload": ("--workload", "tars:workload"),
+    "expandable_storage_classes": (
+        "--expandable-storage-classes",
+        "tars:expandableStorageClasses",
+    ),
+    "fixed_storage_classes": ("--fixed-storage-classes", "tars:fixedStorageClasses"),
 }
 """Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
 
@@ -149,6 +159,14 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
         lambda v: isinstance(v, FieldOwnership),
         "expected field=managed|initial|external entries",
     ),
+    "expandable_storage_classes": (
+        lambda v: isinstance(v, tuple) and all(_is_subdomain(c) for c in v),
+        "expected StorageClass names separated by commas",
+    ),
+    "fixed_storage_classes": (
+        lambda v: isinstance(v, tuple) and all(_is_subdomain(c) for c in v),
+        "expected StorageClass names separated by commas",
+    ),
 }
 
 
@@ -156,6 +174,11 @@ _CHECKS["workload"] = (
     lambda v: v in {w.value for w in Workload},
     f"expected one of {', '.join(Workload)}",
 )
+
+
+def parse_storage_classes(text: str) -> tuple[str, ...]:
+    """``"ssd, standard"`` → ``("ssd", "standard")`` (empty entries dropped)."""
+    return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
 def parse_approvers(text: str) -> tuple[str, ...]:
@@ -195,4 +218,14 @@ def check_options(options: Options, config: bool = False) -> None:
             "image from a TFrameworkConfig document of the stack)"
             if config
             else "--existing-framework-config needs crd mode (--mode crd)"
+        )
+    both = sorted(set(options.expandable_storage_classes) & set(options.fixed_storage_classes))
+    if both:
+        raise UsageError(
+            f"StorageClass {', '.join(both)} is declared both expandable and fixed "
+            + (
+                "(tars:expandableStorageClasses, tars:fixedStorageClasses)"
+                if config
+                else "(--expandable-storage-classes, --fixed-storage-classes)"
+            )
         )

@@ -45,6 +45,7 @@ from .rules.objects import controller_only_objects, overwritten_by_output
 from .rules.output import expand_mode_warnings
 from .rules.ownership import expand_mode_violations
 from .rules.rollout import check_stopped, engine_ignored
+from .rules.storage import storage_violations
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
 from .secrets import AccountHashing
@@ -117,7 +118,11 @@ def all_violations(
     found = check(stack, options)
     if previous is None:
         return found
-    changed = [*found, *validate_change(previous, stack)]
+    changed = [
+        *found,
+        *validate_change(previous, stack),
+        *storage_violations(previous, stack, options),  # TV001-TV007
+    ]
     return sorted_violations(without_create_only(changed, previous))
 
 

@@ -105,6 +105,18 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         help="expand mode: the engine of StatefulSet servers: statefulset (default), kruise "
         "(OpenKruise Advanced StatefulSet) or tapp (tkestack TApp); as tars:workload does",
     )
+    cmd.add_argument(
+        "--expandable-storage-classes",
+        metavar="SC,SC",
+        help="StorageClasses that allow volume expansion, for claims that grow (as "
+        "tars:expandableStorageClasses does; TV003)",
+    )
+    cmd.add_argument(
+        "--fixed-storage-classes",
+        metavar="SC,SC",
+        help="StorageClasses that do not allow volume expansion: a claim growing on one is an "
+        "error (as tars:fixedStorageClasses does; TV002)",
+    )
 
 
 def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -193,6 +205,8 @@ def settings(args: argparse.Namespace) -> StackSettings:
         "approvers": _approvers(getattr(args, "approvers", None)),
         "field_ownership": _field_ownership(found, getattr(args, "field_ownership", None)),
         "workload": Workload(args.workload) if getattr(args, "workload", None) else None,
+        "expandable_storage_classes": _classes(getattr(args, "expandable_storage_classes", None)),
+        "fixed_storage_classes": _classes(getattr(args, "fixed_storage_classes", None)),
     }
     given = {k: v for k, v in overrides.items() if v is not None}
     check_option_values(
@@ -256,6 +270,12 @@ def _approvers(text: str | None) -> tuple[str, ...] | None:
     from ..options import parse_approvers
 
     return None if text is None else parse_approvers(text)
+
+
+def _classes(text: str | None) -> tuple[str, ...] | None:
+    from ..options import parse_storage_classes
+
+    return None if text is None else parse_storage_classes(text)
 
 
 def print_violations(violations: Sequence[Violation], out: TextIO) -> None:

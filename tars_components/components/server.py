@@ -13,6 +13,7 @@ from ..errors import LoadError
 from ..expansion import crd_document, expand_server
 from ..expansion.ownership import ignored_paths, without_external
 from ..expansion.rollout import plan_of, rolled_out, rollout_for
+from ..expansion.storage import claim_patches, hold_claims, scale_out_patches
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
 from ..models.kind_facts import api_version_of
 from ..models.ownership import (
@@ -49,6 +50,12 @@ from .shapes import (
     TarsSpecArgsDict,
 )
 from .stateful import replacement_warning
+from .storage import (
+    checked_storage_change,
+    claim_ignore_changes,
+    orphans_pods,
+    register_claim_patches,
+)
 from .validation import retain_on_delete, validation_resource
 
 
@@ -144,8 +151,13 @@ class TServer(pulumi.ComponentResource):
                 _daemon_set(raw)  # refused before anything is registered
         if args.rollout is not None:  # declared at the Rollout's step
             document = _at_step(f"TServer {name!r}", document, args.rollout)
+        previous = in_namespace(args.previous, options.namespace) if args.previous else None
+        # TV errors (an unacknowledged outage, a shrink, ...) refuse before anything registers
+        storage = None if document is None else checked_storage_change(previous, document, options)
         opts, self._provider = place(opts, scope.resource, f"TServer {name!r}")
         super().__init__("tars:index:TServer", name, None, opts)
+        self._previous = previous
+        self._storage = storage
         self.document = document
         """The TServer document as given (before mutation); None while a structural field is
         an Output (the document is known only with its values: :attr:`manifests`)."""
@@ -202,16 +214,41 @@ class TServer(pulumi.ComponentResource):
             f"{name}-validation", document, position, raw, leaves, scope, self, opts
         )
         """The validation resource every object of this server depends on."""
+        storage = self._storage
         if options.mode == Mode.CRD:
             objects = [crd_document(document, scope.config, options)]
         else:
             objects = expand_server(document, scope.config, options)
+        if storage is not None and storage.grows_in_place:
+            objects = hold_claims(objects, [storage], options.mode)
+        if options.mode != Mode.CRD:
             self._warn_on_replacement(args, scope, objects)
         objects = [without_external(o, self.field_ownership) for o in objects]
         self._objects: list[dict[str, Any]] | pulumi.Output[_Box] = objects
         self._leaves: list[Leaf] = leaves
         for obj in objects:
-            self._register(name, obj)
+            self._register(name, obj, claim_ignore_changes(obj) if self._previous else [])
+        growing = storage if storage is not None and storage.grows_in_place else None
+        patches = claim_patches(growing) if growing is not None else []
+        awaited = not (options.skip_await or self.external_replicas)
+        if self._previous is not None and options.mode == Mode.EXPAND and awaited:
+            # Pulumi sets the replicas and awaits the rollout: the new claims exist by then
+            patches += scale_out_patches(self._previous, document, options)
+        if patches:
+            workload = [
+                self.resources[k] for k in ("StatefulSet", "TServer") if k in self.resources
+            ]
+            register_claim_patches(
+                name,
+                growing,
+                patches,
+                options,
+                pulumi.ResourceOptions(
+                    parent=self,
+                    provider=self._provider,
+                    depends_on=[self.validation, *workload],
+                ),
+            )
         target = objects[0] if options.mode == Mode.CRD else _workload(objects)
         self._set_scale_target(target)
         self.object_name = known(document.object_name)
@@ -329,11 +366,15 @@ class TServer(pulumi.ComponentResource):
             return ["Service", "StatefulSet"]
         return ["DaemonSet"] if raw["spec"].get("release") is not None else []
 
-    def _register(self, name: str, obj: Mapping[str, Any]) -> None:
+    def _register(
+        self, name: str, obj: Mapping[str, Any], ignored: list[str] | None = None
+    ) -> None:
         kind = str(obj["kind"])
         replicas = REPLICAS_PATHS.get(kind) if self.external_replicas else None
-        ignored = [replicas] if replicas else []
-        ignored.extend(p for p in ignored_paths(kind, self.field_ownership) if p not in ignored)
+        ignore = [replicas] if replicas else []
+        for path in [*ignored_paths(kind, self.field_ownership), *(ignored or [])]:
+            if path not in ignore:
+                ignore.append(path)
         if self._field_manager is not None:
             obj = with_field_manager(obj, self._field_manager)
         self.resources[kind] = kubernetes_resource(
@@ -344,7 +385,8 @@ class TServer(pulumi.ComponentResource):
                 provider=self._provider,
                 depends_on=[self.validation],
                 retain_on_delete=self._retain,
-                ignore_changes=ignored or None,
+                ignore_changes=ignore or None,
+                delete_before_replace=True if orphans_pods(obj) else None,
             ),
         )
 

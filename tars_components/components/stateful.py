@@ -74,6 +74,13 @@ def replacement_warning(
     changed = replacing_fields(before, after)
     if not changed:
         return None
+    annotations = before["metadata"].get("annotations") or {}
+    if annotations.get("pulumi.com/deletionPropagationPolicy") == "orphan":
+        return (
+            f"StatefulSet {name} will be replaced without its pods (deletionPropagationPolicy "
+            f"orphan): {', '.join(changed)} changed; the new StatefulSet adopts the running "
+            "pods (docs/concepts/storage.md)"
+        )
     return (
         f"StatefulSet {name} will be replaced (deleted and recreated, all pods at once): "
         f"{', '.join(changed)} changed, and pulumi-kubernetes replaces a StatefulSet on changes "

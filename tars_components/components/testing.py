@@ -119,6 +119,8 @@ class Registration:
     retain_on_delete: bool
     deleted_with: str = ""
     """URN of the ``deleted_with`` resource, or empty."""
+    delete_before_replace: bool = False
+    """True when ``delete_before_replace`` was set."""
     read: bool = False
     """True for a lookup of an existing resource (``Resource.get``): read, never created."""
 
@@ -317,6 +319,7 @@ class _RecordingMonitor(mocks.MockMonitor):
                     protect=request.protect,
                     retain_on_delete=request.retainOnDelete,
                     deleted_with=request.deletedWith,
+                    delete_before_replace=request.deleteBeforeReplace,
                 )
             )
         return response

@@ -19,7 +19,8 @@ and recreated (Pulumi does it, deleting first since the name is fixed):
   refuses changing a set address, headless ``None`` included), and a ``spec.type`` change to or
   from ``ExternalName`` (the cluster IP goes or comes with it).
 
-Each stateful replace states its consequence: every pod is deleted and recreated, and what
+Each stateful replace states its consequence: every pod is deleted and recreated (kept and
+adopted when the old StatefulSet carries ``pulumi.com/deletionPropagationPolicy: orphan``), and what
 happens to the PersistentVolumeClaims (StatefulSet deletion keeps them unless its
 ``persistentVolumeClaimRetentionPolicy.whenDeleted`` is ``Delete``; claims of a template whose
 name is kept are re-adopted by the new pods, the others are orphaned).
@@ -35,6 +36,8 @@ from typing import Any
 
 from .fields import field_changes
 from .model import Action, Change, FieldChange
+
+_ORPHAN = "pulumi.com/deletionPropagationPolicy"
 
 Identity = tuple[str, str, str, str]
 """(namespace, name, kind, API group): the sort order of changes, and the matching key."""
@@ -211,6 +214,13 @@ def _consequence(
     else:
         pods = "its pod is" if replicas == 1 else "all its pods are"
     text = f"{pods} deleted and recreated"
+    meta = old.get("metadata")
+    annotations = meta.get("annotations") if isinstance(meta, dict) else None
+    if isinstance(annotations, dict) and annotations.get(_ORPHAN) == "orphan":
+        text = (
+            f"{pods} kept ({_ORPHAN}: orphan, docs/concepts/storage.md) and adopted by the new "
+            "StatefulSet, which rolls them one at a time where its pod template differs"
+        )
     policy = _spec(old).get("persistentVolumeClaimRetentionPolicy") or {}
     old_claims, new_claims = _claim_names(old), set(_claim_names(new))
     if not old_claims:

@@ -9,6 +9,10 @@ expanded in expand mode, i.e. what the TarsK8S controller will change. A changed
 TFrameworkConfig carries the effects on the servers of its namespace whose TServer did not
 change (its tarsnode image and pull secret reach every pod).
 
+A server whose claim templates only grow keeps them as they were (its StatefulSet or TServer
+is not replaced; an annotation records the wanted sizes), and each of its existing claims is
+an ``update`` of ``spec.resources.requests.storage`` (docs/concepts/storage.md).
+
 With ``external_replicas`` (``tars:externalReplicas``: an HPA, ``kubectl scale`` or TarsWeb owns
 the replica count, and the Pulumi components ignore later changes to it), a changed replica
 count of an existing StatefulSet or TServer is not a change: Pulumi would not apply it. The
@@ -26,16 +30,20 @@ from ..document_set import DocumentSet
 from ..errors import Violation, has_errors
 from ..expansion import expand
 from ..expansion.ownership import ObjectKey, ignored_paths, server_ownerships
+from ..expansion.quantity import canonical_quantity
 from ..expansion.rollout import plan_lines, release_changes
+from ..expansion.storage import hold_claims
 from ..models.kind_facts import REPLICAS_PATHS
 from ..models.ownership import FieldOwnership
 from ..options import Mode, Options
 from ..pipeline import all_violations, output_objects
-from .model import Action, Change, Diff
-from .objects import diff_objects
+from ..rules.storage import StorageChange, storage_changes
+from .model import Action, Change, Diff, FieldChange
+from .objects import api_group, diff_objects
 from .redact import redact_pair
 
 _TARS_GROUP = "k8s.tars.io"
+CLAIM_STORAGE_PATH = "spec.resources.requests.storage"
 
 
 @dataclass(frozen=True)
@@ -72,11 +80,12 @@ def diff_stacks(
     if has_errors(violations):
         return StackDiff(violations=violations, previous_errors=previous_errors)
     crd = options.mode == Mode.CRD
-    changes = diff_objects(
-        *redact_pair(output_objects(previous, options), output_objects(current, options))
-    )
+    storage = storage_changes(previous, current, options)
+    current_objects = hold_claims(output_objects(current, options), storage, options.mode)
+    changes = diff_objects(*redact_pair(output_objects(previous, options), current_objects))
     if crd:
-        changes = _with_effects(changes, previous, current, options, external_replicas)
+        changes = _with_effects(changes, previous, current, options, external_replicas, storage)
+    changes = _with_claim_growths(changes, storage)
     if external_replicas:
         changes = _without_replicas(changes)
     changes = without_owned(changes, server_ownerships(current, options))
@@ -137,10 +146,13 @@ def _with_effects(
     current: DocumentSet,
     options: Options,
     external_replicas: bool,
+    storage: list[StorageChange],
 ) -> list[Change]:
-    """Each crd-mode change with its expanded ``effects`` (see the module docstring)."""
+    """Each crd-mode change with its expanded ``effects`` (see the module docstring); a
+    server whose claims grow in place keeps its claim templates there too."""
     expand_options = replace(options, mode=Mode.EXPAND)
-    expanded = diff_objects(expand(previous, expand_options), expand(current, expand_options))
+    held = hold_claims(expand(current, expand_options), storage, Mode.EXPAND, annotate=False)
+    expanded = diff_objects(expand(previous, expand_options), held)
     if external_replicas:
         expanded = _without_replicas(expanded)
     by_server: dict[tuple[str, str], list[Change]] = defaultdict(list)
@@ -163,6 +175,36 @@ def _with_effects(
             ]
         out.append(replace(change, effects=tuple(effects)))
     return out
+
+
+def _with_claim_growths(changes: list[Change], storage: list[StorageChange]) -> list[Change]:
+    """``changes`` and one ``update`` of ``spec.resources.requests.storage`` per claim that
+    grows in place (docs/concepts/storage.md), in identity order."""
+    growths = [
+        Change(
+            action=Action.UPDATE,
+            api_version="v1",
+            kind="PersistentVolumeClaim",
+            namespace=growth.namespace,
+            name=name,
+            fields=(
+                FieldChange(
+                    CLAIM_STORAGE_PATH,
+                    canonical_quantity(growth.old),
+                    canonical_quantity(growth.new),
+                ),
+            ),
+        )
+        for change in storage
+        if change.grows_in_place
+        for growth in change.growths
+        for name in growth.claim_names
+    ]
+    if not growths:
+        return changes
+    return sorted(
+        [*changes, *growths], key=lambda c: (c.namespace, c.name, c.kind, api_group(c.api_version))
+    )
 
 
 def _is_tars(change: Change) -> bool:

@@ -1,12 +1,17 @@
-"""The StatefulSet of a server with ``daemonSet: false`` (docs/concepts/mapping.md)."""
+"""The StatefulSet of a server with ``daemonSet: false`` (docs/concepts/mapping.md); with the
+TServer annotation ``tars-components.io/recreate: orphan`` it carries
+``pulumi.com/deletionPropagationPolicy: orphan`` (docs/concepts/storage.md)."""
 
 from __future__ import annotations
 
 from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyType
 from ..options import Options
+from ..rules.storage import recreates_orphaned
 from .labels import REVISION_HISTORY_LIMIT, selector_labels, workload_meta
 from .pod import build_pod_template
 from .volumes import build_claim_templates
+
+ORPHAN_ANNOTATION = "pulumi.com/deletionPropagationPolicy"
 
 
 def rolling_partition(server: TServerDocument) -> int | None:
@@ -47,9 +52,17 @@ def build_statefulset(
     claims = build_claim_templates(server, options)
     if claims:
         spec["volumeClaimTemplates"] = claims
+    metadata = workload_meta(server, options)
+    if recreates_orphaned(server):
+        # replaced without deleting its pods (docs/concepts/storage.md#recreate-keeping-the-pods)
+        annotations = metadata.get("annotations")
+        metadata["annotations"] = {
+            **(annotations if isinstance(annotations, dict) else {}),
+            ORPHAN_ANNOTATION: "orphan",
+        }
     return {
         "apiVersion": "apps/v1",
         "kind": "StatefulSet",
-        "metadata": workload_meta(server, options),
+        "metadata": metadata,
         "spec": spec,
     }

@@ -28,9 +28,9 @@ this project."""
 ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
-KIND_ORDER = ("TS", "TT", "TF", "TC", "TI", "TR", "TA", "TX", "TH", "TD", "TP", "TO", "TM")
+KIND_ORDER = ("TS", "TT", "TF", "TC", "TI", "TR", "TA", "TX", "TH", "TD", "TP", "TO", "TV", "TM")
 """Code prefixes in catalogue order (the TarsK8S kinds first, then plain objects, helm-lib
-values, TDeploy, Rollout, field ownership and the cluster inventory)."""
+values, TDeploy, Rollout, field ownership, storage changes and the cluster inventory)."""
 
 
 class Subject(Protocol):

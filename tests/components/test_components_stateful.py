@@ -105,6 +105,10 @@ def test_turning_into_a_daemonset_deletes_the_statefulset() -> None:
     ids=["no-previous", "unchanged", "policy-changed"],
 )
 def test_server_warns_with_pulumi_log(previous: dict[str, Any] | None, warned: bool) -> None:
+    # the replacement acknowledged (else it is refused: TV001), so the component warns
+    acknowledged = stateful()
+    acknowledged["metadata"]["annotations"] = {"tars-components.io/accept-outage": "true"}
+
     def program() -> None:
         fw = TFramework(
             "fw", TFrameworkArgs(namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES)
@@ -113,7 +117,7 @@ def test_server_warns_with_pulumi_log(previous: dict[str, Any] | None, warned: b
             "srv",
             TServerArgs(
                 fw,
-                document=parse_document(stateful(), NAMESPACE),
+                document=parse_document(acknowledged, NAMESPACE),
                 previous=parse_document(previous, NAMESPACE) if previous else None,
             ),
         )

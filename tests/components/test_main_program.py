@@ -206,17 +206,26 @@ def test_protect_and_retain_on_delete_reach_every_object() -> None:
     assert not any(obj.protect for obj in run("dev").kubernetes())
 
 
-def test_previous_stack_dir_warns_before_a_statefulset_is_replaced(tmp_path: Path) -> None:
+def test_previous_stack_dir_grows_a_claim_in_place(tmp_path: Path) -> None:
+    """A claim template that grew since the previous stack: the StatefulSet keeps it (no
+    replacement) and the claim is patched (docs/concepts/storage.md)."""
     previous = tmp_path / "previous"
     shutil.copytree(ROOT / "stacks/dev", previous)
     portal = previous / "40-web-portal.yaml"
     text = portal.read_text(encoding="utf-8")
     portal.write_text(text.replace("storage: 5Gi", "storage: 1Gi"), encoding="utf-8")
-    recording = run("dev", previousStackDir=str(previous))
-    replaced = [w for w in recording.warnings() if "will be replaced" in w]
-    assert len(replaced) == 1
-    assert "StatefulSet tars-dev/web-portal" in replaced[0]
-    assert "spec.volumeClaimTemplates" in replaced[0]
+    recording = run("dev", previousStackDir=str(previous), expandableStorageClasses="standard")
+    assert [w for w in recording.warnings() if "will be replaced" in w] == []
+    [patch] = recording.of_type("kubernetes:core/v1:PersistentVolumeClaimPatch")
+    assert patch.inputs["metadata"]["name"] == "uploads-web-portal-0"
+    assert patch.inputs["spec"] == {"resources": {"requests": {"storage": "5Gi"}}}
+    [statefulset] = [
+        r
+        for r in recording.of_type("kubernetes:apps/v1:StatefulSet")
+        if r.inputs["metadata"]["name"] == "web-portal"
+    ]
+    [template] = statefulset.inputs["spec"]["volumeClaimTemplates"]
+    assert template["spec"]["resources"]["requests"] == {"storage": "1Gi"}
 
 
 def test_previous_stack_dir_runs_the_change_rules(tmp_path: Path) -> None:

@@ -161,13 +161,23 @@ def test_a_renamed_server_is_a_delete_plus_a_create() -> None:
     ]
 
 
+ACCEPT_OUTAGE = {"tars-components.io/accept-outage": "true"}
+
+
+def acknowledged(server: dict[str, Any]) -> dict[str, Any]:
+    """The server with the outage of a StatefulSet replacement acknowledged (TV001)."""
+    return edited(server, metadata__annotations=ACCEPT_OUTAGE)
+
+
 def test_a_changed_volume_claim_template_replaces_the_statefulset_and_keeps_its_claims() -> None:
-    old = tars_server(replicas=3, mounts=[claim_mount(storage="1Gi")])
-    new = tars_server(replicas=3, mounts=[claim_mount(storage="5Gi")])
+    old = tars_server(replicas=3, mounts=[claim_mount()])
+    mount = claim_mount()
+    mount["source"]["persistentVolumeClaimTemplate"]["spec"]["accessModes"] = ["ReadWriteMany"]
+    new = acknowledged(tars_server(replicas=3, mounts=[mount]))
     [change] = changes([old], [new])
     assert change.action is Action.REPLACE and change.kind == "StatefulSet"
-    assert paths(change) == ["spec.volumeClaimTemplates[0].spec.resources.requests.storage"]
-    assert (change.fields[0].old, change.fields[0].new) == ("1Gi", "5Gi")
+    assert paths(change) == ["spec.volumeClaimTemplates[0].spec.accessModes[0]"]
+    assert (change.fields[0].old, change.fields[0].new) == ("ReadWriteOnce", "ReadWriteMany")
     reason = change.reason or ""
     assert reason.startswith("spec.volumeClaimTemplates is immutable on a StatefulSet")
     assert "all 3 pods are deleted and recreated" in reason
@@ -177,7 +187,7 @@ def test_a_changed_volume_claim_template_replaces_the_statefulset_and_keeps_its_
 
 def test_a_renamed_volume_claim_template_orphans_the_old_claims() -> None:
     old = tars_server(mounts=[claim_mount("data")])
-    new = tars_server(mounts=[claim_mount("store")])
+    new = acknowledged(tars_server(mounts=[claim_mount("store")]))
     replaced = [c for c in changes([old], [new]) if c.kind == "StatefulSet"]
     [change] = replaced
     assert change.action is Action.REPLACE
@@ -468,9 +478,16 @@ def test_crd_mode_effects_of_a_new_and_a_removed_server() -> None:
     ]
 
 
+def changed_access(mount: dict[str, Any]) -> dict[str, Any]:
+    """The claim mount with another access mode: a claim-template change that is no growth."""
+    template = mount["source"]["persistentVolumeClaimTemplate"]
+    template["spec"]["accessModes"] = ["ReadWriteMany"]
+    return mount
+
+
 def test_crd_mode_volume_claim_template_change_shows_the_replace_in_effects() -> None:
-    old = tars_server(mounts=[claim_mount(storage="1Gi")])
-    new = tars_server(mounts=[claim_mount(storage="2Gi")])
+    old = acknowledged(tars_server(mounts=[claim_mount()]))
+    new = acknowledged(tars_server(mounts=[changed_access(claim_mount())]))
     [change] = changes([old], [new], CRD)
     assert change.action is Action.UPDATE and change.reason is None
     [effect] = change.effects or ()
@@ -584,8 +601,11 @@ def test_multi_line_strings_are_shown_as_a_line_diff() -> None:
 
 
 def test_markdown_never_exceeds_its_limit_and_flags_controller_replaces() -> None:
-    old = [tars_server(server=f"S{i}", mounts=[claim_mount(storage="1Gi")]) for i in range(12)]
-    new = [tars_server(server=f"S{i}", mounts=[claim_mount(storage="2Gi")]) for i in range(12)]
+    old = [acknowledged(tars_server(server=f"S{i}", mounts=[claim_mount()])) for i in range(12)]
+    new = [
+        acknowledged(tars_server(server=f"S{i}", mounts=[changed_access(claim_mount())]))
+        for i in range(12)
+    ]
     crd = diff_stacks(load(*old), load(*new), CRD).diff
     assert crd is not None
     full = to_markdown(crd)

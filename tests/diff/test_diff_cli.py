@@ -126,11 +126,22 @@ def test_added_removed_and_renamed_servers(pair: tuple[Path, Path]) -> None:
     assert document["summary"]["update"] == 0
 
 
+def change_claim_template(stack: Path) -> None:
+    """web-portal's claim template gets another storage class, the outage acknowledged (TV001):
+    a replace (a growth alone would grow the claims in place)."""
+    replace_in(stack / "40-web-portal.yaml", "storageClassName: standard", "storageClassName: ssd")
+    replace_in(
+        stack / "40-web-portal.yaml",
+        "  name: web-portal\n",
+        "  name: web-portal\n  annotations:\n    tars-components.io/accept-outage: 'true'\n",
+    )
+
+
 def test_volume_claim_template_change_is_a_replace_with_its_consequence(
     pair: tuple[Path, Path],
 ) -> None:
     old, new = pair
-    replace_in(new / "40-web-portal.yaml", "storage: 5Gi", "storage: 10Gi")
+    change_claim_template(new)
     document, result = dev_json(old, new)
     assert result.returncode == 0, result.stderr
     [change] = document["changes"]
@@ -141,9 +152,9 @@ def test_volume_claim_template_change_is_a_replace_with_its_consequence(
     )
     assert change["fields"] == [
         {
-            "path": "spec.volumeClaimTemplates[0].spec.resources.requests.storage",
-            "old": "5Gi",
-            "new": "10Gi",
+            "path": "spec.volumeClaimTemplates[0].spec.storageClassName",
+            "old": "standard",
+            "new": "ssd",
         }
     ]
     assert "spec.volumeClaimTemplates is immutable" in change["reason"]
@@ -212,7 +223,7 @@ def test_markdown_has_a_table_and_one_collapsible_diff_per_object(
 ) -> None:
     old, new = pair
     replace_in(new / "20-shop-order.yaml", "orderserver:v20261120-1", "orderserver:v20261121-1")
-    replace_in(new / "40-web-portal.yaml", "storage: 5Gi", "storage: 10Gi")
+    change_claim_template(new)
     result = run("diff", str(old), str(new), "--namespace", "tars-dev", "--format", "markdown")
     assert result.returncode == 0, result.stderr
     text = result.stdout

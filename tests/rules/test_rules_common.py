@@ -154,6 +154,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
     expected |= {f"TM{n:03d}" for n in range(1, 10)}
     expected |= {"TO001", "TO002"} | {f"TP{n:03d}" for n in range(1, 16)}
+    expected |= {f"TV{n:03d}" for n in range(1, 8)}  # storage changes, all TServer
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",
@@ -164,6 +165,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TR": "TTree",
         "TA": "TAccount",
         "TD": "TDeploy",
+        "TV": "TServer",
     }
     for code, rule in RULES.items():
         assert rule.code == code
@@ -196,6 +198,8 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TP011",
         "TP012",
         "TP015",
+        "TV003",
+        "TV006",
     }
     assert {c for c, r in RULES.items() if r.change} == {
         "TS001",
@@ -212,6 +216,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TR007",
         "TD001",
         "TD002",
+        *(f"TV{n:03d}" for n in range(1, 8)),
     }
     assert {c for c, r in RULES.items() if r.create_only} == {
         "TC002",
