@@ -63,6 +63,9 @@ class Rule:
     create_only: bool = False
     """True for rules the webhook applies on create only: ``validate --previous`` leaves
     them out for objects that the previous stack already has (updates)."""
+    also_warning: bool = False
+    """True for an error rule with a documented case that is only a warning (its summary
+    says which): the one case where a violation's severity differs from the rule's."""
 
     def at(
         self,
@@ -98,7 +101,12 @@ class Rule:
         line: int | None = None,
         severity: Severity | None = None,
     ) -> Violation:
-        """A violation of this rule from its parts (for a subject that is not a document)."""
+        """A violation of this rule from its parts (for a subject that is not a document).
+        Raises ValueError for a severity the declaration does not allow."""
+        if severity not in (None, self.severity) and not (
+            self.also_warning and severity is Severity.WARNING
+        ):
+            raise ValueError(f"{self.code} is declared {self.severity.value}, not {severity}")
         return Violation(
             code=self.code,
             severity=severity or self.severity,
@@ -124,13 +132,14 @@ def rule(
     origin: Origin,
     change: bool = False,
     create_only: bool = False,
+    also_warning: bool = False,
 ) -> Rule:
     """Declare a rule code (once: a second declaration of the same code raises ValueError)."""
     if code in _REGISTRY:
         raise ValueError(f"rule {code} is declared twice")
     if code[:2] not in KIND_ORDER or len(code) != 5 or not code[2:].isdigit():
         raise ValueError(f"rule code {code!r} is not T<kind letter><3 digits> of {KIND_ORDER}")
-    declared = Rule(code, severity, kind, summary, origin, change, create_only)
+    declared = Rule(code, severity, kind, summary, origin, change, create_only, also_warning)
     _REGISTRY[code] = declared
     return declared
 

@@ -89,6 +89,7 @@ TS014 = rule(
     "carrying spec.tars instead of spec.normal is only a warning: the controller builds it "
     "without tarsnode)",
     origin="seed",
+    also_warning=True,
 )
 
 

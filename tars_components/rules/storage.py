@@ -277,9 +277,10 @@ TV001 = rule(
     "TServer",
     "a change that deletes the server's StatefulSet with its pods (a claim template added, "
     "removed or changed other than by growing; expand mode: podManagementPolicy) is "
-    "acknowledged on the server",
+    "acknowledged on the server (then it is a warning)",
     origin="tars-components",
     change=True,
+    also_warning=True,
 )
 
 TV007 = rule(

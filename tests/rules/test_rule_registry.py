@@ -123,6 +123,7 @@ def test_declaring_a_code_twice_raises() -> None:
 
 def test_rule_at_locates_the_violation() -> None:
     from tars_components.loading.load import load_texts
+    from tars_components.rules.schema import TS014
     from tars_components.rules.tserver.ports import TS004
 
     stack = load_texts({"s.yaml": _SERVER})
@@ -135,7 +136,7 @@ def test_rule_at_locates_the_violation() -> None:
         "a-b",
     )
     assert (found.file, found.line, found.field) == ("s.yaml", 13, "spec.tars.servants[0].port")
-    assert TS004.at(server, "metadata.name", "x", Severity.WARNING).severity is Severity.WARNING
+    assert TS014.at(server, "metadata.name", "x", Severity.WARNING).severity is Severity.WARNING
 
 
 _SERVER = """\
@@ -155,3 +156,15 @@ spec:
   k8s:
     replicas: 1
 """
+
+
+def test_only_a_rule_declared_also_warning_is_ever_reported_as_a_warning() -> None:
+    from tars_components.rules.registry import ERROR, WARNING
+
+    also = {code for code, r in RULES.items() if r.also_warning}
+    assert also == {"TS014", "TV001"}
+    assert all(RULES[code].severity is ERROR for code in also)
+    kwargs = {"kind": "TServer", "namespace": "ns", "name": "n", "field": "spec", "message": "m"}
+    assert RULES["TS014"].violation(**kwargs, severity=WARNING).severity is WARNING
+    with pytest.raises(ValueError, match="TS004 is declared error"):
+        RULES["TS004"].violation(**kwargs, severity=WARNING)
