@@ -152,7 +152,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
     expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
-    expected |= {f"TP{n:03d}" for n in range(1, 16)}  # Rollout
+    expected |= {f"TP{n:03d}" for n in range(1, 17)}  # Rollout
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",
@@ -192,6 +192,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TP011",
         "TP012",
         "TP015",
+        "TP016",
     }
     assert {c for c, r in RULES.items() if r.change} == {
         "TS001",
@@ -208,6 +209,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TR007",
         "TD001",
         "TD002",
+        "TP016",
     }
     assert {c for c, r in RULES.items() if r.create_only} == {
         "TC002",

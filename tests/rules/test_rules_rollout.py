@@ -10,6 +10,7 @@ from support.rollouts import STABLE_IMAGE, rollout, server
 
 from tars_components.options import Options
 from tars_components.pipeline import build
+from tars_components.rules import validate_change
 
 EXPAND = Options(namespace=NAMESPACE)
 
@@ -105,3 +106,12 @@ def test_errors_block_the_build() -> None:
 def test_tp001_stopped_holds_ordinals() -> None:
     assert codes(server(), rollout(0, stopped=["one"])) == [("TP001", "spec.stopped[0]")]
     assert codes(server(), rollout(0, stopped=[-1])) == [("TP001", "spec.stopped[0]")]
+
+
+def test_tp016_a_step_going_back_on_the_same_release() -> None:
+    previous, back = load(server(), rollout(1)), load(server(), rollout(0))
+    found = [(v.code, v.field, v.is_error) for v in validate_change(previous, back)]
+    assert found == [("TP016", "spec.step", False)]
+    assert validate_change(load(server(), rollout(0)), load(server(), rollout(1))) == []
+    aborted = load(server(), rollout(0, abort=True))
+    assert validate_change(previous, aborted) == []
