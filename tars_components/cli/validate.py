@@ -39,8 +39,8 @@ def add_parser(commands: Subparsers) -> None:
         "--previous",
         metavar="OLD_STACK_DIR",
         help="previous version of the stack: the change rules apply (TS001, TS002, TT003, TT005, "
-        "TC001, TC003, TC004, TC007-TC009, TR006, TR007, TD001, TD002, TP016) and known documents are "
-        "updates",
+        "TC001, TC003, TC004, TC007-TC009, TR006, TR007, TD001, TD002, TP016) and known "
+        "documents are updates",
     )
 
 
