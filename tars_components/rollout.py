@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import Violation
+from .models.base import PATTERN_HINTS
 from .models.document import Source
 from .models.rollout import ROLLOUT_API_VERSION, RolloutDocument, step_problem
 from .paths import Segment, format_path
@@ -242,7 +243,14 @@ def _message(error: Mapping[str, Any]) -> str:
     if kind == "extra_forbidden":
         return "unknown field"
     if kind == "string_pattern_mismatch":
-        return f"{error.get('input')!r} is not valid (pattern {ctx.get('pattern')})"
+        value, pattern = error.get("input"), str(ctx.get("pattern", ""))
+        if value == "":
+            return "must not be empty"
+        return (
+            f"{value!r} is not valid: expected {PATTERN_HINTS.get(pattern, f'pattern {pattern}')}"
+        )
+    if kind in ("string_type",):
+        return f"must be a string, got {error.get('input')!r}"
     if kind == "too_short":
         return "needs at least one step"
     if kind in ("greater_than_equal",):

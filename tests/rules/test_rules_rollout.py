@@ -115,3 +115,10 @@ def test_tp016_a_step_going_back_on_the_same_release() -> None:
     assert validate_change(load(server(), rollout(0)), load(server(), rollout(1))) == []
     aborted = load(server(), rollout(0, abort=True))
     assert validate_change(previous, aborted) == []
+
+
+def test_tp001_messages_name_what_is_expected() -> None:
+    stack = load(server(), rollout(0, stable={"id": "", "image": "UPPER"}))
+    messages = {v.field: v.message for v in stack.violations}
+    assert messages["spec.stable.id"] == "must not be empty"
+    assert messages["spec.stable.image"].startswith("'UPPER' is not valid: expected an image")
