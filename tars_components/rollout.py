@@ -22,7 +22,12 @@ from pydantic import ValidationError
 from .errors import Violation
 from .models.base import PATTERN_HINTS
 from .models.document import Source
-from .models.rollout import ROLLOUT_API_VERSION, RolloutDocument, step_problem
+from .models.rollout import (
+    ROLLOUT_API_VERSION,
+    RolloutDocument,
+    max_unavailable_problem,
+    step_problem,
+)
 from .paths import Segment, format_path
 from .rules.schema import rollout_schema_violation
 
@@ -45,6 +50,8 @@ class Rollout:
     source: Source | None = field(default=None, compare=False)
     stopped: tuple[int, ...] = ()
     """Ordinals of the instances to stop, sorted, each once."""
+    max_unavailable: int | str | None = None
+    """``spec.maxUnavailable``: at most this many instances updating at once."""
 
     @property
     def kind(self) -> str:
@@ -193,6 +200,7 @@ class Rollouts:
                     spec.abort,
                     source,
                     tuple(sorted(set(spec.stopped))),
+                    spec.max_unavailable,
                 )
             )
         return [
@@ -233,6 +241,10 @@ def _validated(
             problem = step_problem(value)
             if problem:
                 errors.append((("spec", "steps", position), problem))
+    if isinstance(spec, dict) and spec.get("maxUnavailable") is not None:
+        problem = max_unavailable_problem(spec["maxUnavailable"])
+        if problem:
+            errors.append((("spec", "maxUnavailable"), problem))
     return doc, errors
 
 

@@ -16,6 +16,9 @@
   ``--workload kruise`` or ``tapp``);
 * TP015 (warning): crd mode keeps the StatefulSet engine (the TarsK8S controller decides):
   ``--workload`` is not applied;
+* TP017 (warning): ``maxUnavailable`` where it is not applied (crd mode: the TServer CRD's
+  updateStrategy has only a partition) or needs a feature gate (the apps/v1 StatefulSet:
+  ``MaxUnavailableStatefulSet``);
 * TP016 (change, warning): a step goes back on the same release: the instances already
   updated stay updated (a partition never rolls back), so the step's wait condition is not
   met; ``abort`` goes back.
@@ -266,6 +269,40 @@ def check_stopped(stack: DocumentSet, engine_stops: bool) -> Iterator[Violation]
             )
 
 
+TP017 = rule(
+    "TP017",
+    WARNING,
+    "Rollout",
+    "maxUnavailable is applied (expand mode; the apps/v1 StatefulSet needs the "
+    "MaxUnavailableStatefulSet feature gate)",
+    origin="tars-components",
+)
+
+
+def check_max_unavailable(stack: DocumentSet, crd: bool, statefulset: bool) -> Iterator[Violation]:
+    """TP017 for each Rollout with ``maxUnavailable`` that crd mode drops or that an apps/v1
+    StatefulSet honours only behind a feature gate."""
+    for rollout in stack.rollouts:
+        if rollout.max_unavailable is None:
+            continue
+        if crd:
+            why = (
+                "crd mode: the TServer CRD's updateStrategy has only a partition, so it is "
+                "not applied (the controller updates one instance at a time)"
+            )
+        elif statefulset:
+            why = (
+                "an apps/v1 StatefulSet honours it only where the MaxUnavailableStatefulSet "
+                "feature gate is on (one instance at a time otherwise); --workload kruise or "
+                "tapp apply it"
+            )
+        else:
+            continue
+        yield TP017.at(
+            rollout, "spec.maxUnavailable", f"maxUnavailable {rollout.max_unavailable!r}: {why}"
+        )
+
+
 def engine_ignored(stack: DocumentSet, workload: str) -> Iterator[Violation]:
     """TP015 once, at the first StatefulSet TServer, when crd mode is asked for an engine."""
     first = next((s for s in stack.servers if not s.spec.k8s.daemon_set), None)
@@ -331,6 +368,7 @@ def drives(rollout: Rollout, server: TServerDocument) -> bool:
 
 
 __all__ = [
+    "check_max_unavailable",
     "check_rollouts",
     "check_stopped",
     "drives",

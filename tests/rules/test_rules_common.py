@@ -152,7 +152,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
     expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
-    expected |= {f"TP{n:03d}" for n in range(1, 17)}  # Rollout
+    expected |= {f"TP{n:03d}" for n in range(1, 18)}  # Rollout
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",
@@ -193,6 +193,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TP012",
         "TP015",
         "TP016",
+        "TP017",
     }
     assert {c for c, r in RULES.items() if r.change} == {
         "TS001",
