@@ -24,7 +24,7 @@ from ..errors import Violation, has_errors
 from ..expansion import expand
 from ..expansion.rollout import plan_lines, release_changes
 from ..models.kind_facts import REPLICAS_PATHS
-from ..options import Mode, Options
+from ..options import Mode, Options, Workload
 from ..pipeline import all_violations, output_objects
 from .model import Action, Change, Diff
 from .objects import diff_objects
@@ -108,7 +108,8 @@ def _with_effects(
     external_replicas: bool,
 ) -> list[Change]:
     """Each crd-mode change with its expanded ``effects`` (see the module docstring)."""
-    expand_options = replace(options, mode=Mode.EXPAND)
+    # what the controller writes: the StatefulSet engine whatever --workload says (TP015)
+    expand_options = replace(options, mode=Mode.EXPAND, workload=Workload.STATEFULSET)
     expanded = diff_objects(expand(previous, expand_options), expand(current, expand_options))
     if external_replicas:
         expanded = _without_replicas(expanded)
