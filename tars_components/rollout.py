@@ -95,7 +95,8 @@ def step_of(source: Source | None) -> RolloutSource | None:
 
 
 WAIT_FOR_ANNOTATION = "pulumi.com/waitFor"
-"""pulumi-kubernetes' custom readiness annotation (4.18 and later)."""
+"""pulumi-kubernetes' custom readiness annotation (4.18 and later; it replaces the built-in
+StatefulSet await from 4.18.4)."""
 
 
 def wait_for(step: RolloutSource) -> str | None:
