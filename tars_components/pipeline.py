@@ -44,7 +44,7 @@ from .rules import validate_change, without_create_only
 from .rules.objects import controller_only_objects, overwritten_by_output
 from .rules.output import expand_mode_warnings
 from .rules.ownership import expand_mode_violations
-from .rules.rollout import check_stopped, engine_ignored
+from .rules.rollout import check_max_unavailable, check_stopped, engine_ignored
 from .rules.storage import storage_violations
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
@@ -101,11 +101,13 @@ def check(stack: DocumentSet, options: Options = Options()) -> list[Violation]:
 
 def engine_violations(stack: DocumentSet, options: Options) -> list[Violation]:
     """What the workload engine says about the stack: TP013/TP014 (stopped instances need
-    kruise or tapp in expand mode), TP015 (crd mode keeps the StatefulSet engine)."""
+    kruise or tapp in expand mode), TP015 (crd mode keeps the StatefulSet engine), TP017
+    (maxUnavailable not applied)."""
     crd = options.mode == Mode.CRD
     found = list(check_stopped(stack, not crd and options.workload != Workload.STATEFULSET))
     if crd and options.workload != Workload.STATEFULSET:
         found.extend(engine_ignored(stack, str(options.workload)))
+    found.extend(check_max_unavailable(stack, crd, options.workload == Workload.STATEFULSET))
     return found
 
 

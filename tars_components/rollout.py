@@ -20,9 +20,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from .errors import Violation
+from .models.base import PATTERN_HINTS
 from .models.document import Source
 from .models.product import PRODUCT_KINDS
-from .models.rollout import ROLLOUT_API_VERSION, RolloutDocument, step_problem
+from .models.rollout import (
+    ROLLOUT_API_VERSION,
+    RolloutDocument,
+    max_unavailable_problem,
+    step_problem,
+)
 from .paths import Segment, format_path
 from .rules.schema import rollout_schema_violation
 
@@ -45,6 +51,8 @@ class Rollout:
     source: Source | None = field(default=None, compare=False)
     stopped: tuple[int, ...] = ()
     """Ordinals of the instances to stop, sorted, each once."""
+    max_unavailable: int | str | None = None
+    """``spec.maxUnavailable``: at most this many instances updating at once."""
 
     @property
     def kind(self) -> str:
@@ -88,7 +96,8 @@ def step_of(source: Source | None) -> RolloutSource | None:
 
 
 WAIT_FOR_ANNOTATION = "pulumi.com/waitFor"
-"""pulumi-kubernetes' custom readiness annotation (4.18 and later)."""
+"""pulumi-kubernetes' custom readiness annotation (4.18 and later; it replaces the built-in
+StatefulSet await from 4.18.4)."""
 
 
 def wait_for(step: RolloutSource) -> str | None:
@@ -197,6 +206,7 @@ class Rollouts:
                     spec.abort,
                     source,
                     tuple(sorted(set(spec.stopped))),
+                    spec.max_unavailable,
                 )
             )
         return [
@@ -237,6 +247,10 @@ def _validated(
             problem = step_problem(value)
             if problem:
                 errors.append((("spec", "steps", position), problem))
+    if isinstance(spec, dict) and spec.get("maxUnavailable") is not None:
+        problem = max_unavailable_problem(spec["maxUnavailable"])
+        if problem:
+            errors.append((("spec", "maxUnavailable"), problem))
     return doc, errors
 
 
@@ -247,7 +261,14 @@ def _message(error: Mapping[str, Any]) -> str:
     if kind == "extra_forbidden":
         return "unknown field"
     if kind == "string_pattern_mismatch":
-        return f"{error.get('input')!r} is not valid (pattern {ctx.get('pattern')})"
+        value, pattern = error.get("input"), str(ctx.get("pattern", ""))
+        if value == "":
+            return "must not be empty"
+        return (
+            f"{value!r} is not valid: expected {PATTERN_HINTS.get(pattern, f'pattern {pattern}')}"
+        )
+    if kind in ("string_type",):
+        return f"must be a string, got {error.get('input')!r}"
     if kind == "too_short":
         return "needs at least one step"
     if kind in ("greater_than_equal",):

@@ -42,9 +42,9 @@ def add_parser(commands: Subparsers) -> None:
     cmd.add_argument(
         "--previous",
         metavar="OLD_STACK_DIR",
-        help="previous version of the stack: the change rules apply (TS001, TS002, TT003, TT005, "
-        "TC001, TC003, TC004, TC007-TC009, TR006, TR007, TD001, TD002, TV001-TV007) and known "
-        "documents are updates",
+        help="previous version of the stack: the change rules apply ("
+        + ", ".join(r.code for r in RULES.values() if r.change)
+        + ") and known documents are updates",
     )
     add_cluster_argument(cmd)
 

@@ -35,7 +35,7 @@ from ..expansion.rollout import plan_lines, release_changes
 from ..expansion.storage import hold_claims
 from ..models.kind_facts import REPLICAS_PATHS
 from ..models.ownership import FieldOwnership
-from ..options import Mode, Options
+from ..options import Mode, Options, Workload
 from ..pipeline import all_violations, output_objects
 from ..rules.storage import StorageChange, storage_changes
 from .model import Action, Change, Diff, FieldChange
@@ -150,7 +150,8 @@ def _with_effects(
 ) -> list[Change]:
     """Each crd-mode change with its expanded ``effects`` (see the module docstring); a
     server whose claims grow in place keeps its claim templates there too."""
-    expand_options = replace(options, mode=Mode.EXPAND)
+    # what the controller writes: the StatefulSet engine whatever --workload says (TP015)
+    expand_options = replace(options, mode=Mode.EXPAND, workload=Workload.STATEFULSET)
     held = hold_claims(expand(current, expand_options), storage, Mode.EXPAND, annotate=False)
     expanded = diff_objects(expand(previous, expand_options), held)
     if external_replicas:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ..document_set import DocumentSet
@@ -89,18 +90,23 @@ def _driven(stack: DocumentSet) -> dict[tuple[str, str], tuple[Rollout, TServerD
     return found
 
 
+@cache
+def _strategy(step: int) -> UpdateStrategy:
+    """RollingUpdate with partition ``step``, built once per value from known-good values (no
+    validation paid per server; the models are never changed in place)."""
+    return UpdateStrategy.model_construct(
+        type=UpdateStrategyType.ROLLING_UPDATE.value,
+        rolling_update=RollingUpdate.model_construct(partition=step),
+    )
+
+
 def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
     """One TServer at its Rollout's declared step: partition ``R - n_k`` (0 and the stable
     release on abort)."""
     k8s = server.spec.k8s
     step = partition(rollout, k8s.replicas)
-    # built from known-good values: no validation needed (and none paid for per server)
-    strategy = UpdateStrategy.model_construct(
-        type=UpdateStrategyType.ROLLING_UPDATE.value,
-        rolling_update=RollingUpdate.model_construct(partition=step),
-    )
     spec_update: dict[str, object] = {
-        "k8s": k8s.model_copy(update={"update_strategy": strategy}),
+        "k8s": k8s.model_copy(update={"update_strategy": _strategy(step)}),
     }
     release = server.spec.release
     if rollout.abort and release is not None:
@@ -119,12 +125,12 @@ def apply_rollouts(stack: DocumentSet) -> DocumentSet:
     driven = _driven(stack)
     if not driven:
         return stack
+    by_document = {id(server): (rollout, server) for rollout, server in driven.values()}
     documents: list[Document] = []
     for doc in stack.documents:
-        if isinstance(doc, TServerDocument) and (doc.namespace, doc.name) in driven:
-            rollout, server = driven[(doc.namespace, doc.name)]
-            if server is doc and step_of(doc.source) is None:  # not twice
-                doc = rolled_out(rollout, doc)
+        found = by_document.get(id(doc))
+        if found is not None and step_of(doc.source) is None:  # not twice
+            doc = rolled_out(*found)
         documents.append(doc)
     return stack.with_documents(documents)
 

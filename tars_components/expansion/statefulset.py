@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyType
 from ..options import Options
+from ..rollout import step_of
 from ..rules.storage import recreates_orphaned
 from .labels import REVISION_HISTORY_LIMIT, selector_labels, workload_meta
 from .pod import build_pod_template
@@ -29,10 +30,11 @@ def build_update_strategy(server: TServerDocument) -> dict[str, object]:
     partition = rolling_partition(server)
     if partition is None:
         return {"type": UpdateStrategyType.ON_DELETE.value}
-    return {
-        "type": UpdateStrategyType.ROLLING_UPDATE.value,
-        "rollingUpdate": {"partition": max(partition, 0)},
-    }
+    rolling: dict[str, object] = {"partition": max(partition, 0)}
+    step = step_of(server.source)  # a Rollout's maxUnavailable (docs/concepts/rollout.md)
+    if step is not None and step.rollout is not None and step.rollout.max_unavailable:
+        rolling["maxUnavailable"] = step.rollout.max_unavailable
+    return {"type": UpdateStrategyType.ROLLING_UPDATE.value, "rollingUpdate": rolling}
 
 
 def build_statefulset(

@@ -51,6 +51,8 @@ def build_tapp(
         _canary(spec, server, framework, options, step)
         if step.rollout.stopped:
             spec["statuses"] = {str(ordinal): KILLED for ordinal in step.rollout.stopped}
+        if step.rollout.max_unavailable:
+            spec["updateStrategy"] = {"maxUnavailable": step.rollout.max_unavailable}
     meta = dict(statefulset["metadata"])  # type: ignore[call-overload]
     meta.pop("annotations", None)  # a TApp has no status.updatedReplicas to wait for
     if options.skip_await:

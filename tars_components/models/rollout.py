@@ -40,6 +40,18 @@ def step_problem(value: Any) -> str | None:
     return None
 
 
+def max_unavailable_problem(value: Any) -> str | None:
+    """Why ``spec.maxUnavailable`` is not a count of at least 1 or a percentage from 1% to
+    100% (None when it is one)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return f'must be a count (an integer) or a percentage such as "25%", got {value!r}'
+    if isinstance(value, int):
+        return None if value >= 1 else f"{value} is below the minimum 1"
+    if not re.fullmatch(P_PERCENT, value) or not 1 <= int(value[:-1]) <= 100:
+        return f"{value!r} is not valid: expected a count or a percentage from 1% to 100%"
+    return None
+
+
 class Stable(TarsModel):
     """``spec.stable``: the release every instance not yet on the TServer's release runs."""
 
@@ -60,6 +72,9 @@ class RolloutSpec(TarsModel):
     )
     """Ordinals of the instances to stop (``kruise``: ``reserveOrdinals``, ``tapp``:
     ``statuses: Killed``); the StatefulSet engine cannot stop one instance (TP014)."""
+    max_unavailable: Any = None
+    """At most this many instances (a count or a percentage) updating at once, checked by
+    :func:`max_unavailable_problem`; expand mode only (TP017)."""
 
 
 class RolloutDocument(TarsModel):

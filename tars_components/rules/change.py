@@ -14,6 +14,7 @@ from ..errors import Violation, sorted_violations
 from ..models import TServerDocument, TTemplateDocument
 from .common import by_key, key_of, keys_present
 from .registry import ERROR, lookup, rule
+from .rollout import rollout_changes
 from .tconfig import config_changes
 from .tdeploy import request_changes
 from .ttree import tree_changes
@@ -39,6 +40,7 @@ def validate_change(previous: DocumentSet, current: DocumentSet) -> list[Violati
     found.extend(config_changes(previous, current))
     found.extend(tree_changes(previous, current))
     found.extend(request_changes(previous, current))  # TDeploy
+    found.extend(rollout_changes(previous, current))  # Rollout, TP016
     return sorted_violations(found)
 
 

@@ -15,7 +15,13 @@
 * TP014: stopped instances need a workload engine that stops one instance (expand mode with
   ``--workload kruise`` or ``tapp``);
 * TP015 (warning): crd mode keeps the StatefulSet engine (the TarsK8S controller decides):
-  ``--workload`` is not applied.
+  ``--workload`` is not applied;
+* TP017 (warning): ``maxUnavailable`` where it is not applied (crd mode: the TServer CRD's
+  updateStrategy has only a partition) or needs a feature gate (the apps/v1 StatefulSet:
+  ``MaxUnavailableStatefulSet``);
+* TP016 (change, warning): a step goes back on the same release: the instances already
+  updated stay updated (a partition never rolls back), so the step's wait condition is not
+  met; ``abort`` goes back.
 
 TP001 (the Rollout's own schema) is reported by the loader (:mod:`.schema`).
 """
@@ -27,7 +33,7 @@ from collections.abc import Iterator
 from ..document_set import DocumentSet
 from ..errors import Violation
 from ..models import TServerDocument, UpdateStrategyType
-from ..rollout import Rollout, wanted
+from ..rollout import Rollout, updated_count, wanted
 from .registry import ERROR, WARNING, rule
 
 TP002 = rule(
@@ -263,6 +269,40 @@ def check_stopped(stack: DocumentSet, engine_stops: bool) -> Iterator[Violation]
             )
 
 
+TP017 = rule(
+    "TP017",
+    WARNING,
+    "Rollout",
+    "maxUnavailable is applied (expand mode; the apps/v1 StatefulSet needs the "
+    "MaxUnavailableStatefulSet feature gate)",
+    origin="tars-components",
+)
+
+
+def check_max_unavailable(stack: DocumentSet, crd: bool, statefulset: bool) -> Iterator[Violation]:
+    """TP017 for each Rollout with ``maxUnavailable`` that crd mode drops or that an apps/v1
+    StatefulSet honours only behind a feature gate."""
+    for rollout in stack.rollouts:
+        if rollout.max_unavailable is None:
+            continue
+        if crd:
+            why = (
+                "crd mode: the TServer CRD's updateStrategy has only a partition, so it is "
+                "not applied (the controller updates one instance at a time)"
+            )
+        elif statefulset:
+            why = (
+                "an apps/v1 StatefulSet honours it only where the MaxUnavailableStatefulSet "
+                "feature gate is on (one instance at a time otherwise); --workload kruise or "
+                "tapp apply it"
+            )
+        else:
+            continue
+        yield TP017.at(
+            rollout, "spec.maxUnavailable", f"maxUnavailable {rollout.max_unavailable!r}: {why}"
+        )
+
+
 def engine_ignored(stack: DocumentSet, workload: str) -> Iterator[Violation]:
     """TP015 once, at the first StatefulSet TServer, when crd mode is asked for an engine."""
     first = next((s for s in stack.servers if not s.spec.k8s.daemon_set), None)
@@ -273,6 +313,46 @@ def engine_ignored(stack: DocumentSet, workload: str) -> Iterator[Violation]:
             f"crd mode keeps the StatefulSet engine (the TarsK8S controller writes the "
             f"workloads): --workload {workload} is not applied",
         )
+
+
+TP016 = rule(
+    "TP016",
+    WARNING,
+    "Rollout",
+    "a step does not go back on the same release (updated instances stay updated: use abort)",
+    origin="tars-components",
+    change=True,
+)
+
+
+def rollout_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
+    """TP016 for each Rollout whose step puts fewer instances on the same release than the
+    previous version of the stack did."""
+    if not current.rollouts or not previous.rollouts:
+        return
+    before = {(r.namespace, r.name): r for r in reversed(previous.rollouts)}
+    for rollout in current.rollouts:
+        old = before.get((rollout.namespace, rollout.name))
+        if old is None or rollout.abort or old.abort:
+            continue
+        server, old_server = target(current, rollout), target(previous, old)
+        if server is None or old_server is None or not drives(rollout, server):
+            continue
+        release, old_release = server.spec.release, old_server.spec.release
+        if release is None or old_release is None or release.id != old_release.id:
+            continue
+        if not drives(old, old_server):
+            continue
+        now = updated_count(rollout, server.spec.k8s.replicas)
+        was = updated_count(old, old_server.spec.k8s.replicas)
+        if now < was:
+            yield TP016.at(
+                rollout,
+                "spec.step",
+                f"step {rollout.step} puts {now} instance(s) on {release.id}, step {old.step} "
+                f"put {was}: a partition never rolls an updated instance back, so they stay "
+                "on it and the step's wait condition is never met; set abort: true to go back",
+            )
 
 
 def drives(rollout: Rollout, server: TServerDocument) -> bool:
@@ -287,4 +367,12 @@ def drives(rollout: Rollout, server: TServerDocument) -> bool:
     )
 
 
-__all__ = ["check_rollouts", "check_stopped", "drives", "engine_ignored", "target"]
+__all__ = [
+    "check_max_unavailable",
+    "check_rollouts",
+    "check_stopped",
+    "drives",
+    "engine_ignored",
+    "rollout_changes",
+    "target",
+]

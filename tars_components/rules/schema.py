@@ -225,8 +225,8 @@ TP001 = rule(
     ERROR,
     "Rollout",
     "schema: metadata.name, spec.steps (counts or percentages, at least one), spec.step (at "
-    "least 0), spec.stable {id, image}, spec.abort and spec.stopped (ordinals) are well-formed; "
-    "no unknown field",
+    "least 0), spec.stable {id, image}, spec.abort, spec.stopped (ordinals) and "
+    "spec.maxUnavailable are well-formed; no unknown field",
     origin="tars-components",
 )
 

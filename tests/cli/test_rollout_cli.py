@@ -145,3 +145,13 @@ def test_an_unknown_workload_is_a_usage_error(stacks: tuple[Path, Path], tmp_pat
     result = run("render", str(stacks[0]), "--out", str(tmp_path / "o"), "--workload", "deployment")
     assert result.returncode == 2
     assert "--workload" in result.stderr
+
+
+def test_crd_diff_effects_keep_the_statefulset_engine(stacks: tuple[Path, Path]) -> None:
+    args = ("--namespace", "tars-dev", "--format", "json", "--mode", "crd", "--workload", "kruise")
+    result = run("diff", str(stacks[0]), str(stacks[1]), *args)
+    assert result.returncode == 0, result.stderr
+    (change,) = json.loads(result.stdout)["changes"]
+    assert change["kind"] == "TServer"
+    assert [(e["apiVersion"], e["kind"]) for e in change["effects"]] == [("apps/v1", "StatefulSet")]
+    assert "TP015" in result.stderr

@@ -173,3 +173,19 @@ def test_the_validators_refuse_what_the_engines_refuse() -> None:
     tapp = workload_of(server(), rollout(0), workload=Workload.TAPP)
     tapp["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"] = 3
     assert tapp_errors(tapp)
+
+
+def test_max_unavailable_in_each_engine() -> None:
+    documents = (server(), rollout(0, maxUnavailable="50%"))
+    sts = workload_of(*documents, workload=Workload.STATEFULSET)
+    assert sts["spec"]["updateStrategy"]["rollingUpdate"] == {
+        "partition": 3,
+        "maxUnavailable": "50%",
+    }
+    assert pod_template_errors(sts["spec"]["template"]) == []
+    kruise = workload_of(*documents, workload=Workload.KRUISE)
+    assert kruise["spec"]["updateStrategy"]["rollingUpdate"]["maxUnavailable"] == "50%"
+    assert kruise_errors(kruise) == []
+    tapp = workload_of(*documents, workload=Workload.TAPP)
+    assert tapp["spec"]["updateStrategy"] == {"maxUnavailable": "50%"}
+    assert tapp_errors(tapp) == []

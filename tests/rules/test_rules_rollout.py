@@ -8,8 +8,9 @@ from typing import Any
 from support.documents import NAMESPACE, edited, load
 from support.rollouts import STABLE_IMAGE, rollout, server
 
-from tars_components.options import Options
+from tars_components.options import Mode, Options, Workload
 from tars_components.pipeline import build
+from tars_components.rules import validate_change
 
 EXPAND = Options(namespace=NAMESPACE)
 
@@ -105,3 +106,40 @@ def test_errors_block_the_build() -> None:
 def test_tp001_stopped_holds_ordinals() -> None:
     assert codes(server(), rollout(0, stopped=["one"])) == [("TP001", "spec.stopped[0]")]
     assert codes(server(), rollout(0, stopped=[-1])) == [("TP001", "spec.stopped[0]")]
+
+
+def test_tp016_a_step_going_back_on_the_same_release() -> None:
+    previous, back = load(server(), rollout(1)), load(server(), rollout(0))
+    found = [(v.code, v.field, v.is_error) for v in validate_change(previous, back)]
+    assert found == [("TP016", "spec.step", False)]
+    assert validate_change(load(server(), rollout(0)), load(server(), rollout(1))) == []
+    aborted = load(server(), rollout(0, abort=True))
+    assert validate_change(previous, aborted) == []
+
+
+def test_tp001_messages_name_what_is_expected() -> None:
+    stack = load(server(), rollout(0, stable={"id": "", "image": "UPPER"}))
+    messages = {v.field: v.message for v in stack.violations}
+    assert messages["spec.stable.id"] == "must not be empty"
+    assert messages["spec.stable.image"].startswith("'UPPER' is not valid: expected an image")
+
+
+def test_tp017_max_unavailable_not_applied() -> None:
+    documents = (server(), rollout(0, maxUnavailable=2))
+    found = build(load(*documents), EXPAND).violations
+    assert [(v.code, v.field, v.is_error) for v in found] == [
+        ("TP017", "spec.maxUnavailable", False)
+    ]
+    kruise = Options(namespace=NAMESPACE, workload=Workload.KRUISE)
+    assert build(load(*documents), kruise).violations == []
+    crd = Options(namespace=NAMESPACE, mode=Mode.CRD)
+    built = build(load(*documents), crd)
+    assert [v.code for v in built.violations] == ["TP017"]
+    tserver = next(o for o in built.objects if o["kind"] == "TServer")
+    assert tserver["spec"]["k8s"]["updateStrategy"]["rollingUpdate"] == {"partition": 3}
+
+
+def test_tp001_max_unavailable() -> None:
+    assert codes(server(), rollout(0, maxUnavailable=0)) == [("TP001", "spec.maxUnavailable")]
+    found = codes(server(), rollout(0, maxUnavailable="0%"))
+    assert found == [("TP001", "spec.maxUnavailable")]
