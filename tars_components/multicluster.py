@@ -340,15 +340,9 @@ def check_clusters_out_dir(out_dir: str | Path, stack_dir: str | Path | None = N
     stack directory or one containing it, or a directory holding anything but previous
     per-cluster renders (``<cluster>/0-crd/``, ``<cluster>/1-manifest/``). Raises
     :class:`UsageError`."""
-    from .tree_writer import check_out_dir
+    from .tree_writer import check_out_dir, check_out_target
 
-    out = Path(out_dir)
-    if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise UsageError(f"--out {out}: not a directory")
-    if stack_dir is not None:
-        stack = Path(stack_dir).resolve()
-        if stack == out.resolve() or out.resolve() in stack.parents:
-            raise UsageError(f"--out {out}: would overwrite the stack directory {stack_dir}")
+    out = check_out_target(out_dir, stack_dir)
     if not out.is_dir():
         return
     for entry in sorted(out.iterdir()):

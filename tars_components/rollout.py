@@ -29,8 +29,8 @@ from .models.rollout import (
     max_unavailable_problem,
     step_problem,
 )
-from .paths import Segment, format_path
-from .rules.schema import rollout_schema_violation
+from .paths import Segment
+from .rules.schema import TP001, document_schema_violation
 
 KIND = RolloutDocument.KIND
 GROUP = ROLLOUT_API_VERSION.split("/", 1)[0]
@@ -210,13 +210,8 @@ class Rollouts:
                 )
             )
         return [
-            rollout_schema_violation(
-                namespace=ns,
-                name=str(name),
-                field=format_path(path),
-                message=message,
-                file=source.file if source else None,
-                line=source.line(path) if source else None,
+            document_schema_violation(
+                TP001, KIND, namespace=ns, name=str(name), path=path, message=message, source=source
             )
             for path, message in errors
         ]

@@ -23,8 +23,8 @@ from pydantic import ValidationError
 from .errors import Violation
 from .models.document import API_VERSIONS, Source
 from .models.tdeploy import TDeployDocument
-from .paths import Segment, format_path, parse_path
-from .rules.schema import request_schema_violation
+from .paths import Segment, parse_path
+from .rules.schema import TD007, document_schema_violation
 
 KIND = TDeployDocument.KIND
 
@@ -112,13 +112,14 @@ class Requests:
             ns, str(name), state, apply, approve, _server_name(apply), source, "deployed" in raw
         )
         violations = [
-            request_schema_violation(
+            document_schema_violation(
+                TD007,
+                "TDeploy",
                 namespace=ns,
                 name=str(name),
-                field=format_path(path),
+                path=path,
                 message=message,
-                file=source.file if source else None,
-                line=source.line(path) if source else None,
+                source=source,
             )
             for path, message in errors
         ]

@@ -31,10 +31,9 @@ from .errors import UsageError
 from .expansion.layout import CRD_DIR, MANIFEST_DIR
 
 
-def check_out_dir(out_dir: str | Path, stack_dir: str | Path | None = None) -> None:
-    """Refuse an output directory that a render would damage: a file or a symbolic link, the
-    stack directory or one that contains it, or a directory holding anything but a previous
-    render (``0-crd/``, ``1-manifest/``). Raises :class:`UsageError`."""
+def check_out_target(out_dir: str | Path, stack_dir: str | Path | None = None) -> Path:
+    """``out_dir`` as a path, refused (:class:`UsageError`) when it is a file or a symbolic
+    link, or the stack directory or one that contains it."""
     out = Path(out_dir)
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise UsageError(f"--out {out}: not a directory")
@@ -42,6 +41,14 @@ def check_out_dir(out_dir: str | Path, stack_dir: str | Path | None = None) -> N
         stack = Path(stack_dir).resolve()
         if stack == out.resolve() or out.resolve() in stack.parents:
             raise UsageError(f"--out {out}: would overwrite the stack directory {stack_dir}")
+    return out
+
+
+def check_out_dir(out_dir: str | Path, stack_dir: str | Path | None = None) -> None:
+    """Refuse an output directory that a render would damage: a file or a symbolic link, the
+    stack directory or one that contains it, or a directory holding anything but a previous
+    render (``0-crd/``, ``1-manifest/``). Raises :class:`UsageError`."""
+    out = check_out_target(out_dir, stack_dir)
     if out.is_dir():
         foreign = sorted(p.name for p in out.iterdir() if p.name not in (CRD_DIR, MANIFEST_DIR))
         if foreign:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import Violation
+from ..models.document import Source
 from ..models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from ..models.tserver import SubType
-from ..paths import Segment
+from ..paths import Segment, format_path
 from .registry import ERROR, WARNING, Rule, Subject, rule
 
 Path = tuple[Segment, ...]
@@ -205,21 +206,6 @@ TD007 = rule(
 )
 
 
-def request_schema_violation(
-    *, namespace: str, name: str, field: str, message: str, file: str | None, line: int | None
-) -> Violation:
-    """TD007: a TDeploy request's own fields (``approve``, ``apply``) are not valid."""
-    return TD007.violation(
-        kind="TDeploy",
-        namespace=namespace,
-        name=name,
-        field=field,
-        message=message,
-        file=file,
-        line=line,
-    )
-
-
 TP001 = rule(
     "TP001",
     ERROR,
@@ -231,16 +217,24 @@ TP001 = rule(
 )
 
 
-def rollout_schema_violation(
-    *, namespace: str, name: str, field: str, message: str, file: str | None, line: int | None
+def document_schema_violation(
+    declared: Rule,
+    kind: str,
+    *,
+    namespace: str,
+    name: str,
+    path: tuple[Segment, ...],
+    message: str,
+    source: Source | None,
 ) -> Violation:
-    """TP001: a Rollout document's own fields are not valid (docs/concepts/rollout.md)."""
-    return TP001.violation(
-        kind="Rollout",
+    """A schema violation (``declared``: TD007, TP001, ...) of a document that is read by its
+    own collector rather than loaded as a model, at ``path`` of its source."""
+    return declared.violation(
+        kind=kind,
         namespace=namespace,
         name=name,
-        field=field,
+        field=format_path(path),
         message=message,
-        file=file,
-        line=line,
+        file=source.file if source else None,
+        line=source.line(path) if source else None,
     )
