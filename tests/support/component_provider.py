@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from concurrent import futures
@@ -34,14 +32,13 @@ from pulumi.runtime.proto import (
     engine_pb2,
     engine_pb2_grpc,
     provider_pb2,
-    provider_pb2_grpc,
     resource_pb2,
     resource_pb2_grpc,
 )
 
 from tars_components.components.testing import Recording, record
 
-from .grpc_provider import from_struct, to_struct
+from .grpc_provider import ProviderProcess, from_struct, to_struct
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN = REPO / "plugin"
@@ -163,67 +160,22 @@ class _Engine(engine_pb2_grpc.EngineServicer):
         return engine_pb2.SetRootResourceResponse()
 
 
-class ComponentProviderProcess:
-    """The plugin in a subprocess (as the engine starts it) and a gRPC client for it. Use as
-    a context manager: the process is terminated (then killed) on exit."""
+class ComponentProviderProcess(ProviderProcess):
+    """The plugin in a subprocess (as the engine starts it) and a gRPC client for it."""
 
     def __init__(self, engine: RecordingEngine) -> None:
         self.engine = engine
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
-        self.process = subprocess.Popen(
+        super().__init__(
             [sys.executable, str(PLUGIN / "__main__.py"), engine.address],
-            cwd=PLUGIN,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=self._stderr,
+            PLUGIN,
+            "the plugin",
+            env={
+                "PYTHONPATH": os.pathsep.join(
+                    p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p
+                )
+            },
+            start_timeout=START_TIMEOUT,
         )
-        self.port = self._read_port()
-        self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}")
-        grpc.channel_ready_future(self.channel).result(timeout=START_TIMEOUT)
-        self.stub = provider_pb2_grpc.ResourceProviderStub(self.channel)
-
-    def _read_port(self) -> int:
-        line: list[bytes] = []
-        reader = threading.Thread(
-            target=lambda: line.append(self.process.stdout.readline()),  # type: ignore[union-attr]
-            daemon=True,
-        )
-        reader.start()
-        reader.join(START_TIMEOUT)
-        if not line or not line[0].strip().isdigit():
-            self.close()
-            raise RuntimeError(f"the plugin printed no port: {line!r}\n{self.stderr()}")
-        return int(line[0])
-
-    def stderr(self) -> str:
-        """What the plugin wrote to stderr so far."""
-        self._stderr.seek(0)
-        return self._stderr.read().decode(errors="replace")
-
-    def close(self) -> None:
-        """Stop the plugin (terminate, then kill after 5 s)."""
-        channel = getattr(self, "channel", None)
-        if channel is not None:
-            channel.close()
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
-        self._stderr.close()
-
-    def __enter__(self) -> ComponentProviderProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def schema(self) -> dict[str, Any]:
         """``GetSchema``: the package schema the plugin serves."""

@@ -30,6 +30,7 @@ import pulumi
 from google.protobuf import json_format, struct_pb2
 from pulumi.runtime import mocks, rpc
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
+from typing_extensions import Self
 
 REPO = Path(__file__).resolve().parents[2]
 PROVIDER_KEY = "__provider"
@@ -183,32 +184,41 @@ class Failure:
         return self.reason.split(":", 1)[0]
 
 
-class DynamicProviderProcess:
-    """``python -m pulumi.dynamic`` in a subprocess, and a gRPC client for it.
+class ProviderProcess:
+    """A provider plugin in a subprocess, as the engine starts it (its first stdout line is
+    the port it listens on), and a gRPC client for it. Use as a context manager: the process
+    is terminated (then killed) on exit."""
 
-    Use as a context manager; the process is terminated (then killed) on exit.
-    """
-
-    def __init__(self, cwd: Path = REPO) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        cwd: Path,
+        what: str,
+        env: Mapping[str, str] | None = None,
+        start_timeout: float = START_TIMEOUT,
+    ) -> None:
         self.cwd = cwd
+        self.what = what
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(cwd), env.get("PYTHONPATH", "")) if p)
-        env["PULUMI_PROJECT"] = "tars"
+        full_env = dict(os.environ)
+        full_env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(cwd), full_env.get("PYTHONPATH", "")) if p
+        )
+        full_env.update(env or {})
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pulumi.dynamic"],
+            command,
             cwd=cwd,
-            env=env,
+            env=full_env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
         )
-        self.port = self._read_port()
+        self.port = self._read_port(start_timeout)
         self.channel = grpc.insecure_channel(f"127.0.0.1:{self.port}")
-        grpc.channel_ready_future(self.channel).result(timeout=START_TIMEOUT)
+        grpc.channel_ready_future(self.channel).result(timeout=start_timeout)
         self.stub = provider_pb2_grpc.ResourceProviderStub(self.channel)
 
-    def _read_port(self) -> int:
+    def _read_port(self, timeout: float) -> int:
         """The first stdout line is the port the provider listens on."""
         line: list[bytes] = []
         reader = threading.Thread(
@@ -216,10 +226,10 @@ class DynamicProviderProcess:
             daemon=True,
         )
         reader.start()
-        reader.join(START_TIMEOUT)
+        reader.join(timeout)
         if not line or not line[0].strip().isdigit():
             self.close()
-            raise RuntimeError(f"pulumi.dynamic printed no port: {line!r}\n{self.stderr()}")
+            raise RuntimeError(f"{self.what} printed no port: {line!r}\n{self.stderr()}")
         return int(line[0])
 
     def stderr(self) -> str:
@@ -243,11 +253,23 @@ class DynamicProviderProcess:
             self.process.stdout.close()
         self._stderr.close()
 
-    def __enter__(self) -> DynamicProviderProcess:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class DynamicProviderProcess(ProviderProcess):
+    """``python -m pulumi.dynamic`` in a subprocess, and a gRPC client for it."""
+
+    def __init__(self, cwd: Path = REPO) -> None:
+        super().__init__(
+            [sys.executable, "-m", "pulumi.dynamic"],
+            cwd,
+            "pulumi.dynamic",
+            env={"PULUMI_PROJECT": "tars"},
+        )
 
     # -- the ResourceProvider service -----------------------------------------------------
 
