@@ -41,7 +41,7 @@ from ..limits import Limits
 from ..loading.exports import list_items
 from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from ..models.ownership import SERVER_ID_LABEL, FieldOwnership, display_name
-from ..yaml_reader import YamlLimitError, describe_yaml_error, load_documents
+from ..yaml_reader import YamlLimitError, YamlLoader, describe_yaml_error, load_documents
 from .fields import key_segment, list_key
 from .model import Change, Diff
 from .objects import Identity, comparable, identity, object_change
@@ -153,6 +153,44 @@ def _ignored(obj: Mapping[str, Any], ownerships: Mapping[ObjectKey, FieldOwnersh
     return ignored_paths(str(obj.get("kind")), ownership) if ownership else []
 
 
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+class ExportLoader(YamlLoader):
+    """:class:`~tars_components.yaml_reader.YamlLoader` (duplicate keys refused, timestamps
+    kept as text) with a shorter path for the mappings of a large export: string keys and
+    string values are taken as they are, the rest is constructed as usual."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """The mapping of ``node``; a key given twice is an error, as in ``YamlLoader``."""
+        mapping: dict[Any, Any] = {}
+        construct = self.construct_object
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE:  # merge keys: the general path
+                result: dict[Any, Any] = super().construct_mapping(node, deep)
+                return result
+            if type(key_node) is yaml.ScalarNode and key_node.tag == _STR:
+                key = key_node.value
+            else:
+                key = construct(key_node, deep=deep)
+                if not isinstance(key, (str, int, float, bool, type(None))):
+                    result = super().construct_mapping(node, deep)  # its own error
+                    return result
+            if key in mapping:
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    f"duplicate key {key!r}",
+                    key_node.start_mark,
+                )
+            if type(value_node) is yaml.ScalarNode and value_node.tag == _STR:
+                mapping[key] = value_node.value
+            else:
+                mapping[key] = construct(value_node, deep=deep)
+        return mapping
+
+
 def parse_export(
     texts: Mapping[str, str], limits: Limits | None = None, namespace: str | None = None
 ) -> list[dict[str, Any]]:
@@ -166,7 +204,7 @@ def parse_export(
     problems: list[LoadProblem] = []
     for file, text in sorted(texts.items()):
         try:
-            documents = load_documents(text, limits)
+            documents = load_documents(text, limits, ExportLoader)
         except yaml.YAMLError as exc:
             line, message = describe_yaml_error(exc)
             problems.append(LoadProblem(file, line, f"invalid YAML: {message}"))
