@@ -41,7 +41,13 @@ from ..limits import Limits
 from ..loading.exports import list_items
 from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from ..models.ownership import SERVER_ID_LABEL, FieldOwnership, display_name
-from ..yaml_reader import YamlLimitError, YamlLoader, describe_yaml_error, load_documents
+from ..yaml_reader import (
+    YamlLimitError,
+    YamlLoader,
+    describe_yaml_error,
+    load_documents,
+    may_have_aliases,
+)
 from .fields import key_segment, list_key
 from .model import Change, Diff
 from .objects import Identity, comparable, identity, object_change
@@ -191,6 +197,51 @@ class ExportLoader(YamlLoader):
         return mapping
 
 
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+
+class AliasFreeExportLoader(ExportLoader):
+    """:class:`ExportLoader` for a text without anchors or aliases (every node is used once):
+    the document is built in one recursive walk, its depth bounded by the nesting check that
+    ran before, with PyYAML's constructors only for tagged or non-string scalars."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        """The document of ``node``."""
+        data = self._build(node)
+        empty: dict[Any, Any] = {}
+        self.constructed_objects = empty
+        self.recursive_objects = dict(empty)
+        self.deep_construct = False
+        return data
+
+    def _build(self, node: yaml.Node) -> Any:
+        kind = type(node)
+        if kind is yaml.ScalarNode:
+            if node.tag == _STR:
+                return node.value
+            return self.construct_object(node, deep=True)
+        if kind is yaml.SequenceNode and node.tag == _SEQ:
+            return [self._build(item) for item in node.value]
+        if kind is not yaml.MappingNode or node.tag != _MAP:
+            return self.construct_object(node, deep=True)
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if type(key_node) is yaml.ScalarNode and key_node.tag == _STR:
+                key = key_node.value
+            else:  # merge keys, tagged or complex keys: the general path
+                return self.construct_object(node, deep=True)
+            if key in mapping:
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    f"duplicate key {key!r}",
+                    key_node.start_mark,
+                )
+            mapping[key] = self._build(value_node)
+        return mapping
+
+
 def parse_export(
     texts: Mapping[str, str], limits: Limits | None = None, namespace: str | None = None
 ) -> list[dict[str, Any]]:
@@ -204,7 +255,8 @@ def parse_export(
     problems: list[LoadProblem] = []
     for file, text in sorted(texts.items()):
         try:
-            documents = load_documents(text, limits, ExportLoader)
+            loader = ExportLoader if may_have_aliases(text) else AliasFreeExportLoader
+            documents = load_documents(text, limits, loader)
         except yaml.YAMLError as exc:
             line, message = describe_yaml_error(exc)
             problems.append(LoadProblem(file, line, f"invalid YAML: {message}"))

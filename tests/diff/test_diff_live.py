@@ -188,6 +188,8 @@ def test_parse_export_unwraps_lists_and_names_bad_items() -> None:
         {"x.yaml": "apiVersion: v1\nkind: A\nmetadata: {name: a}\nn: 3\nb: true\n"}
     )
     assert (loaded[0]["n"], loaded[0]["b"]) == (3, True)  # typed as YAML says
+    anchored = "apiVersion: v1\nkind: A\nmetadata: {name: a, labels: &l {x: y}}\nspec: {l: *l}\n"
+    assert parse_export({"x.yaml": anchored})[0]["spec"] == {"l": {"x": "y"}}
     with pytest.raises(LoadError, match=r"x\.yaml:2: invalid YAML"):
         parse_export({"x.yaml": "a: b\n  c: [\n"})
 
