@@ -168,6 +168,18 @@ class ExportLoader(YamlLoader):
     kept as text) with a shorter path for the mappings of a large export: string keys and
     string values are taken as they are, the rest is constructed as usual."""
 
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        """The tag of a node, as YAML resolves it; a plain scalar's from a cache of this text
+        (it depends on the value only: an export repeats its keys and values thousands of
+        times)."""
+        if kind is yaml.ScalarNode and implicit[0]:
+            cache: dict[str, Any] = self.__dict__.setdefault("_tags", {})
+            tag = cache.get(value)
+            if tag is None:
+                tag = cache[value] = super().resolve(kind, value, implicit)
+            return tag
+        return super().resolve(kind, value, implicit)
+
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         """The mapping of ``node``; a key given twice is an error, as in ``YamlLoader``."""
         mapping: dict[Any, Any] = {}
