@@ -152,6 +152,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
     expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
+    expected |= {"TO001", "TO002"}  # field ownership
     assert set(RULES) == expected
     kinds = {
         "TS": "TServer",
@@ -188,6 +189,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TH001",
         "TD004",
         "TD005",
+        "TO002",
     }
     assert {c for c, r in RULES.items() if r.change} == {
         "TS001",
