@@ -30,7 +30,7 @@ from .models.rollout import (
     step_problem,
 )
 from .paths import Segment
-from .rules.schema import TP001, document_schema_violation
+from .rules.schema import document_schema_violation
 
 KIND = RolloutDocument.KIND
 GROUP = ROLLOUT_API_VERSION.split("/", 1)[0]
@@ -211,7 +211,7 @@ class Rollouts:
             )
         return [
             document_schema_violation(
-                TP001, KIND, namespace=ns, name=str(name), path=path, message=message, source=source
+                KIND, namespace=ns, name=str(name), path=path, message=message, source=source
             )
             for path, message in errors
         ]

@@ -24,7 +24,7 @@ from .errors import Violation
 from .models.document import API_VERSIONS, Source
 from .models.tdeploy import TDeployDocument
 from .paths import Segment, parse_path
-from .rules.schema import TD007, document_schema_violation
+from .rules.schema import document_schema_violation
 
 KIND = TDeployDocument.KIND
 
@@ -113,8 +113,7 @@ class Requests:
         )
         violations = [
             document_schema_violation(
-                TD007,
-                "TDeploy",
+                KIND,
                 namespace=ns,
                 name=str(name),
                 path=path,

@@ -264,8 +264,9 @@ def check_aliases(documents: list[Any], text: str, limits: Limits) -> None:
             )
 
 
-def load_documents(text: str, limits: Limits | None = None) -> list[Any]:
-    """Every document of ``text``, parsed with :class:`YamlLoader` within ``limits``.
+def load_documents(text: str, limits: Limits | None = None, loader: Any = None) -> list[Any]:
+    """Every document of ``text``, parsed with :class:`YamlLoader` (or a subclass, ``loader``)
+    within ``limits``.
 
     Raises :class:`YamlLimitError` beyond a limit (the text is not parsed when too deep) and
     ``yaml.YAMLError`` for invalid YAML.
@@ -273,7 +274,7 @@ def load_documents(text: str, limits: Limits | None = None) -> list[Any]:
     limits = limits or Limits()
     check_nesting(text, limits.max_depth)
     try:
-        documents = list(yaml.load_all(text, Loader=YamlLoader))
+        documents = list(yaml.load_all(text, Loader=loader or YamlLoader))
     except yaml.YAMLError as exc:
         if is_parser_nesting_error(exc):  # the parser's limit is above ours: never expected
             raise _too_deep(limits.max_depth, exc) from None

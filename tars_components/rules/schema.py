@@ -217,8 +217,12 @@ TP001 = rule(
 )
 
 
+COLLECTED_SCHEMA_RULES: dict[str, Rule] = {"TDeploy": TD007, "Rollout": TP001}
+"""The schema rule of each kind that is read by its own collector rather than loaded as a
+model (a TDeploy request, a Rollout)."""
+
+
 def document_schema_violation(
-    declared: Rule,
     kind: str,
     *,
     namespace: str,
@@ -227,9 +231,9 @@ def document_schema_violation(
     message: str,
     source: Source | None,
 ) -> Violation:
-    """A schema violation (``declared``: TD007, TP001, ...) of a document that is read by its
-    own collector rather than loaded as a model, at ``path`` of its source."""
-    return declared.violation(
+    """The schema violation (:data:`COLLECTED_SCHEMA_RULES`) of a document of ``kind`` that
+    is read by its own collector rather than loaded as a model, at ``path`` of its source."""
+    return COLLECTED_SCHEMA_RULES[kind].violation(
         kind=kind,
         namespace=namespace,
         name=name,

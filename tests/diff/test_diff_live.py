@@ -182,6 +182,14 @@ def test_parse_export_unwraps_lists_and_names_bad_items() -> None:
     with pytest.raises(LoadError) as caught:
         parse_export({"x.yaml": "kind: List\nitems:\n- just-a-string\n"})
     assert "x.yaml:1:" in str(caught.value) and "items.0" in str(caught.value)
+    with pytest.raises(LoadError, match="duplicate key 'kind'"):
+        parse_export({"x.yaml": "apiVersion: v1\nkind: A\nkind: B\nmetadata: {name: a}\n"})
+    loaded = parse_export(
+        {"x.yaml": "apiVersion: v1\nkind: A\nmetadata: {name: a}\nn: 3\nb: true\n"}
+    )
+    assert (loaded[0]["n"], loaded[0]["b"]) == (3, True)  # typed as YAML says
+    anchored = "apiVersion: v1\nkind: A\nmetadata: {name: a, labels: &l {x: y}}\nspec: {l: *l}\n"
+    assert parse_export({"x.yaml": anchored})[0]["spec"] == {"l": {"x": "y"}}
     with pytest.raises(LoadError, match=r"x\.yaml:2: invalid YAML"):
         parse_export({"x.yaml": "a: b\n  c: [\n"})
 
