@@ -95,17 +95,17 @@ def _walk(old: Any, new: Any, path: str, field: str | None, found: list[FieldCha
         return
     if isinstance(old, list) and isinstance(new, list):
         keyed = list_key(field)
-        if keyed is not None and _by_name(old, keyed) is not None:
-            named_new = _by_name(new, keyed)
+        if keyed is not None and by_name(old, keyed) is not None:
+            named_new = by_name(new, keyed)
             if named_new is not None:
-                _walk_named(_by_name(old, keyed) or {}, named_new, path, found)
+                _walk_named(by_name(old, keyed) or {}, named_new, path, found)
                 return
         _walk_positions(old, new, path, found)
         return
     found.append(FieldChange(path, old, new))
 
 
-def _by_name(items: list[Any], keyed: Callable[[Any], Any]) -> dict[str, Any] | None:
+def by_name(items: list[Any], keyed: Callable[[Any], Any]) -> dict[str, Any] | None:
     """``{name: item}`` in list order, or None when some item has no distinct string name."""
     named: dict[str, Any] = {}
     for item in items:

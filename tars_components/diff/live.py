@@ -48,7 +48,7 @@ from ..yaml_reader import (
     load_documents,
     may_have_aliases,
 )
-from .fields import key_segment, list_key
+from .fields import by_name, key_segment, list_key
 from .model import Change, Diff
 from .objects import Identity, comparable, identity, object_change
 from .redact import redact_pair
@@ -332,8 +332,8 @@ def project(live: Any, build: Any, field: str | None = None) -> Any:
     if isinstance(build, list) and isinstance(live, list):
         keyed = list_key(field)
         if keyed is not None:
-            live_named = _named(live, keyed)
-            build_named = _named(build, keyed)
+            live_named = by_name(live, keyed)
+            build_named = by_name(build, keyed)
             if live_named is not None and build_named is not None:
                 return [
                     project(live_named[name], item)
@@ -343,16 +343,6 @@ def project(live: Any, build: Any, field: str | None = None) -> Any:
         if len(live) == len(build):
             return [project(a, b) for a, b in zip(live, build, strict=True)]
     return live
-
-
-def _named(items: list[Any], keyed: Any) -> dict[str, Any] | None:
-    named: dict[str, Any] = {}
-    for item in items:
-        name = keyed(item)
-        if not isinstance(name, str) or name in named:
-            return None
-        named[name] = item
-    return named
 
 
 # --- conflicts -------------------------------------------------------------------------------
