@@ -16,8 +16,14 @@ from __future__ import annotations
 import pulumi
 import pulumi_kubernetes as k8s
 
-from tars_components import Mode, Options, TFramework, TFrameworkConfigDocument, TServerArgs
-from tars_components.components import TServerAutoscaler
+from tars_components import (
+    Mode,
+    Options,
+    TFramework,
+    TFrameworkConfigDocument,
+    TServerArgs,
+    TServerAutoscaler,
+)
 
 config = pulumi.Config()
 namespace = "shop"
