@@ -102,19 +102,15 @@ def _strategy(step: int) -> UpdateStrategy:
 
 def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
     """One TServer at its Rollout's declared step: partition ``R - n_k`` (0 and the stable
-    release on abort)."""
+    release on abort). Shallow copies of the server, its spec and its ``k8s``
+    (:meth:`~tars_components.models.base.TarsModel.replaced`): the rest is shared."""
     k8s = server.spec.k8s
     step = partition(rollout, k8s.replicas)
-    spec_update: dict[str, object] = {
-        "k8s": k8s.model_copy(update={"update_strategy": _strategy(step)}),
-    }
+    spec_update: dict[str, object] = {"k8s": k8s.replaced(update_strategy=_strategy(step))}
     release = server.spec.release
     if rollout.abort and release is not None:
-        spec_update["release"] = release.model_copy(
-            update={"id": rollout.stable_id, "image": rollout.stable_image}
-        )
-    spec = server.spec.model_copy(update=spec_update)
-    copied = server.model_copy(update={"spec": spec})
+        spec_update["release"] = release.replaced(id=rollout.stable_id, image=rollout.stable_image)
+    copied = server.replaced(spec=server.spec.replaced(**spec_update))
     copied.with_source(RolloutSource.over(server.source, rollout, step, k8s.replicas))
     return copied
 
