@@ -9,7 +9,7 @@ dynamic provider once it is known.
 
 import inspect
 import re
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -22,6 +22,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError, PydanticUndefined
+
+_Model = TypeVar("_Model", bound="TarsModel")
 
 
 class TarsModel(BaseModel):
@@ -42,7 +44,7 @@ class TarsModel(BaseModel):
         """The document as YAML would carry it: camelCase keys, unset optional fields left out."""
         return self.model_dump(by_alias=True, exclude_none=True, mode="python")
 
-    def replaced(self, **fields: Any) -> Self:
+    def replaced(self: _Model, **fields: Any) -> _Model:
         """A shallow copy with ``fields`` (by field name) replaced, not validated: what
         ``model_copy(update=fields)`` gives these models, which forbid extra fields (the
         fields set updated, the private attributes copied), at a fraction of its cost (it
