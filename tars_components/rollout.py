@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -107,10 +108,15 @@ def wait_for(step: RolloutSource) -> str | None:
     hold); None for a full step (the built-in StatefulSet await applies)."""
     if step.partition <= 0 or step.replicas <= 0:
         return None
-    updated = step.replicas - step.partition
+    return _wait_conditions(step.replicas - step.partition, step.replicas)
+
+
+@cache
+def _wait_conditions(updated: int, replicas: int) -> str:
+    """The JSON array of :func:`wait_for`, built once per pair of counts."""
     conditions = [
         f"jsonpath={{.status.updatedReplicas}}={updated}",
-        f"jsonpath={{.status.readyReplicas}}={step.replicas}",
+        f"jsonpath={{.status.readyReplicas}}={replicas}",
     ]
     return json.dumps(conditions)
 
