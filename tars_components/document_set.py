@@ -144,6 +144,12 @@ class DocumentSet:
         return [d for d in self.documents if isinstance(d, TAccountDocument)]
 
     @cached_property
+    def server_index(self) -> dict[tuple[str, str], TServerDocument]:
+        """The first TServer of each ``(namespace, name)``, in load order (the Rollout rules
+        and the Rollouts' application find their TServer here instead of walking them all)."""
+        return {(s.namespace, s.name): s for s in reversed(self.servers)}
+
+    @cached_property
     def server_keys(self) -> frozenset[tuple[str, str, str]]:
         """``(namespace, app, server)`` of every TServer, including schema-rejected ones
         (whose app and server are not known: they count by name only, see

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from functools import cached_property
 from typing import Any
 
 import yaml
@@ -79,13 +78,27 @@ class FileIndex:
     def __init__(self, file: str, text: str) -> None:
         self.file = file
         self.text = text
+        self._composed: list[yaml.Node | None] = []
+        self._loader: Any = None
+        self._complete = False
 
-    @cached_property
-    def _documents(self) -> list[yaml.Node | None]:
-        try:
-            return list(yaml.compose_all(self.text, Loader=YamlLoader))
-        except yaml.YAMLError:
-            return []
+    def _document(self, index: int) -> yaml.Node | None:
+        """The node tree of document ``index``, composing the file only as far as that
+        document (a TServer's line never composes the Rollout after it); None when the file
+        has no such document, or none at all once its YAML turned out invalid (the loader
+        reads only files that parse, so no line was asked before that)."""
+        while len(self._composed) <= index and not self._complete:
+            if self._loader is None:
+                self._loader = YamlLoader(self.text)
+            try:
+                if self._loader.check_node():
+                    self._composed.append(self._loader.get_node())
+                    continue
+            except yaml.YAMLError:
+                self._composed = []
+            self._complete = True
+            self._loader.dispose()
+        return self._composed[index] if index < len(self._composed) else None
 
     def document_line(self, index: int) -> int:
         """1-based line where document ``index`` starts."""
@@ -94,11 +107,11 @@ class FileIndex:
     def line(self, index: int, path: str | Sequence[Segment]) -> int:
         """1-based line of ``path`` in document ``index``: the key of the deepest field of the
         path that exists in the file (a missing field points at its parent)."""
-        documents = self._documents
-        if index >= len(documents) or documents[index] is None:
+        document = self._document(index)
+        if document is None:
             return 1
         segments = parse_path(path) if isinstance(path, str) else list(path)
-        node: yaml.Node = documents[index]  # type: ignore[assignment]
+        node: yaml.Node = document
         line = node.start_mark.line
         for seg in segments:
             if isinstance(node, yaml.MappingNode) and isinstance(seg, str):

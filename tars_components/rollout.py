@@ -13,14 +13,16 @@ instance back on ``stable`` with partition 0.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from pydantic import ValidationError
 
 from .errors import Violation
-from .models.base import PATTERN_HINTS
+from .models.base import P_IMAGE_REF, P_RELEASE_ID, PATTERN_HINTS
 from .models.document import Source
 from .models.product import PRODUCT_KINDS
 from .models.rollout import (
@@ -106,10 +108,15 @@ def wait_for(step: RolloutSource) -> str | None:
     hold); None for a full step (the built-in StatefulSet await applies)."""
     if step.partition <= 0 or step.replicas <= 0:
         return None
-    updated = step.replicas - step.partition
+    return _wait_conditions(step.replicas - step.partition, step.replicas)
+
+
+@cache
+def _wait_conditions(updated: int, replicas: int) -> str:
+    """The JSON array of :func:`wait_for`, built once per pair of counts."""
     conditions = [
         f"jsonpath={{.status.updatedReplicas}}={updated}",
-        f"jsonpath={{.status.readyReplicas}}={step.replicas}",
+        f"jsonpath={{.status.readyReplicas}}={replicas}",
     ]
     return json.dumps(conditions)
 
@@ -186,6 +193,10 @@ class Rollouts:
         ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
         ns = ns or namespace
         name = meta.get("name") if isinstance(meta.get("name"), str) else ""
+        fast = _plain_rollout(raw, ns, str(name), source)
+        if fast is not None:  # the common shape, valid: the model would say the same
+            self.rollouts.append(fast)
+            return []
         body = {k: v for k, v in raw.items() if k != "status"}
         body["metadata"] = {
             k: v
@@ -215,6 +226,78 @@ class Rollouts:
             )
             for path, message in errors
         ]
+
+
+_TOP_KEYS = frozenset(("apiVersion", "kind", "metadata", "spec", "status"))
+_SPEC_KEYS = frozenset(("steps", "step", "stable", "abort", "stopped", "maxUnavailable"))
+_RELEASE_ID = re.compile(P_RELEASE_ID)
+_IMAGE_REF = re.compile(P_IMAGE_REF)
+
+
+def _plain_rollout(
+    raw: Mapping[str, Any], namespace: str, name: str, source: Source | None
+) -> Rollout | None:
+    """The Rollout of a document in the common shape that :class:`RolloutDocument` certainly
+    admits without an error (None for anything else: :func:`_validated` then decides, and
+    reports). Every test is as strict as the model's, or stricter: exact types (no bool for
+    an int), the camelCase field names only, ASCII strings matched in full, no labels or
+    annotations; the result is the Rollout the model would give."""
+    meta, spec = raw.get("metadata"), raw.get("spec")
+    if not (_TOP_KEYS.issuperset(raw) and type(meta) is dict and type(spec) is dict):
+        return None
+    if not name or type(meta.get("name")) is not str:
+        return None
+    if meta.get("labels") is not None or meta.get("annotations") is not None:
+        return None
+    if meta.get("namespace") is not None and type(meta["namespace"]) is not str:
+        return None
+    if type(raw.get("apiVersion")) is not str or type(raw.get("kind")) is not str:
+        return None
+    if not _SPEC_KEYS.issuperset(spec):
+        return None
+    steps, step = spec.get("steps"), spec.get("step", 0)
+    stable, abort = spec.get("stable"), spec.get("abort", False)
+    stopped, max_unavailable = spec.get("stopped", []), spec.get("maxUnavailable")
+    if type(steps) is not list or not 1 <= len(steps) <= 100:
+        return None
+    if any(step_problem(value) for value in steps):
+        return None
+    if type(step) is not int or step < 0 or type(abort) is not bool:
+        return None
+    if type(stable) is not dict or stable.keys() != {"id", "image"}:
+        return None
+    stable_id, image = stable["id"], stable["image"]
+    if not (_ascii_match(_RELEASE_ID, stable_id, 63) and _ascii_match(_IMAGE_REF, image, 500)):
+        return None
+    if type(stopped) is not list or len(stopped) > 99:
+        return None
+    if any(type(ordinal) is not int or not 0 <= ordinal <= 98 for ordinal in stopped):
+        return None
+    if max_unavailable is not None and max_unavailable_problem(max_unavailable):
+        return None
+    return Rollout(
+        namespace,
+        name,
+        tuple(steps),
+        step,
+        stable_id,
+        image,
+        abort,
+        source,
+        tuple(sorted(set(stopped))),
+        max_unavailable,
+    )
+
+
+def _ascii_match(pattern: re.Pattern[str], value: Any, max_length: int) -> bool:
+    """``value`` is an ASCII string of at most ``max_length`` characters that ``pattern``
+    matches in full."""
+    return (
+        type(value) is str
+        and len(value) <= max_length
+        and value.isascii()
+        and pattern.fullmatch(value) is not None
+    )
 
 
 def _validated(

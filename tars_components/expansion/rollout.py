@@ -18,7 +18,7 @@ from typing import Any
 
 from ..document_set import DocumentSet
 from ..errors import Violation
-from ..models import Document, TServerDocument
+from ..models import Document, Source, TServerDocument
 from ..models.rollout import ROLLOUT_API_VERSION, RolloutSpec
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
 from ..rollout import Rollout, Rollouts, RolloutSource, partition, step_of
@@ -102,20 +102,21 @@ def _strategy(step: int) -> UpdateStrategy:
 
 def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
     """One TServer at its Rollout's declared step: partition ``R - n_k`` (0 and the stable
-    release on abort)."""
+    release on abort). Shallow copies of the server, its spec and its ``k8s``
+    (:meth:`~tars_components.models.base.TarsModel.replaced`): the rest is shared."""
+    return _at_step(rollout, server, server.source)
+
+
+def _at_step(rollout: Rollout, server: TServerDocument, source: Source | None) -> TServerDocument:
+    """:func:`rolled_out`, given the server's ``source`` (read once by the caller)."""
     k8s = server.spec.k8s
     step = partition(rollout, k8s.replicas)
-    spec_update: dict[str, object] = {
-        "k8s": k8s.model_copy(update={"update_strategy": _strategy(step)}),
-    }
+    spec_update: dict[str, object] = {"k8s": k8s.replaced(update_strategy=_strategy(step))}
     release = server.spec.release
     if rollout.abort and release is not None:
-        spec_update["release"] = release.model_copy(
-            update={"id": rollout.stable_id, "image": rollout.stable_image}
-        )
-    spec = server.spec.model_copy(update=spec_update)
-    copied = server.model_copy(update={"spec": spec})
-    copied.with_source(RolloutSource.over(server.source, rollout, step, k8s.replicas))
+        spec_update["release"] = release.replaced(id=rollout.stable_id, image=rollout.stable_image)
+    copied = server.replaced(spec=server.spec.replaced(**spec_update))
+    copied.with_source(RolloutSource.over(source, rollout, step, k8s.replicas))
     return copied
 
 
@@ -129,8 +130,10 @@ def apply_rollouts(stack: DocumentSet) -> DocumentSet:
     documents: list[Document] = []
     for doc in stack.documents:
         found = by_document.get(id(doc))
-        if found is not None and step_of(doc.source) is None:  # not twice
-            doc = rolled_out(*found)
+        if found is not None:
+            source = doc.source
+            if step_of(source) is None:  # not twice
+                doc = _at_step(*found, source)
         documents.append(doc)
     return stack.with_documents(documents)
 

@@ -9,7 +9,7 @@ dynamic provider once it is known.
 
 import inspect
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -21,7 +21,9 @@ from pydantic import (
     WithJsonSchema,
 )
 from pydantic.alias_generators import to_camel
-from pydantic_core import PydanticCustomError
+from pydantic_core import PydanticCustomError, PydanticUndefined
+
+_Model = TypeVar("_Model", bound="TarsModel")
 
 
 class TarsModel(BaseModel):
@@ -41,6 +43,22 @@ class TarsModel(BaseModel):
     def to_dict(self) -> dict[str, Any]:
         """The document as YAML would carry it: camelCase keys, unset optional fields left out."""
         return self.model_dump(by_alias=True, exclude_none=True, mode="python")
+
+    def replaced(self: _Model, **fields: Any) -> _Model:
+        """A shallow copy with ``fields`` (by field name) replaced, not validated: what
+        ``model_copy(update=fields)`` gives these models, which forbid extra fields (the
+        fields set updated, the private attributes copied), at a fraction of its cost (it
+        copies each of the instance's dictionaries through the generic ``copy.copy``)."""
+        copied = self.__class__.__new__(self.__class__)
+        extra, private = self.__pydantic_extra__, self.__pydantic_private__
+        if private is not None:
+            private = {k: v for k, v in private.items() if v is not PydanticUndefined}
+        object.__setattr__(copied, "__dict__", {**self.__dict__, **fields})
+        object.__setattr__(copied, "__pydantic_extra__", None if extra is None else dict(extra))
+        fields_set = self.__pydantic_fields_set__ | fields.keys()
+        object.__setattr__(copied, "__pydantic_fields_set__", fields_set)
+        object.__setattr__(copied, "__pydantic_private__", private)
+        return copied
 
 
 # Patterns of the TarsK8S CRDs (docs/rules/index.md#codes, named patterns).

@@ -23,6 +23,8 @@ ROLLOUT_API_VERSION = PRODUCT_API_VERSION
 P_PERCENT = r"^(0|[1-9][0-9]{0,2})%$"
 """A percentage of the replicas: ``"0%"`` to ``"999%"`` (over 100% is a rule error, TP003)."""
 
+_PERCENT = re.compile(P_PERCENT)
+
 StepValue = Any
 """Instances on the new release after a step: a count (an integer, at least 0) or a
 percentage of the replicas (:data:`P_PERCENT`, rounded up as OpenKruise does); each item is
@@ -35,7 +37,7 @@ def step_problem(value: Any) -> str | None:
         return f'must be a count (an integer) or a percentage such as "50%", got {value!r}'
     if isinstance(value, int):
         return None if value >= 0 else f"{value} is below the minimum 0"
-    if not re.fullmatch(P_PERCENT, value):
+    if not _PERCENT.fullmatch(value):
         return f'{value!r} is not valid: expected a count or a percentage such as "50%"'
     return None
 
@@ -47,7 +49,7 @@ def max_unavailable_problem(value: Any) -> str | None:
         return f'must be a count (an integer) or a percentage such as "25%", got {value!r}'
     if isinstance(value, int):
         return None if value >= 1 else f"{value} is below the minimum 1"
-    if not re.fullmatch(P_PERCENT, value) or not 1 <= int(value[:-1]) <= 100:
+    if not _PERCENT.fullmatch(value) or not 1 <= int(value[:-1]) <= 100:
         return f"{value!r} is not valid: expected a count or a percentage from 1% to 100%"
     return None
 

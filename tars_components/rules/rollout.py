@@ -99,17 +99,14 @@ TP012 = rule(
 
 def target(stack: DocumentSet, rollout: Rollout) -> TServerDocument | None:
     """The TServer a Rollout drives (None when the stack has none of that name)."""
-    for server in stack.servers:
-        if server.namespace == rollout.namespace and server.name == rollout.name:
-            return server
-    return None
+    return stack.server_index.get((rollout.namespace, rollout.name))
 
 
 def check_rollouts(stack: DocumentSet) -> Iterator[Violation]:
     """TP002 to TP012 for every Rollout of a stack."""
     if not stack.rollouts:
         return
-    servers = {(s.namespace, s.name): s for s in reversed(stack.servers)}
+    servers = stack.server_index
     seen: set[tuple[str, str]] = set()
     for rollout in stack.rollouts:
         key = (rollout.namespace, rollout.name)
@@ -242,9 +239,6 @@ TP015 = rule(
 def check_stopped(stack: DocumentSet, engine_stops: bool) -> Iterator[Violation]:
     """TP013 and TP014 for the Rollouts with stopped instances; ``engine_stops``: the output
     has an engine that stops one instance (kruise or tapp in expand mode)."""
-    if not stack.rollouts:
-        return
-    servers = {(s.namespace, s.name): s for s in reversed(stack.servers)}
     for rollout in stack.rollouts:
         if not rollout.stopped:
             continue
@@ -255,7 +249,7 @@ def check_stopped(stack: DocumentSet, engine_stops: bool) -> Iterator[Violation]
                 f"stopped ordinals {list(rollout.stopped)}: the StatefulSet engine (and crd "
                 "mode) cannot stop one instance; use --workload kruise or tapp in expand mode",
             )
-        server = servers.get((rollout.namespace, rollout.name))
+        server = target(stack, rollout)
         if server is None:
             continue
         replicas = server.spec.k8s.replicas
