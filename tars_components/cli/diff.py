@@ -113,6 +113,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..diff.stacks import diff_stacks
     from ..pipeline import load_stacks
 
+    if args.max_chars < 1000:
+        raise UsageError(f"--max-chars must be at least 1000, got {args.max_chars}")
     if args.live is not None:
         from .diff_live import run_live
 
@@ -123,8 +125,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("diff needs OLD_STACK (or --live EXPORT)")
     if args.new_stack is None and not args.stack:
         raise UsageError("diff needs NEW_STACK, or --stack ENV to take it from Pulumi.ENV.yaml")
-    if args.max_chars < 1000:
-        raise UsageError(f"--max-chars must be at least 1000, got {args.max_chars}")
     args.stack_dir = args.new_stack
     found = settings(args)
     new_dir = args.new_stack or found.stack_dir

@@ -45,8 +45,6 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("diff --live takes one stack directory (or --stack ENV), not two")
     if args.old_stack is None and not args.stack:
         raise UsageError("diff --live needs a stack directory, or --stack ENV")
-    if args.max_chars < 1000:
-        raise UsageError(f"--max-chars must be at least 1000, got {args.max_chars}")
     args.stack_dir = args.old_stack
     found = settings(args)
     stack_dir = args.old_stack or found.stack_dir
