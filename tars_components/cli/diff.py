@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import UsageError, Violation
@@ -135,19 +136,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return run_clusters(found, previous, current, args, new_dir, out)
     result = diff_stacks(previous, current, found.options, found.external_replicas)
     if result.diff is None:
-        errors = error_count(result.violations)
-        if args.format == "json":
-            print_violations(result.violations, sys.stderr)
-            document = {"violations": [_violation_json(v) for v in result.violations]}
-            out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-        else:
-            print_violations(result.violations, out)
-        print(
-            f"diff refused: {new_dir}: {errors} error(s), "
-            f"{len(result.violations) - errors} warning(s)",
-            file=sys.stderr,
-        )
-        return EXIT_VIOLATIONS
+        return _refuse(result.violations, new_dir, args.format, out)
     print_violations(result.violations, sys.stderr)
     if result.previous_errors:
         print(
@@ -184,18 +173,7 @@ def run_clusters(
     )
     violations = result.all_violations
     if not result.ok:
-        errors = error_count(violations)
-        if args.format == "json":
-            print_violations(violations, sys.stderr)
-            document = {"violations": [_violation_json(v) for v in violations]}
-            out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-        else:
-            print_violations(violations, out)
-        print(
-            f"diff refused: {new_dir}: {errors} error(s), {len(violations) - errors} warning(s)",
-            file=sys.stderr,
-        )
-        return EXIT_VIOLATIONS
+        return _refuse(violations, new_dir, args.format, out)
     print_violations(violations, sys.stderr)
     changed = False
     if args.format == "json":
@@ -236,3 +214,25 @@ def _violation_json(v: Violation) -> dict[str, Any]:
         "text": v.format(),
         **({"cluster": v.cluster} if v.cluster is not None else {}),
     }
+
+
+def refusal_summary(stack_dir: object, violations: Sequence[Violation]) -> int:
+    """Print ``diff refused: DIR: N error(s), M warning(s)`` (stderr); the exit status."""
+    errors = error_count(violations)
+    print(
+        f"diff refused: {stack_dir}: {errors} error(s), {len(violations) - errors} warning(s)",
+        file=sys.stderr,
+    )
+    return EXIT_VIOLATIONS
+
+
+def _refuse(violations: Sequence[Violation], stack_dir: object, fmt: str, out: TextIO) -> int:
+    """A diff refused on rule errors: the violations (json: a ``violations`` document on
+    stdout, the lines on stderr), then :func:`refusal_summary`."""
+    if fmt == "json":
+        print_violations(violations, sys.stderr)
+        document = {"violations": [_violation_json(v) for v in violations]}
+        out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    else:
+        print_violations(violations, out)
+    return refusal_summary(stack_dir, violations)

@@ -12,8 +12,6 @@ from ..errors import UsageError
 from .common import (
     EXIT_CHANGES,
     EXIT_OK,
-    EXIT_VIOLATIONS,
-    error_count,
     print_violations,
     settings,
 )
@@ -39,7 +37,7 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     from ..loading.load import load_stack
     from ..options import Mode
     from ..pipeline import build
-    from .diff import _colour
+    from .diff import _colour, refusal_summary
 
     if args.new_stack is not None:
         raise UsageError("diff --live takes one stack directory (or --stack ENV), not two")
@@ -54,13 +52,7 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     built = build(stack, options)
     if not built.ok:
         print_violations(built.violations, out if args.format != "json" else sys.stderr)
-        errors = error_count(built.violations)
-        print(
-            f"diff refused: {stack_dir}: {errors} error(s), "
-            f"{len(built.violations) - errors} warning(s)",
-            file=sys.stderr,
-        )
-        return EXIT_VIOLATIONS
+        return refusal_summary(stack_dir, built.violations)
     print_violations(built.violations, sys.stderr)
     result = live_diff(
         built.objects,
