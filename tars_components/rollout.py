@@ -26,6 +26,7 @@ from .models.base import P_IMAGE_REF, P_RELEASE_ID, PATTERN_HINTS
 from .models.document import Source
 from .models.product import PRODUCT_KINDS
 from .models.rollout import (
+    P_PERCENT,
     ROLLOUT_API_VERSION,
     RolloutDocument,
     max_unavailable_problem,
@@ -189,14 +190,14 @@ class Rollouts:
         self, raw: Mapping[str, Any], source: Source | None, namespace: str
     ) -> list[Violation]:
         """The schema violations (TP001) of one Rollout; a valid one is recorded."""
+        fast = _plain_rollout(raw, namespace, source)
+        if fast is not None:  # the common shape, valid: the model would say the same
+            self.rollouts.append(fast)
+            return []
         meta: dict[str, Any] = raw["metadata"] if isinstance(raw.get("metadata"), dict) else {}
         ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) else None
         ns = ns or namespace
         name = meta.get("name") if isinstance(meta.get("name"), str) else ""
-        fast = _plain_rollout(raw, ns, str(name), source)
-        if fast is not None:  # the common shape, valid: the model would say the same
-            self.rollouts.append(fast)
-            return []
         body = {k: v for k, v in raw.items() if k != "status"}
         body["metadata"] = {
             k: v
@@ -232,24 +233,27 @@ _TOP_KEYS = frozenset(("apiVersion", "kind", "metadata", "spec", "status"))
 _SPEC_KEYS = frozenset(("steps", "step", "stable", "abort", "stopped", "maxUnavailable"))
 _RELEASE_ID = re.compile(P_RELEASE_ID)
 _IMAGE_REF = re.compile(P_IMAGE_REF)
+_PERCENT = re.compile(P_PERCENT)
 
 
-def _plain_rollout(
-    raw: Mapping[str, Any], namespace: str, name: str, source: Source | None
-) -> Rollout | None:
+def _plain_rollout(raw: Mapping[str, Any], namespace: str, source: Source | None) -> Rollout | None:
     """The Rollout of a document in the common shape that :class:`RolloutDocument` certainly
     admits without an error (None for anything else: :func:`_validated` then decides, and
     reports). Every test is as strict as the model's, or stricter: exact types (no bool for
     an int), the camelCase field names only, ASCII strings matched in full, no labels or
-    annotations; the result is the Rollout the model would give."""
+    annotations; the result is the Rollout the model would give (``namespace``: the stack's,
+    for a document without its own)."""
     meta, spec = raw.get("metadata"), raw.get("spec")
-    if not (_TOP_KEYS.issuperset(raw) and type(meta) is dict and type(spec) is dict):
+    if type(meta) is not dict or type(spec) is not dict or not _TOP_KEYS.issuperset(raw):
         return None
-    if not name or type(meta.get("name")) is not str:
+    name, own_namespace = meta.get("name"), meta.get("namespace")
+    if type(name) is not str or not name:
         return None
+    if own_namespace is not None:
+        if type(own_namespace) is not str:
+            return None
+        namespace = own_namespace or namespace
     if meta.get("labels") is not None or meta.get("annotations") is not None:
-        return None
-    if meta.get("namespace") is not None and type(meta["namespace"]) is not str:
         return None
     if type(raw.get("apiVersion")) is not str or type(raw.get("kind")) is not str:
         return None
@@ -257,11 +261,13 @@ def _plain_rollout(
         return None
     steps, step = spec.get("steps"), spec.get("step", 0)
     stable, abort = spec.get("stable"), spec.get("abort", False)
-    stopped, max_unavailable = spec.get("stopped", []), spec.get("maxUnavailable")
+    max_unavailable = spec.get("maxUnavailable")
     if type(steps) is not list or not 1 <= len(steps) <= 100:
         return None
-    if any(step_problem(value) for value in steps):
-        return None
+    for value in steps:  # what step_problem admits, without its messages
+        kind = type(value)
+        if not ((kind is int and value >= 0) or (kind is str and _PERCENT.fullmatch(value))):
+            return None
     if type(step) is not int or step < 0 or type(abort) is not bool:
         return None
     if type(stable) is not dict or stable.keys() != {"id", "image"}:
@@ -269,10 +275,14 @@ def _plain_rollout(
     stable_id, image = stable["id"], stable["image"]
     if not (_ascii_match(_RELEASE_ID, stable_id, 63) and _ascii_match(_IMAGE_REF, image, 500)):
         return None
-    if type(stopped) is not list or len(stopped) > 99:
-        return None
-    if any(type(ordinal) is not int or not 0 <= ordinal <= 98 for ordinal in stopped):
-        return None
+    ordinals: tuple[int, ...] = ()
+    if "stopped" in spec:
+        stopped = spec["stopped"]
+        if type(stopped) is not list or len(stopped) > 99:
+            return None
+        if any(type(ordinal) is not int or not 0 <= ordinal <= 98 for ordinal in stopped):
+            return None
+        ordinals = tuple(sorted(set(stopped)))
     if max_unavailable is not None and max_unavailable_problem(max_unavailable):
         return None
     return Rollout(
@@ -284,7 +294,7 @@ def _plain_rollout(
         image,
         abort,
         source,
-        tuple(sorted(set(stopped))),
+        ordinals,
         max_unavailable,
     )
 

@@ -56,6 +56,102 @@ def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = 
 YamlLoader.construct_mapping = _construct_unique_mapping
 
 
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def _duplicate_key(node: yaml.Node, key: Any, key_node: yaml.Node) -> Exception:
+    return yaml.constructor.ConstructorError(
+        "while constructing a mapping",
+        node.start_mark,
+        f"duplicate key {key!r}",
+        key_node.start_mark,
+    )
+
+
+class CachedLoader(YamlLoader):
+    """:class:`YamlLoader`, giving the same documents and errors at a lower cost: a plain
+    scalar's tag comes from a cache shared by every text (it depends on the value only, and
+    a stack or an export repeats its keys and values thousands of times), and a mapping's
+    string keys and string values are taken as they are (the rest is constructed as usual)."""
+
+    _tags: dict[str, str] = {}
+    _MAX_TAGS = 1 << 16  # then the cache starts afresh: a bounded memory for any input
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        """The tag of a node, as YAML resolves it (a plain scalar's from the cache)."""
+        if kind is yaml.ScalarNode and implicit[0]:
+            tags = CachedLoader._tags
+            tag = tags.get(value)
+            if tag is None:
+                if len(tags) >= self._MAX_TAGS:
+                    tags.clear()
+                tag = tags[value] = super().resolve(kind, value, implicit)
+            return tag
+        return super().resolve(kind, value, implicit)
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        """Nothing: path resolvers are never added to these loaders (the parser calls this
+        for every node)."""
+
+    def ascend_resolver(self) -> None:
+        """Nothing (see :meth:`descend_resolver`)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """The mapping of ``node``; a string key given twice is an error."""
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if type(key_node) is not yaml.ScalarNode or key_node.tag != _STR:
+                # merge, tagged or complex keys: the general path, which finds the same errors
+                result: dict[Any, Any] = super().construct_mapping(node, deep)
+                return result
+            key = key_node.value
+            if key in mapping:
+                raise _duplicate_key(node, key, key_node)
+            if type(value_node) is yaml.ScalarNode and value_node.tag == _STR:
+                mapping[key] = value_node.value
+            else:
+                mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+
+class AliasFreeLoader(CachedLoader):
+    """:class:`CachedLoader` for a text without aliases (every node is used once): a document
+    is built in one recursive walk, its depth bounded by the nesting check that ran before,
+    with PyYAML's constructors only for tagged or non-string scalars."""
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        """The document of ``node``."""
+        data = self._build(node)
+        empty: dict[Any, Any] = {}
+        self.constructed_objects = empty
+        self.recursive_objects = dict(empty)
+        self.deep_construct = False
+        return data
+
+    def _build(self, node: yaml.Node) -> Any:
+        kind = type(node)
+        if kind is yaml.ScalarNode:
+            if node.tag == _STR:
+                return node.value
+            return self.construct_object(node, deep=True)
+        if kind is yaml.SequenceNode and node.tag == _SEQ:
+            return [self._build(item) for item in node.value]
+        if kind is not yaml.MappingNode or node.tag != _MAP:
+            return self.construct_object(node, deep=True)
+        mapping: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if type(key_node) is not yaml.ScalarNode or key_node.tag != _STR:
+                return self.construct_object(node, deep=True)  # as in CachedLoader
+            key = key_node.value
+            if key in mapping:
+                raise _duplicate_key(node, key, key_node)
+            mapping[key] = self._build(value_node)
+        return mapping
+
+
 class YamlLimitError(Exception):
     """A file beyond one of the :class:`Limits`: ``line`` (1-based) where known, else
     ``document`` (0-based index in the file) where known."""
@@ -264,21 +360,30 @@ def check_aliases(documents: list[Any], text: str, limits: Limits) -> None:
             )
 
 
-def load_documents(text: str, limits: Limits | None = None, loader: Any = None) -> list[Any]:
-    """Every document of ``text``, parsed with :class:`YamlLoader` (or a subclass, ``loader``)
-    within ``limits``.
+def load_documents(text: str, limits: Limits | None = None) -> list[Any]:
+    """Every document of ``text`` within ``limits``, exactly as :class:`YamlLoader` parses it
+    (same documents, same first error), through the faster :class:`AliasFreeLoader` (or
+    :class:`CachedLoader` when the text may hold aliases).
 
     Raises :class:`YamlLimitError` beyond a limit (the text is not parsed when too deep) and
     ``yaml.YAMLError`` for invalid YAML.
     """
     limits = limits or Limits()
     check_nesting(text, limits.max_depth)
+    aliases = may_have_aliases(text)
     try:
-        documents = list(yaml.load_all(text, Loader=loader or YamlLoader))
+        try:
+            documents = list(
+                yaml.load_all(text, Loader=CachedLoader if aliases else AliasFreeLoader)
+            )
+        except yaml.constructor.ConstructorError:
+            # the fast loaders build depth first, YamlLoader breadth first: of two errors in
+            # one text, report the one YamlLoader meets first (an error is rare: parse again)
+            documents = list(yaml.load_all(text, Loader=YamlLoader))
     except yaml.YAMLError as exc:
         if is_parser_nesting_error(exc):  # the parser's limit is above ours: never expected
             raise _too_deep(limits.max_depth, exc) from None
         raise
-    if may_have_aliases(text):
+    if aliases:
         check_aliases(documents, text, limits)
     return documents

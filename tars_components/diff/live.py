@@ -43,10 +43,8 @@ from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from ..models.ownership import SERVER_ID_LABEL, FieldOwnership, display_name
 from ..yaml_reader import (
     YamlLimitError,
-    YamlLoader,
     describe_yaml_error,
     load_documents,
-    may_have_aliases,
 )
 from .fields import by_name, key_segment, list_key
 from .model import Change, Diff
@@ -159,101 +157,6 @@ def _ignored(obj: Mapping[str, Any], ownerships: Mapping[ObjectKey, FieldOwnersh
     return ignored_paths(str(obj.get("kind")), ownership) if ownership else []
 
 
-_STR = "tag:yaml.org,2002:str"
-_MERGE = "tag:yaml.org,2002:merge"
-
-
-class ExportLoader(YamlLoader):
-    """:class:`~tars_components.yaml_reader.YamlLoader` (duplicate keys refused, timestamps
-    kept as text) with a shorter path for the mappings of a large export: string keys and
-    string values are taken as they are, the rest is constructed as usual."""
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        """The tag of a node, as YAML resolves it; a plain scalar's from a cache of this text
-        (it depends on the value only: an export repeats its keys and values thousands of
-        times)."""
-        if kind is yaml.ScalarNode and implicit[0]:
-            cache: dict[str, Any] = self.__dict__.setdefault("_tags", {})
-            tag = cache.get(value)
-            if tag is None:
-                tag = cache[value] = super().resolve(kind, value, implicit)
-            return tag
-        return super().resolve(kind, value, implicit)
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        """The mapping of ``node``; a key given twice is an error, as in ``YamlLoader``."""
-        mapping: dict[Any, Any] = {}
-        construct = self.construct_object
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE:  # merge keys: the general path
-                result: dict[Any, Any] = super().construct_mapping(node, deep)
-                return result
-            if type(key_node) is yaml.ScalarNode and key_node.tag == _STR:
-                key = key_node.value
-            else:
-                key = construct(key_node, deep=deep)
-                if not isinstance(key, (str, int, float, bool, type(None))):
-                    result = super().construct_mapping(node, deep)  # its own error
-                    return result
-            if key in mapping:
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping",
-                    node.start_mark,
-                    f"duplicate key {key!r}",
-                    key_node.start_mark,
-                )
-            if type(value_node) is yaml.ScalarNode and value_node.tag == _STR:
-                mapping[key] = value_node.value
-            else:
-                mapping[key] = construct(value_node, deep=deep)
-        return mapping
-
-
-_MAP = "tag:yaml.org,2002:map"
-_SEQ = "tag:yaml.org,2002:seq"
-
-
-class AliasFreeExportLoader(ExportLoader):
-    """:class:`ExportLoader` for a text without anchors or aliases (every node is used once):
-    the document is built in one recursive walk, its depth bounded by the nesting check that
-    ran before, with PyYAML's constructors only for tagged or non-string scalars."""
-
-    def construct_document(self, node: yaml.Node) -> Any:
-        """The document of ``node``."""
-        data = self._build(node)
-        empty: dict[Any, Any] = {}
-        self.constructed_objects = empty
-        self.recursive_objects = dict(empty)
-        self.deep_construct = False
-        return data
-
-    def _build(self, node: yaml.Node) -> Any:
-        kind = type(node)
-        if kind is yaml.ScalarNode:
-            if node.tag == _STR:
-                return node.value
-            return self.construct_object(node, deep=True)
-        if kind is yaml.SequenceNode and node.tag == _SEQ:
-            return [self._build(item) for item in node.value]
-        if kind is not yaml.MappingNode or node.tag != _MAP:
-            return self.construct_object(node, deep=True)
-        mapping: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if type(key_node) is yaml.ScalarNode and key_node.tag == _STR:
-                key = key_node.value
-            else:  # merge keys, tagged or complex keys: the general path
-                return self.construct_object(node, deep=True)
-            if key in mapping:
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping",
-                    node.start_mark,
-                    f"duplicate key {key!r}",
-                    key_node.start_mark,
-                )
-            mapping[key] = self._build(value_node)
-        return mapping
-
-
 def parse_export(
     texts: Mapping[str, str], limits: Limits | None = None, namespace: str | None = None
 ) -> list[dict[str, Any]]:
@@ -267,8 +170,7 @@ def parse_export(
     problems: list[LoadProblem] = []
     for file, text in sorted(texts.items()):
         try:
-            loader = ExportLoader if may_have_aliases(text) else AliasFreeExportLoader
-            documents = load_documents(text, limits, loader)
+            documents = load_documents(text, limits)
         except yaml.YAMLError as exc:
             line, message = describe_yaml_error(exc)
             problems.append(LoadProblem(file, line, f"invalid YAML: {message}"))

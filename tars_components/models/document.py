@@ -89,11 +89,16 @@ class Document(TarsModel):
     @property
     def source(self) -> Source | None:
         """The file and document index this object was loaded from, if any."""
-        return self._source
+        private = self.__pydantic_private__  # read directly: pydantic's __getattr__ is slow
+        return private.get("_source") if private is not None else None
 
     def with_source(self, source: Source | None) -> "Document":
         """Attach a source location (used by the loader and by copies)."""
-        self._source = source
+        private = self.__pydantic_private__
+        if private is None:
+            self._source = source
+        else:
+            private["_source"] = source
         return self
 
     @property

@@ -123,5 +123,5 @@ def test_the_common_shape_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) -
             "stable": {"id": "v1.4.0", "image": "registry/shop.orderserver:v1.4.0"},
         },
     }
-    assert rollout._plain_rollout(doc, "tars-dev", "shop-orderserver", None) is not None
+    assert rollout._plain_rollout(doc, "tars-dev", None) is not None
     assert _read(doc, True, monkeypatch) == _read(doc, False, monkeypatch)
