@@ -32,11 +32,13 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     from ..config import effective_ownership
     from ..diff.live import live_diff, parse_export
     from ..diff.live_printers import live_json, live_markdown, live_text
-    from ..expansion.ownership import server_ownerships
+    from ..expansion.ownership import ObjectKey, server_ownerships
     from ..importer import read_export
     from ..loading.load import load_stack
+    from ..models.ownership import FieldOwnership
     from ..options import Mode
-    from ..pipeline import build
+    from ..pipeline import Build, build
+    from .beside import Beside
     from .diff import _colour, refusal_summary
 
     if args.new_stack is not None:
@@ -47,9 +49,17 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     found = settings(args)
     stack_dir = args.old_stack or found.stack_dir
     options = replace(found.options, field_ownership=effective_ownership(found))
-    live = parse_export(read_export(args.live, found.limits), found.limits, options.namespace)
-    stack = load_stack(stack_dir, options.namespace, found.limits)
-    built = build(stack, options)
+    texts = read_export(args.live, found.limits)
+
+    def build_stack() -> tuple[Build, dict[ObjectKey, FieldOwnership]]:
+        stack = load_stack(stack_dir, options.namespace, found.limits)
+        return build(stack, options), server_ownerships(stack, options)
+
+    # The stack is built beside the export's parse (a second CPU); an unreadable export is
+    # still reported first, before anything the stack has.
+    with Beside(build_stack) as building:
+        live = parse_export(texts, found.limits, options.namespace)
+        built, ownerships = building.result()
     if not built.ok:
         print_violations(built.violations, out if args.format != "json" else sys.stderr)
         return refusal_summary(stack_dir, built.violations)
@@ -57,7 +67,7 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     result = live_diff(
         built.objects,
         live,
-        server_ownerships(stack, options),
+        ownerships,
         own_managers(args),
         crd_mode=options.mode == Mode.CRD,
     )

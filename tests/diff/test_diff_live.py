@@ -277,6 +277,31 @@ def test_cli_bad_input_exits_2_with_file_and_line(tmp_path: Path) -> None:
     assert both.returncode == 2 and "one stack directory" in both.stderr
 
 
+def test_cli_reports_the_export_first_then_the_stack(tmp_path: Path) -> None:
+    """The stack is built beside the export's parse (a second CPU): its errors and rule
+    violations are reported as when it is built after the export, and a broken export still
+    comes first."""
+    (_, objects), _ = built(Mode.EXPAND)
+    stack, export = write(tmp_path, live_of(objects))
+    (stack / "broken.yaml").write_text("kind: [\n", encoding="utf-8")
+    broken_stack = cli(stack, export)
+    assert broken_stack.returncode == 2, broken_stack.stderr
+    assert f"{stack / 'broken.yaml'}:" in broken_stack.stderr
+    assert "Traceback" not in broken_stack.stderr
+    export.write_text("items: [\n", encoding="utf-8")
+    both = cli(stack, export)
+    assert both.returncode == 2
+    assert f"{export}:" in both.stderr and "broken.yaml" not in both.stderr
+    (stack / "broken.yaml").unlink()
+    bad = server_with_env()
+    bad["metadata"]["name"], bad["spec"]["app"] = "bad-app", "Bad_App"  # not an app name
+    (stack / "bad-server.yaml").write_text(stack_text(bad), encoding="utf-8")
+    export.write_text(yaml.safe_dump(as_list(live_of(objects))), encoding="utf-8")
+    refused = cli(stack, export)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "TS" in refused.stdout and "Traceback" not in refused.stderr
+
+
 def test_cli_never_prints_a_secret_of_the_export(tmp_path: Path) -> None:
     secret = {
         "apiVersion": "v1",
