@@ -11,6 +11,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.same import same
 
 from tars_components.yaml_reader import (
     AliasFreeLoader,
@@ -19,19 +20,6 @@ from tars_components.yaml_reader import (
     load_documents,
     may_have_aliases,
 )
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal and of the same types all the way down (``1 == True == 1.0`` in Python)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) and a != a:  # .nan
-        return b != b
-    return bool(a == b)
 
 
 def _reference(text: str) -> tuple[str, Any]:
@@ -48,10 +36,10 @@ def _fast(text: str) -> tuple[str, Any]:
         return "error", str(exc)
 
 
-def _assert_same(text: str) -> None:
+def _assertsame(text: str) -> None:
     (kind, want), (got_kind, got) = _reference(text), _fast(text)
     assert got_kind == kind, (text, want, got)
-    assert _same(got, want) if kind == "ok" else got == want, (text, want, got)
+    assert same(got, want) if kind == "ok" else got == want, (text, want, got)
 
 
 # Plain scalars YAML 1.1 resolves to other types, or nearly does.
@@ -121,9 +109,9 @@ def test_any_dumped_tree_reads_as_the_reference_reads_it(
     """Trees of tricky scalars written in block, flow and mixed style, one or more documents;
     the dumper quotes what must stay a string, so the plain scalars are resolved by type."""
     text = yaml.safe_dump_all(trees, default_flow_style=flow, sort_keys=False)
-    _assert_same(text)
+    _assertsame(text)
     # the same text with every quote dropped: the tricky scalars are resolved again
-    _assert_same(text.replace("'", ""))
+    _assertsame(text.replace("'", ""))
 
 
 @pytest.mark.parametrize(
@@ -154,7 +142,7 @@ def test_edge_texts_read_as_the_reference_reads_them(text: str) -> None:
     if text == "&a [*a]\n":  # the product refuses it by the alias check, the reference builds it
         assert may_have_aliases(text)
         return
-    _assert_same(text)
+    _assertsame(text)
 
 
 def test_the_fast_loaders_have_no_path_resolvers() -> None:

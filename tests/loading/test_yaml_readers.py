@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 from ruamel.yaml import YAML
+from support.same import same
 
 from tars_components.loading.load import load_stack
 from tars_components.options import Mode, Options
@@ -36,17 +37,6 @@ def _yaml12() -> Any:
     return reader
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal and of the same types all the way down (``1 == True == 1.0`` in Python)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
-
-
 def _rendered(stack_dir: Path, mode: Mode) -> tuple[list[dict[str, Any]], dict[str, str]]:
     result = build(load_stack(stack_dir, "tars-dev"), Options(namespace="tars-dev", mode=mode))
     assert result.ok, [v.format() for v in result.violations if v.is_error]
@@ -63,8 +53,8 @@ def test_yaml_12_reader_reads_every_rendered_file_as_pyyaml_does(
     for (path, text), built in zip(files.items(), objects, strict=True):
         pyyaml = yaml.safe_load(text)
         yaml12 = reader.load(text)
-        assert _same(pyyaml, built), path
-        assert _same(yaml12, built), path
+        assert same(pyyaml, built), path
+        assert same(yaml12, built), path
 
 
 def test_env_values_that_look_like_numbers_render_quoted() -> None:
