@@ -37,6 +37,25 @@ YamlLoader.add_constructor(
 )
 
 
+def _reported(constructor: Any) -> Any:
+    """``constructor``, raising a ConstructorError at the node for a value its tag does not
+    admit (PyYAML raises a bare ValueError or KeyError for ``!!int x`` or ``!!bool maybe``)."""
+
+    def construct(loader: Any, node: yaml.Node) -> Any:
+        try:
+            return constructor(loader, node)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{node.value!r} is not a valid {node.tag} ({exc})", node.start_mark
+            ) from None
+
+    return construct
+
+
+for _tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool"):
+    YamlLoader.add_constructor(_tag, _reported(yaml.SafeLoader.yaml_constructors[_tag]))
+
+
 def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
     """Mappings reject a key given twice, as kubectl does (PyYAML keeps the last silently)."""
     seen: set[str] = set()
@@ -101,6 +120,9 @@ class CachedLoader(YamlLoader):
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         """The mapping of ``node``; a string key given twice is an error."""
+        if type(node) is not yaml.MappingNode:  # e.g. !!map [] or !!set '': its own error
+            refused: dict[Any, Any] = super().construct_mapping(node, deep)
+            return refused
         mapping: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             if type(key_node) is not yaml.ScalarNode or key_node.tag != _STR:
@@ -169,8 +191,8 @@ class YamlLimitError(Exception):
 # So a file's nesting is at most 2 * (longest such run + 1) + its count of [ and {; an empty
 # pair ([] or {}: a live export's managedFields holds thousands) holds nothing, so all of them
 # together add at most one level.
-_ANCHOR = re.compile(r"(?:^|[\s,\[\]{}:])&[^\s,\[\]{}]")
-_ALIAS = re.compile(r"(?:^|[\s,\[\]{}:])\*[^\s,\[\]{}]")
+_ANCHOR = re.compile(r"(?:^|[\s,\[\]{}:?\ufeff])&[^\s,\[\]{}]")
+_ALIAS = re.compile(r"(?:^|[\s,\[\]{}:?\ufeff])\*[^\s,\[\]{}]")
 
 
 def _nesting_bound_within(text: str, limit: int) -> bool:
@@ -376,10 +398,14 @@ def load_documents(text: str, limits: Limits | None = None) -> list[Any]:
             documents = list(
                 yaml.load_all(text, Loader=CachedLoader if aliases else AliasFreeLoader)
             )
-        except yaml.constructor.ConstructorError:
-            # the fast loaders build depth first, YamlLoader breadth first: of two errors in
-            # one text, report the one YamlLoader meets first (an error is rare: parse again)
+        except Exception:
+            # Whatever stopped the fast loaders (they build depth first, YamlLoader breadth
+            # first, so of two errors they may meet the other one; deep nesting under a key
+            # they leave to PyYAML's recursive constructor), YamlLoader decides: the same
+            # documents or the same first error. Errors are rare: parse again, and check the
+            # aliases whatever the scan for them said.
             documents = list(yaml.load_all(text, Loader=YamlLoader))
+            aliases = True
     except yaml.YAMLError as exc:
         if is_parser_nesting_error(exc):  # the parser's limit is above ours: never expected
             raise _too_deep(limits.max_depth, exc) from None

@@ -9,6 +9,7 @@ exactly as without a child.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import signal
@@ -37,12 +38,24 @@ class Beside(Generic[T]):
         self._fn = fn
         self._pid = 0
         self._reader = -1
+        self._done: tuple[T] | None = None
         if sys.platform.startswith("linux") and cpus() >= 2:
             self._fork()
 
     def _fork(self) -> None:
-        reader, writer = os.pipe()
-        pid = os.fork()
+        # what the parent has buffered would otherwise be written by the child too
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            reader, writer = os.pipe()
+        except OSError:
+            return  # no pipe: computed in the parent
+        try:
+            pid = os.fork()
+        except OSError:  # no process to spare: computed in the parent
+            os.close(reader)
+            os.close(writer)
+            return
         if pid == 0:  # the child: never returns, never runs the parent's exit handlers
             os.close(reader)
             try:
@@ -58,29 +71,35 @@ class Beside(Generic[T]):
         self._pid, self._reader = pid, reader
 
     def result(self) -> T:
-        """The value of ``fn()``; what ``fn()`` raises, raised here."""
+        """The value of ``fn()`` (computed once); what ``fn()`` raises, raised here."""
+        if self._done is not None:
+            return self._done[0]
         if self._pid:
-            with os.fdopen(self._reader, "rb") as pipe:
-                payload = pipe.read()
-            self._reap()
-            if payload.startswith(_OK):
-                try:
-                    value: T = pickle.loads(payload[len(_OK) :])
-                    return value
-                except Exception:  # a value that does not unpickle: computed here instead
-                    pass
-        return self._fn()
-
-    def _reap(self) -> None:
-        pid, self._pid = self._pid, 0
-        os.waitpid(pid, 0)
+            reader, self._reader = self._reader, -1
+            try:
+                with os.fdopen(reader, "rb") as pipe:
+                    payload = pipe.read()
+            finally:
+                self.close()  # reaped, or stopped when the wait was interrupted
+            # a value that does not unpickle is computed here instead
+            with contextlib.suppress(Exception):
+                if payload.startswith(_OK):
+                    self._done = (pickle.loads(memoryview(payload)[len(_OK) :]),)
+        if self._done is None:
+            self._done = (self._fn(),)
+        return self._done[0]
 
     def close(self) -> None:
-        """Stop the child, if it still runs."""
-        if self._pid:
-            os.kill(self._pid, signal.SIGKILL)
+        """Stop the child if it still runs, and reap it."""
+        pid, self._pid = self._pid, 0
+        if self._reader >= 0:
             os.close(self._reader)
-            self._reap()
+            self._reader = -1
+        if pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)  # an exited child is only reaped
+            with contextlib.suppress(ChildProcessError):  # SIGCHLD ignored: nothing to reap
+                os.waitpid(pid, 0)
 
     def __enter__(self) -> Beside[T]:
         return self

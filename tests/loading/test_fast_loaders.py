@@ -13,10 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.same import same
 
+from tars_components.limits import MAX_DEPTH_CEILING, Limits
 from tars_components.yaml_reader import (
     AliasFreeLoader,
     CachedLoader,
+    YamlLimitError,
     YamlLoader,
+    describe_yaml_error,
     load_documents,
     may_have_aliases,
 )
@@ -36,7 +39,7 @@ def _fast(text: str) -> tuple[str, Any]:
         return "error", str(exc)
 
 
-def _assertsame(text: str) -> None:
+def _assert_same(text: str) -> None:
     (kind, want), (got_kind, got) = _reference(text), _fast(text)
     assert got_kind == kind, (text, want, got)
     assert same(got, want) if kind == "ok" else got == want, (text, want, got)
@@ -109,9 +112,9 @@ def test_any_dumped_tree_reads_as_the_reference_reads_it(
     """Trees of tricky scalars written in block, flow and mixed style, one or more documents;
     the dumper quotes what must stay a string, so the plain scalars are resolved by type."""
     text = yaml.safe_dump_all(trees, default_flow_style=flow, sort_keys=False)
-    _assertsame(text)
+    _assert_same(text)
     # the same text with every quote dropped: the tricky scalars are resolved again
-    _assertsame(text.replace("'", ""))
+    _assert_same(text.replace("'", ""))
 
 
 @pytest.mark.parametrize(
@@ -134,15 +137,54 @@ def test_any_dumped_tree_reads_as_the_reference_reads_it(
         "a: *missing\n",  # an undefined alias: refused
         "a: 1\n b: 2\n",  # a syntax error
         "&a [*a]\n",  # a recursive alias: built (and refused by the alias check)
+        "\ufeff&a [*a]\n",  # the same after a byte order mark
+        "[? &k key, ?*k : v]\n",  # an anchor and an alias right after a flow key indicator
+        "!!map []\n",  # a tagged collection of the wrong kind: refused
+        "!!set []\n",
+        "!!map ''\n",
+        "a: &x 1\nb: *x\nc: !!map []\n",
+        "a: !!int x\n",  # a value its tag does not admit: refused at its line
+        "a: !!bool maybe\n",
+        "a: !!float y\n",
+        "a: !!int x\na: 1\n",  # two errors, met in another order by the fast loaders
+        "a: !!bool maybe\na: 2\n",
+        "a: !!int x\n<<: 5\n",
+        "a: {b: !!int x}\nc: !foo y\n",
+        "a: &x 1\nb: *x\nc: !!int x\nc: 2\n",
         "k: &v value\n",  # an anchor without alias
         "quoted: \"yes\"\nplain: yes\nsingle: '1'\nblock: |\n  1\nfolded: >\n  yes\n",
     ],
 )
 def test_edge_texts_read_as_the_reference_reads_them(text: str) -> None:
-    if text == "&a [*a]\n":  # the product refuses it by the alias check, the reference builds it
+    if "&a [*a]" in text:  # the product refuses it by the alias check, the reference builds it
         assert may_have_aliases(text)
+        with pytest.raises(YamlLimitError, match="refers to its own ancestor"):
+            load_documents(text)
         return
-    _assertsame(text)
+    _assert_same(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{1: " + "[" * 250 + "]" * 250 + "}\n",  # a non-string key over deep nesting
+        "{1: " + "{a: " * 390 + "x" + "}" * 390 + "}\n",
+        "- " * 390 + "x\n",
+    ],
+    ids=["flow-lists-under-an-int-key", "flow-maps-under-an-int-key", "block-lists"],
+)
+def test_nesting_the_limits_allow_reads_as_the_reference_reads_it(text: str) -> None:
+    """Up to the highest ``--max-depth`` (400 levels), the fast loaders never hit Python's
+    recursion limit where the reference (breadth first) does not."""
+    limits = Limits(max_depth=MAX_DEPTH_CEILING)
+    assert load_documents(text, limits) == list(yaml.load_all(text, Loader=YamlLoader))
+
+
+def test_a_value_its_tag_does_not_admit_is_a_yaml_error_with_its_line() -> None:
+    with pytest.raises(yaml.YAMLError) as raised:
+        load_documents("a: 1\nb: !!int twelve\n")
+    line, message = describe_yaml_error(raised.value)
+    assert line == 2 and "'twelve' is not a valid tag:yaml.org,2002:int" in message
 
 
 def test_the_fast_loaders_have_no_path_resolvers() -> None:
