@@ -78,7 +78,6 @@ YamlLoader.construct_mapping = _construct_unique_mapping
 _STR = "tag:yaml.org,2002:str"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
-_MERGE = "tag:yaml.org,2002:merge"
 
 
 def _duplicate_key(node: yaml.Node, key: Any, key_node: yaml.Node) -> Exception:
