@@ -17,6 +17,17 @@ from .text import printable
 from .yaml_reader import YamlLoader
 
 Segment = str | int
+
+
+def error_path(location: Iterable[object]) -> tuple[Segment, ...]:
+    """The field path of a pydantic error's ``loc``: its names and indexes, without the
+    validator names pydantic appends to a constrained type's location (``str[...]``,
+    ``function-after[...]``)."""
+    return tuple(
+        seg for seg in location if isinstance(seg, int) or (isinstance(seg, str) and "[" not in seg)
+    )
+
+
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SEGMENT = re.compile(r'\.?([^.\[\]"]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
 

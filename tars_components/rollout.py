@@ -32,7 +32,7 @@ from .models.rollout import (
     max_unavailable_problem,
     step_problem,
 )
-from .paths import Segment
+from .paths import Segment, error_path
 from .rules.schema import document_schema_violation
 
 KIND = RolloutDocument.KIND
@@ -322,12 +322,7 @@ def _validated(
         doc = RolloutDocument.model_validate(body)
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
-            path = tuple(
-                seg
-                for seg in error["loc"]
-                if isinstance(seg, (str, int)) and not (isinstance(seg, str) and "[" in seg)
-            )
-            errors.append((path, _message(error)))
+            errors.append((error_path(error["loc"]), _message(error)))
     spec = body.get("spec")
     steps = spec.get("steps") if isinstance(spec, dict) else None
     if isinstance(steps, list):

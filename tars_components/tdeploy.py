@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from .errors import Violation
 from .models.document import API_VERSIONS, Source
 from .models.tdeploy import TDeployDocument
-from .paths import Segment, parse_path
+from .paths import Segment, error_path, parse_path
 from .rules.schema import document_schema_violation
 
 KIND = TDeployDocument.KIND
@@ -148,12 +148,7 @@ def _schema_errors(body: Mapping[str, Any]) -> list[tuple[tuple[Segment, ...], s
         TDeployDocument.model_validate(body)
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
-            path = tuple(
-                seg
-                for seg in error["loc"]
-                if isinstance(seg, (str, int)) and not (isinstance(seg, str) and "[" in seg)
-            )
-            errors.append((path, _message(error)))
+            errors.append((error_path(error["loc"]), _message(error)))
     return errors
 
 

@@ -28,7 +28,7 @@ from ..models import (
 )
 from ..models.base import P_DNS1123SUB, PATTERN_HINTS
 from ..models.names import is_dns_label
-from ..paths import MISSING, Segment, lookup
+from ..paths import MISSING, Segment, error_path, lookup
 from ..redaction import quote, secret_keys, secret_subtrees
 from ..rules.schema import SECTION_MISMATCH, schema_violation, section_mismatch, skipped_object
 from .exports import clean_document, controller_owner
@@ -262,9 +262,7 @@ def _pydantic_errors(
     exc: ValidationError, api_version: str, kind_name: str
 ) -> Iterator[tuple[tuple[Segment, ...], str, str]]:
     for error in exc.errors(include_url=False):
-        path = tuple(seg for seg in error["loc"] if isinstance(seg, (str, int)))
-        # pydantic appends the validator of a constrained type to the location
-        path = tuple(seg for seg in path if not (isinstance(seg, str) and "[" in seg))
+        path = error_path(error["loc"])
         kind = error["type"]
         if kind == "string_pattern_mismatch" and error.get("input") == "":
             kind = "empty"
