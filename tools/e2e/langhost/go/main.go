@@ -1,0 +1,231 @@
+// pulumi-language-go for the e2e toolchain: builds a Go Pulumi program with `go build` (or
+// takes the prebuilt `binary` runtime option) and runs it with the environment the Go SDK's
+// pulumi.Run reads.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"local/tools-pulumi/langhost/serve"
+)
+
+// version is stamped by tools/e2e/toolchain (the CLI's version).
+var version = "0.0.0"
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+}
+
+func main() {
+	serve.Main(func(engineAddress string) pulumirpc.LanguageRuntimeServer {
+		return &host{engineAddress: engineAddress}
+	})
+}
+
+func (h *host) Handshake(
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
+) (*pulumirpc.LanguageHandshakeResponse, error) {
+	if req.GetEngineAddress() != "" {
+		h.engineAddress = req.GetEngineAddress()
+	}
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+type module struct {
+	Path string
+	Dir  string
+	Main bool
+}
+
+// modules lists the program's modules (`go list -m -json all`), downloading them if needed.
+func modules(ctx context.Context, dir string) ([]module, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-m", "-json", "all")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -m all in %s: %s", dir, strings.TrimSpace(stderr.String()))
+	}
+	var mods []module
+	decoder := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var m module
+		if err := decoder.Decode(&m); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+		mods = append(mods, m)
+	}
+	return mods, nil
+}
+
+// plugins finds the pulumi-plugin.json files of the program's dependencies: a generated Go
+// SDK has one in its package directory.
+func plugins(ctx context.Context, dir string) ([]serve.PluginJSON, error) {
+	mods, err := modules(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var found []serve.PluginJSON
+	for _, m := range mods {
+		if m.Main || m.Dir == "" {
+			continue
+		}
+		_ = filepath.WalkDir(m.Dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() && strings.Count(strings.TrimPrefix(path, m.Dir), string(filepath.Separator)) > 4 {
+				return filepath.SkipDir
+			}
+			if d.Name() == "pulumi-plugin.json" {
+				if p, ok := serve.ReadPluginJSON(path); ok {
+					found = append(found, p)
+				}
+			}
+			return nil
+		})
+	}
+	return found, nil
+}
+
+func (h *host) GetRequiredPackages(
+	ctx context.Context, req *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	found, err := plugins(ctx, req.GetInfo().GetProgramDirectory())
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GetRequiredPackagesResponse{Packages: serve.Dependencies(found)}, nil
+}
+
+func (h *host) GetRequiredPlugins(
+	ctx context.Context, req *pulumirpc.GetRequiredPluginsRequest,
+) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	found, err := plugins(ctx, req.GetInfo().GetProgramDirectory())
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GetRequiredPluginsResponse{Plugins: serve.AsPlugins(serve.Dependencies(found))}, nil
+}
+
+// program is the binary to run: the `binary` runtime option, or the program built now.
+func program(ctx context.Context, info *pulumirpc.ProgramInfo) (string, func(), error) {
+	dir := info.GetProgramDirectory()
+	if binary := serve.Option(info, "binary"); binary != "" {
+		if !filepath.IsAbs(binary) {
+			binary = filepath.Join(dir, binary)
+		}
+		return binary, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "pulumi-go.")
+	if err != nil {
+		return "", nil, err
+	}
+	out := filepath.Join(tmp, "program")
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", out, ".")
+	cmd.Dir = dir
+	if entry := info.GetEntryPoint(); entry != "" && entry != "." {
+		cmd.Args[len(cmd.Args)-1] = entry
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		_ = os.RemoveAll(tmp)
+		return "", nil, fmt.Errorf("go build of the program failed:\n%s", stderr.String())
+	}
+	return out, func() { _ = os.RemoveAll(tmp) }, nil
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	binary, cleanup, err := program(ctx, req.GetInfo())
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	defer cleanup()
+	config, err := serve.ConfigEnv(req.GetConfig(), req.GetConfigSecretKeys())
+	if err != nil {
+		return nil, err
+	}
+	env := append(os.Environ(), config...)
+	env = append(env,
+		"PULUMI_MONITOR="+req.GetMonitorAddress(),
+		"PULUMI_ENGINE="+h.engineAddress,
+		"PULUMI_PROJECT="+req.GetProject(),
+		"PULUMI_STACK="+req.GetStack(),
+		"PULUMI_ORGANIZATION="+req.GetOrganization(),
+		"PULUMI_ROOT_DIRECTORY="+req.GetInfo().GetRootDirectory(),
+		fmt.Sprintf("PULUMI_DRY_RUN=%v", req.GetDryRun()),
+		fmt.Sprintf("PULUMI_PARALLEL=%d", req.GetParallel()),
+	)
+	cmd := exec.CommandContext(ctx, binary, req.GetArgs()...)
+	cmd.Env = env
+	cmd.Dir = req.GetPwd()
+	return serve.RunProgram(cmd, "the Go program"), nil
+}
+
+func (h *host) InstallDependencies(
+	req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer,
+) error {
+	dir := req.GetInfo().GetProgramDirectory()
+	if dir == "" {
+		dir = req.GetDirectory()
+	}
+	cmd := exec.CommandContext(server.Context(), "go", "mod", "tidy")
+	cmd.Dir = dir
+	cmd.Stdout = serve.Streamer{Send: server.Send}
+	cmd.Stderr = serve.Streamer{Send: server.Send, Stderr: true}
+	return cmd.Run()
+}
+
+func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return nil, err
+	}
+	out, err := exec.CommandContext(ctx, goBin, "env", "GOVERSION").Output()
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.AboutResponse{Executable: goBin, Version: strings.TrimSpace(string(out))}, nil
+}
+
+func (h *host) GetProgramDependencies(
+	ctx context.Context, req *pulumirpc.GetProgramDependenciesRequest,
+) (*pulumirpc.GetProgramDependenciesResponse, error) {
+	mods, err := modules(ctx, req.GetInfo().GetProgramDirectory())
+	if err != nil {
+		return nil, err
+	}
+	var deps []*pulumirpc.DependencyInfo
+	for _, m := range mods {
+		if !m.Main {
+			deps = append(deps, &pulumirpc.DependencyInfo{Name: m.Path})
+		}
+	}
+	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
+}
+
+func (h *host) RuntimeOptionsPrompts(
+	context.Context, *pulumirpc.RuntimeOptionsRequest,
+) (*pulumirpc.RuntimeOptionsResponse, error) {
+	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}

@@ -1,0 +1,237 @@
+// pulumi-language-nodejs for the e2e toolchain: runs a Node.js Pulumi program (TypeScript
+// through ts-node, as the SDK's runner does) with the runner of the @pulumi/pulumi the program
+// installed, and installs its dependencies with the SDK's package-manager package.
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"local/tools-pulumi/langhost/serve"
+)
+
+// version is stamped by tools/e2e/toolchain (the CLI's version).
+var version = "0.0.0"
+
+type host struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	engineAddress string
+}
+
+func main() {
+	serve.Main(func(engineAddress string) pulumirpc.LanguageRuntimeServer {
+		return &host{engineAddress: engineAddress}
+	})
+}
+
+func (h *host) Handshake(
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
+) (*pulumirpc.LanguageHandshakeResponse, error) {
+	if req.GetEngineAddress() != "" {
+		h.engineAddress = req.GetEngineAddress()
+	}
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+// resolve asks node where a module resolves from dir (require.resolve), as the runner would.
+func resolve(ctx context.Context, dir, module string) (string, error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return "", fmt.Errorf("node is not on PATH: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, node, "-e",
+		"process.stdout.write(require.resolve(process.argv[1], {paths: [process.argv[2]]}))", module, dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("cannot find %s from %s (run `pulumi install`): %s", module, dir,
+			strings.TrimSpace(stderr.String()))
+	}
+	return string(out), nil
+}
+
+// nodeModules walks the program's node_modules (scoped packages too, nested ones as npm
+// leaves them) for packages that declare a resource plugin.
+func nodeModules(dir string) []serve.PluginJSON {
+	var found []serve.PluginJSON
+	var walk func(modules string, depth int)
+	walk = func(modules string, depth int) {
+		if depth > 4 {
+			return
+		}
+		entries, err := os.ReadDir(modules)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !e.IsDir() && e.Type()&os.ModeSymlink == 0 {
+				continue
+			}
+			pkg := filepath.Join(modules, e.Name())
+			if strings.HasPrefix(e.Name(), "@") {
+				walk(pkg, depth)
+				continue
+			}
+			if p, ok := serve.ReadPluginJSON(filepath.Join(pkg, "pulumi-plugin.json")); ok {
+				found = append(found, p)
+			}
+			walk(filepath.Join(pkg, "node_modules"), depth+1)
+		}
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		walk(filepath.Join(d, "node_modules"), 0)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return found
+}
+
+func (h *host) GetRequiredPackages(
+	_ context.Context, req *pulumirpc.GetRequiredPackagesRequest,
+) (*pulumirpc.GetRequiredPackagesResponse, error) {
+	return &pulumirpc.GetRequiredPackagesResponse{
+		Packages: serve.Dependencies(nodeModules(req.GetInfo().GetProgramDirectory())),
+	}, nil
+}
+
+func (h *host) GetRequiredPlugins(
+	_ context.Context, req *pulumirpc.GetRequiredPluginsRequest,
+) (*pulumirpc.GetRequiredPluginsResponse, error) {
+	deps := serve.Dependencies(nodeModules(req.GetInfo().GetProgramDirectory()))
+	return &pulumirpc.GetRequiredPluginsResponse{Plugins: serve.AsPlugins(deps)}, nil
+}
+
+// nodeEnv is what the SDK's runner reads besides its flags: TypeScript on unless the
+// `typescript` runtime option is false, and an optional tsconfig.
+func nodeEnv(info *pulumirpc.ProgramInfo) []string {
+	env := []string{"PULUMI_NODEJS_TYPESCRIPT=true"}
+	if serve.Option(info, "typescript") == "false" {
+		env[0] = "PULUMI_NODEJS_TYPESCRIPT=false"
+	}
+	if tsconfig := serve.Option(info, "tsconfig"); tsconfig != "" {
+		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+tsconfig)
+	}
+	return env
+}
+
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	dir := req.GetInfo().GetProgramDirectory()
+	runner, err := resolve(ctx, dir, "@pulumi/pulumi/cmd/run")
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	args := []string{runner}
+	args = serve.AppendArg(args, "monitor", req.GetMonitorAddress())
+	args = serve.AppendArg(args, "engine", h.engineAddress)
+	args = serve.AppendArg(args, "project", req.GetProject())
+	args = serve.AppendArg(args, "root-directory", req.GetInfo().GetRootDirectory())
+	args = serve.AppendArg(args, "stack", req.GetStack())
+	args = serve.AppendArg(args, "pwd", req.GetPwd())
+	if req.GetDryRun() {
+		args = append(args, "--dry-run")
+	}
+	if req.GetParallel() > 0 {
+		args = serve.AppendArg(args, "parallel", fmt.Sprint(req.GetParallel()))
+	}
+	args = serve.AppendArg(args, "organization", req.GetOrganization())
+	program := req.GetInfo().GetEntryPoint()
+	if program == "" {
+		program = "."
+	}
+	args = append(args, program)
+	args = append(args, req.GetArgs()...)
+	config, err := serve.ConfigEnv(req.GetConfig(), req.GetConfigSecretKeys())
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Env = append(append(os.Environ(), config...), nodeEnv(req.GetInfo())...)
+	cmd.Dir = dir
+	return serve.RunProgram(cmd, "the Node.js program"), nil
+}
+
+func packageManager(info *pulumirpc.ProgramInfo) npm.PackageManagerType {
+	if pm := serve.Option(info, "packagemanager"); pm != "" {
+		return npm.PackageManagerType(pm)
+	}
+	return npm.AutoPackageManager
+}
+
+func (h *host) InstallDependencies(
+	req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer,
+) error {
+	dir := req.GetInfo().GetProgramDirectory()
+	if dir == "" {
+		dir = req.GetDirectory()
+	}
+	stdout := serve.Streamer{Send: server.Send}
+	stderr := serve.Streamer{Send: server.Send, Stderr: true}
+	_, err := npm.Install(server.Context(), packageManager(req.GetInfo()), dir, false, stdout, stderr)
+	return err
+}
+
+func (h *host) About(ctx context.Context, _ *pulumirpc.AboutRequest) (*pulumirpc.AboutResponse, error) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, err
+	}
+	out, err := exec.CommandContext(ctx, node, "--version").Output()
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.AboutResponse{Executable: node, Version: strings.TrimSpace(string(out))}, nil
+}
+
+func (h *host) GetProgramDependencies(
+	ctx context.Context, req *pulumirpc.GetProgramDependenciesRequest,
+) (*pulumirpc.GetProgramDependenciesResponse, error) {
+	dir := req.GetInfo().GetProgramDirectory()
+	pm, err := npm.ResolvePackageManager(packageManager(req.GetInfo()), dir)
+	if err != nil {
+		return nil, err
+	}
+	packages, err := pm.ListPackages(ctx, dir, req.GetTransitiveDependencies())
+	if err != nil {
+		return nil, err
+	}
+	deps := make([]*pulumirpc.DependencyInfo, len(packages))
+	for i, p := range packages {
+		deps[i] = &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version}
+	}
+	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
+}
+
+func (h *host) RuntimeOptionsPrompts(
+	context.Context, *pulumirpc.RuntimeOptionsRequest,
+) (*pulumirpc.RuntimeOptionsResponse, error) {
+	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}
+
+// RunPlugin runs a Node.js plugin with the SDK's plugin runner.
+func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.LanguageRuntime_RunPluginServer) error {
+	ctx := server.Context()
+	dir := req.GetInfo().GetProgramDirectory()
+	runner, err := resolve(ctx, dir, "@pulumi/pulumi/cmd/run-plugin")
+	if err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, "node", append([]string{runner, dir}, req.GetArgs()...)...)
+	cmd.Env = append(append(os.Environ(), req.GetEnv()...), nodeEnv(req.GetInfo())...)
+	cmd.Dir = req.GetPwd()
+	return serve.RunPlugin(ctx, cmd, server)
+}
