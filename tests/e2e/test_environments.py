@@ -4,6 +4,8 @@ as a user would check them."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +27,7 @@ def project(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def render(project: Path, venv: Path, stack: str) -> list[dict[str, Any]]:
     """The objects ``tars-components render --stack STACK`` writes, as the project has it."""
     out = project.parent / f"render-{stack}"
+    shutil.rmtree(out, ignore_errors=True)
     subprocess.run(
         [str(venv / "bin" / "tars-components"), "render", "--stack", stack, "--out", str(out)],
         cwd=project,
@@ -92,10 +95,30 @@ def test_up_creates_every_rendered_object(dev: Path, venv: Path, cluster: e2e.Cl
     for obj in expected:
         stored = live(cluster, obj)
         assert stored["metadata"]["name"] == obj["metadata"]["name"]
-        managers = appliers(stored)
-        assert any(
-            m.startswith("pulumi-kubernetes-") or m == "tars-components-dev" for m in managers
-        ), f"{key(obj)} not applied server-side by Pulumi: {managers}"
+        managers = [
+            m
+            for m in appliers(stored)
+            if m.startswith("pulumi-kubernetes-") or m == "tars-components-dev"
+        ]
+        assert len(managers) == 1, (
+            f"{key(obj)} not applied server-side by Pulumi: {appliers(stored)}"
+        )
+        # What the API server stores (defaults added) is exactly what render predicts: the
+        # rendered object, applied again under Pulumi's field manager, changes nothing.
+        path = dev.parent / "stored-check.json"
+        path.write_text(json.dumps(obj), encoding="utf-8")
+        diff = cluster.kubectl(
+            "diff",
+            "--server-side",
+            "--force-conflicts",
+            f"--field-manager={managers[0]}",
+            "-f",
+            str(path),
+            check=False,
+        )
+        assert diff.returncode == 0, (
+            f"{key(obj)} differs from its render:\n{diff.stdout}{diff.stderr}"
+        )
 
 
 def test_pods_are_scheduled_and_ready_through_the_gate(dev: Path, cluster: e2e.Cluster) -> None:
@@ -114,3 +137,109 @@ def test_pods_are_scheduled_and_ready_through_the_gate(dev: Path, cluster: e2e.C
 
 def test_second_preview_has_no_changes(dev: Path, pulumi: e2e.Pulumi) -> None:
     pulumi("preview", "--expect-no-changes", "--stack", "dev", cwd=dev).ok()
+
+
+def pods_of(cluster: e2e.Cluster, namespace: str, server: str) -> list[dict[str, Any]]:
+    return cluster.get("pods", f"--namespace={namespace}", f"-l=tars.io/ServerName={server}")[
+        "items"
+    ]
+
+
+def test_release_bump_previews_as_the_image_and_rolls_the_pods(
+    dev: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
+) -> None:
+    before = {
+        p["metadata"]["name"]: p["metadata"]["uid"]
+        for p in pods_of(cluster, NAMESPACE, "OrderServer")
+    }
+    source = dev / "stacks" / "dev" / "20-shop-order.yaml"
+    text = source.read_text(encoding="utf-8")
+    assert text.count("v20261120-1") == 2
+    source.write_text(text.replace("v20261120-1", "v20261201-1"), encoding="utf-8")
+
+    preview = pulumi("preview", "--json", "--diff", "--stack", "dev", cwd=dev).ok()
+    changed = [s for s in e2e.preview_steps(preview) if s["op"] != "same"]
+    named = sorted((s["op"], s["urn"].rsplit("::", 1)[1]) for s in changed)
+    # the server's rule check runs again on its new document; of the Kubernetes objects, only
+    # its StatefulSet changes
+    assert named == [
+        ("update", "tars-dev/shop-orderserver-statefulset"),
+        ("update", "tars-dev/shop-orderserver-validation"),
+    ], named
+    sts_step = next(s for s in changed if s["urn"].endswith("-statefulset"))
+    paths = sorted(sts_step.get("detailedDiff", {}))
+    assert paths == [
+        'spec.template.metadata.labels["tars.io/ServerID"]',
+        "spec.template.spec.containers[0].image",
+    ], paths
+
+    pulumi("up", "--yes", "--skip-preview", "--stack", "dev", cwd=dev).ok()
+    sts = cluster.get("statefulset", "shop-orderserver", f"--namespace={NAMESPACE}")
+    assert sts["status"]["currentRevision"] == sts["status"]["updateRevision"]
+    pods = pods_of(cluster, NAMESPACE, "OrderServer")
+    assert len(pods) == 2
+    for pod in pods:
+        assert pod["spec"]["containers"][0]["image"].endswith(":v20261201-1")
+        assert (
+            pod["metadata"]["labels"]["controller-revision-hash"] == sts["status"]["updateRevision"]
+        )
+        assert pod["metadata"]["uid"] != before[pod["metadata"]["name"]]
+        assert {c["type"]: c["status"] for c in pod["status"]["conditions"]}["Ready"] == "True"
+
+
+def install_crds(cluster: e2e.Cluster, venv: Path, project: Path) -> None:
+    """The TarsK8S CRDs as `tars-components controller` renders them (crd mode's prod)."""
+    out = project.parent / "controller"
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run(
+        [
+            str(venv / "bin" / "tars-components"),
+            "controller",
+            "--values",
+            "platform/controller.values.yaml",
+            "--out",
+            str(out),
+        ],
+        cwd=project,
+        check=True,
+        capture_output=True,
+    )
+    cluster.kubectl("apply", "--server-side", "-f", str(out / "0-crd"))
+    cluster.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+
+
+def test_staging_and_prod_beside_dev(
+    dev: Path, venv: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
+) -> None:
+    install_crds(cluster, venv, dev)
+    for stack in ("staging", "prod"):
+        pulumi("stack", "init", stack, cwd=dev).ok()
+        # the kubeconfig of the loopback cluster has one context, named after the cluster
+        pulumi("config", "set", "tars:kubeContext", cluster.name, "--stack", stack, cwd=dev).ok()
+        pulumi("up", "--yes", "--skip-preview", "--stack", stack, cwd=dev).ok()
+    assert workloads_ready(cluster, "tars-staging") is True
+    for obj in render(dev, venv, "staging"):
+        assert live(cluster, obj)["metadata"]["namespace"] == "tars-staging"
+    for obj in render(dev, venv, "prod"):
+        assert live(cluster, obj)["metadata"]["namespace"] == "tars-prod"
+    assert cluster.get("tservers.k8s.tars.io", "--namespace=tars-prod")["items"]
+    # dev is untouched by the other two
+    pulumi("preview", "--expect-no-changes", "--stack", "dev", cwd=dev).ok()
+
+
+def test_destroy_leaves_nothing(
+    dev: Path, venv: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
+) -> None:
+    expected = {stack: render(dev, venv, stack) for stack in ("dev", "staging", "prod")}
+    for stack, objects in expected.items():
+        pulumi("destroy", "--yes", "--skip-preview", "--stack", stack, cwd=dev).ok()
+        for obj in objects:
+            kind, namespace, name = key(obj)
+            assert not cluster.exists(kind.lower(), name, namespace or None), (stack, key(obj))
+        state = json.loads(pulumi("stack", "export", "--stack", stack, cwd=dev).ok().stdout)
+        assert not state["deployment"].get("resources"), stack
+    for namespace in ("tars-dev", "tars-staging"):
+        e2e.wait_for(
+            f"no pods left in {namespace}",
+            lambda ns=namespace: not cluster.get("pods", f"--namespace={ns}")["items"],
+        )

@@ -108,7 +108,8 @@ func RunProgram(cmd *exec.Cmd, what string) *pulumirpc.RunResponse {
 		if status, ok := exitErr.Sys().(syscall.WaitStatus); ok && status.ExitStatus() == BailCode {
 			return &pulumirpc.RunResponse{Bail: true}
 		}
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("%s exited with %v", what, exitErr.ProcessState)}
+		// the text of Pulumi's own hosts
+		return &pulumirpc.RunResponse{Error: fmt.Sprintf("Program exited with non-zero exit code: %d", exitErr.ExitCode())}
 	}
 	return &pulumirpc.RunResponse{Error: fmt.Sprintf("could not run %s: %v", what, err)}
 }
