@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/types/known/emptypb"
 
 	"local/tools-pulumi/langhost/serve"
 )
@@ -24,27 +23,13 @@ import (
 var version = "0.0.0"
 
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
+	serve.Base
 }
 
 func main() {
 	serve.Main(func(engineAddress string) pulumirpc.LanguageRuntimeServer {
-		return &host{engineAddress: engineAddress}
+		return &host{Base: serve.Base{EngineAddress: engineAddress, Version: version}}
 	})
-}
-
-func (h *host) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.engineAddress = req.GetEngineAddress()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
 }
 
 type module struct {
@@ -168,7 +153,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	env := append(os.Environ(), config...)
 	env = append(env,
 		"PULUMI_MONITOR="+req.GetMonitorAddress(),
-		"PULUMI_ENGINE="+h.engineAddress,
+		"PULUMI_ENGINE="+h.EngineAddress,
 		"PULUMI_PROJECT="+req.GetProject(),
 		"PULUMI_STACK="+req.GetStack(),
 		"PULUMI_ORGANIZATION="+req.GetOrganization(),
@@ -222,10 +207,4 @@ func (h *host) GetProgramDependencies(
 		}
 	}
 	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
-}
-
-func (h *host) RuntimeOptionsPrompts(
-	context.Context, *pulumirpc.RuntimeOptionsRequest,
-) (*pulumirpc.RuntimeOptionsResponse, error) {
-	return &pulumirpc.RuntimeOptionsResponse{}, nil
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/types/known/emptypb"
 
 	"local/tools-pulumi/langhost/serve"
 )
@@ -23,27 +22,13 @@ import (
 var version = "0.0.0"
 
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
+	serve.Base
 }
 
 func main() {
 	serve.Main(func(engineAddress string) pulumirpc.LanguageRuntimeServer {
-		return &host{engineAddress: engineAddress}
+		return &host{Base: serve.Base{EngineAddress: engineAddress, Version: version}}
 	})
-}
-
-func (h *host) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.engineAddress = req.GetEngineAddress()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
 }
 
 // resolve asks node where a module resolves from dir (require.resolve), as the runner would.
@@ -137,7 +122,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	}
 	args := []string{runner}
 	args = serve.AppendArg(args, "monitor", req.GetMonitorAddress())
-	args = serve.AppendArg(args, "engine", h.engineAddress)
+	args = serve.AppendArg(args, "engine", h.EngineAddress)
 	args = serve.AppendArg(args, "project", req.GetProject())
 	args = serve.AppendArg(args, "root-directory", req.GetInfo().GetRootDirectory())
 	args = serve.AppendArg(args, "stack", req.GetStack())
@@ -209,17 +194,7 @@ func (h *host) GetProgramDependencies(
 	if err != nil {
 		return nil, err
 	}
-	deps := make([]*pulumirpc.DependencyInfo, len(packages))
-	for i, p := range packages {
-		deps[i] = &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version}
-	}
-	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
-}
-
-func (h *host) RuntimeOptionsPrompts(
-	context.Context, *pulumirpc.RuntimeOptionsRequest,
-) (*pulumirpc.RuntimeOptionsResponse, error) {
-	return &pulumirpc.RuntimeOptionsResponse{}, nil
+	return serve.DependencyInfos(packages), nil
 }
 
 // RunPlugin runs a Node.js plugin with the SDK's plugin runner.

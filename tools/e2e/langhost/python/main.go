@@ -11,9 +11,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/types/known/emptypb"
+	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
 
 	"local/tools-pulumi/langhost/serve"
 )
@@ -22,9 +21,8 @@ import (
 var version = "0.0.0"
 
 type host struct {
-	pulumirpc.UnimplementedLanguageRuntimeServer
-	engineAddress string
-	exec          string
+	serve.Base
+	exec string
 }
 
 func main() {
@@ -39,7 +37,7 @@ func main() {
 		os.Exit(1)
 	}
 	serve.Main(func(engineAddress string) pulumirpc.LanguageRuntimeServer {
-		return &host{engineAddress: engineAddress, exec: execScript}
+		return &host{Base: serve.Base{EngineAddress: engineAddress, Version: version}, exec: execScript}
 	})
 }
 
@@ -64,19 +62,6 @@ func toolchainFor(info *pulumirpc.ProgramInfo) (toolchain.Toolchain, error) {
 		return nil, fmt.Errorf("unknown Python toolchain %q in Pulumi.yaml", serve.Option(info, "toolchain"))
 	}
 	return toolchain.ResolveToolchain(options)
-}
-
-func (h *host) Handshake(
-	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
-) (*pulumirpc.LanguageHandshakeResponse, error) {
-	if req.GetEngineAddress() != "" {
-		h.engineAddress = req.GetEngineAddress()
-	}
-	return &pulumirpc.LanguageHandshakeResponse{}, nil
-}
-
-func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: version}, nil
 }
 
 // pluginScan prints the pulumi-plugin.json of every installed distribution that has one:
@@ -150,7 +135,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	}
 	args := []string{"-u", h.exec}
 	args = serve.AppendArg(args, "monitor", req.GetMonitorAddress())
-	args = serve.AppendArg(args, "engine", h.engineAddress)
+	args = serve.AppendArg(args, "engine", h.EngineAddress)
 	args = serve.AppendArg(args, "project", req.GetProject())
 	args = serve.AppendArg(args, "root_directory", req.GetInfo().GetRootDirectory())
 	args = serve.AppendArg(args, "stack", req.GetStack())
@@ -227,17 +212,7 @@ func (h *host) GetProgramDependencies(
 	if err != nil {
 		return nil, err
 	}
-	deps := make([]*pulumirpc.DependencyInfo, len(packages))
-	for i, p := range packages {
-		deps[i] = &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version}
-	}
-	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
-}
-
-func (h *host) RuntimeOptionsPrompts(
-	context.Context, *pulumirpc.RuntimeOptionsRequest,
-) (*pulumirpc.RuntimeOptionsResponse, error) {
-	return &pulumirpc.RuntimeOptionsResponse{}, nil
+	return serve.DependencyInfos(packages), nil
 }
 
 // RunPlugin runs a Python plugin (a directory with PulumiPlugin.yaml and __main__.py) as

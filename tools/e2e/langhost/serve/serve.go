@@ -21,9 +21,11 @@ import (
 	"sort"
 	"syscall"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
@@ -241,4 +243,43 @@ func ReadPluginJSON(path string) (PluginJSON, bool) {
 		return PluginJSON{}, false
 	}
 	return p, true
+}
+
+// Base is what every host answers alike: the engine's address from the handshake, the
+// host's version, no runtime-option prompts. A host embeds it.
+type Base struct {
+	pulumirpc.UnimplementedLanguageRuntimeServer
+	EngineAddress string
+	Version       string
+}
+
+// Handshake keeps the engine's address (the CLI also passes it on the command line).
+func (b *Base) Handshake(
+	_ context.Context, req *pulumirpc.LanguageHandshakeRequest,
+) (*pulumirpc.LanguageHandshakeResponse, error) {
+	if req.GetEngineAddress() != "" {
+		b.EngineAddress = req.GetEngineAddress()
+	}
+	return &pulumirpc.LanguageHandshakeResponse{}, nil
+}
+
+// GetPluginInfo answers the host's version.
+func (b *Base) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
+	return &pulumirpc.PluginInfo{Version: b.Version}, nil
+}
+
+// RuntimeOptionsPrompts has nothing to ask (`pulumi new` is not used here).
+func (b *Base) RuntimeOptionsPrompts(
+	context.Context, *pulumirpc.RuntimeOptionsRequest,
+) (*pulumirpc.RuntimeOptionsResponse, error) {
+	return &pulumirpc.RuntimeOptionsResponse{}, nil
+}
+
+// DependencyInfos is a toolchain's package list in the protocol's shape.
+func DependencyInfos(packages []plugin.DependencyInfo) *pulumirpc.GetProgramDependenciesResponse {
+	deps := make([]*pulumirpc.DependencyInfo, len(packages))
+	for i, p := range packages {
+		deps[i] = &pulumirpc.DependencyInfo{Name: p.Name, Version: p.Version}
+	}
+	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}
 }
