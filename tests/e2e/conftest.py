@@ -8,11 +8,23 @@ built (or taken from its cache) and a tool that cannot be had fails the suite in
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 
 import pytest
 from support import e2e
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A SIGTERM (a CI time-out, ``kill``) ends the run as Ctrl-C does, so the session's
+    finalizers still stop the loopback clusters."""
+    signal.signal(signal.SIGTERM, _interrupted)
 
 
 @pytest.fixture(scope="session")
