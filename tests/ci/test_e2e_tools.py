@@ -116,3 +116,29 @@ def test_stages_and_bootstrap_objects_are_what_the_docs_say() -> None:
     classes = {i["metadata"]["name"]: i for i in items if i["kind"] == "StorageClass"}
     assert set(classes) == {"tars-storage-class", "standard"}
     assert all(c["provisioner"] == cluster.PROVISIONER for c in classes.values())
+
+
+def test_the_scripts_type_check_strictly(tmp_path: Path) -> None:
+    """mypy --strict, as for the package (the scripts have no .py suffix: copies are checked)."""
+    copies = []
+    for name in ("toolchain", "cluster"):
+        copy = tmp_path / f"e2e_{name}.py"
+        copy.write_text((TOOLS / name).read_text(encoding="utf-8"), encoding="utf-8")
+        copies.append(str(copy))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--python-version",
+            "3.11",
+            "--no-incremental",
+            *copies,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
