@@ -12,12 +12,14 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tomllib
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools" / "e2e"
@@ -250,8 +252,6 @@ def preview_steps(result: Result) -> list[dict[str, Any]]:
 
 def wait_for(what: str, check: Any, seconds: float = 120) -> None:
     """Poll ``check()`` until it is true."""
-    import time
-
     deadline = time.monotonic() + seconds
     last: object = None
     while time.monotonic() < deadline:
@@ -264,8 +264,6 @@ def wait_for(what: str, check: Any, seconds: float = 120) -> None:
 
 def objects_of(render_dir: Path) -> Iterator[dict[str, Any]]:
     """Every object ``tars-components render`` wrote under ``render_dir``."""
-    import yaml
-
     for path in sorted(render_dir.rglob("*.yaml")):
         for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
             if doc:
