@@ -12,11 +12,9 @@ instance back on ``stable`` with partition 0.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -96,30 +94,6 @@ class RolloutSource(Source):
 def step_of(source: Source | None) -> RolloutSource | None:
     """The Rollout step behind a TServer, if a Rollout drives it."""
     return source if isinstance(source, RolloutSource) else None
-
-
-WAIT_FOR_ANNOTATION = "pulumi.com/waitFor"
-"""pulumi-kubernetes' custom readiness annotation (4.18 and later; it replaces the built-in
-StatefulSet await from 4.18.4)."""
-
-
-def wait_for(step: RolloutSource) -> str | None:
-    """The ``pulumi.com/waitFor`` value of a partial step (0 < partition): every instance
-    ready and the step's instances updated, as pulumi-kubernetes' array form (all conditions
-    hold); None for a full step (the built-in StatefulSet await applies)."""
-    if step.partition <= 0 or step.replicas <= 0:
-        return None
-    return _wait_conditions(step.replicas - step.partition, step.replicas)
-
-
-@cache
-def _wait_conditions(updated: int, replicas: int) -> str:
-    """The JSON array of :func:`wait_for`, built once per pair of counts."""
-    conditions = [
-        f"jsonpath={{.status.updatedReplicas}}={updated}",
-        f"jsonpath={{.status.readyReplicas}}={replicas}",
-    ]
-    return json.dumps(conditions)
 
 
 def instances(value: int | str, replicas: int) -> int:
@@ -369,7 +343,6 @@ def _message(error: Mapping[str, Any]) -> str:
 
 __all__ = [
     "KIND",
-    "WAIT_FOR_ANNOTATION",
     "Rollout",
     "RolloutSource",
     "Rollouts",
@@ -379,6 +352,5 @@ __all__ = [
     "partition",
     "step_of",
     "updated_count",
-    "wait_for",
     "wanted",
 ]

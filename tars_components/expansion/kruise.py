@@ -7,6 +7,8 @@ RollingUpdate strategy's ``podUpdatePolicy: InPlaceIfPossible`` (an image-only c
 the container in its pod instead of recreating the pod) and the ``InPlaceUpdateReady``
 readiness gate on the pod template (Kruise marks the pod not ready while it updates it in
 place). A Rollout's stopped instances become ``reserveOrdinals`` (and leave ``replicas``).
+It waits only at a partial step, for the step's pods (its controller's status has the
+StatefulSet's counters; docs/concepts/rollout.md#workload-engines).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from typing import Any
 from ..models import TFrameworkConfigDocument, TServerDocument
 from ..options import Options
 from ..rollout import step_of
-from .statefulset import build_statefulset
+from .awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
+from .statefulset import build_statefulset, rolling_partition
 
 KRUISE_API_VERSION = "apps.kruise.io/v1beta1"
 """The apiVersion of OpenKruise's Advanced StatefulSet."""
@@ -54,9 +57,27 @@ def build_advanced_statefulset(
     return {
         "apiVersion": KRUISE_API_VERSION,
         "kind": "StatefulSet",
-        "metadata": statefulset["metadata"],
+        "metadata": _metadata(statefulset["metadata"], server, int(spec["replicas"])),
         "spec": spec,
     }
+
+
+def _metadata(metadata: object, server: TServerDocument, replicas: int) -> dict[str, Any]:
+    """The StatefulSet's metadata, its wait conditions kept only at a partial step and
+    counted on the Advanced StatefulSet's own ``replicas``."""
+    meta: dict[str, Any] = dict(metadata)  # type: ignore[call-overload]
+    annotations = dict(meta.get("annotations") or {})
+    if WAIT_FOR_ANNOTATION in annotations:
+        partition = rolling_partition(server)
+        if partition is not None and partition > 0:
+            annotations[WAIT_FOR_ANNOTATION] = statefulset_wait_for(replicas, partition)
+        else:
+            del annotations[WAIT_FOR_ANNOTATION]
+    if annotations:
+        meta["annotations"] = annotations
+    else:
+        meta.pop("annotations", None)
+    return meta
 
 
 __all__ = ["IN_PLACE_UPDATE_READY", "KRUISE_API_VERSION", "build_advanced_statefulset"]

@@ -12,7 +12,6 @@ from ..models.names import (
 )
 from ..mutation import LABEL_APP, LABEL_SERVER, LABEL_SERVER_ID
 from ..options import Options
-from ..rollout import WAIT_FOR_ANNOTATION, step_of, wait_for
 
 LABEL_LOCAL_VOLUME = "tars.io/LocalVolume"
 TARSNODE = "tarsnode"
@@ -42,16 +41,10 @@ def object_meta(server: TServerDocument) -> dict[str, object]:
 
 def workload_meta(server: TServerDocument, options: Options) -> dict[str, object]:
     """Metadata of a StatefulSet or DaemonSet: :func:`object_meta`, plus the
-    ``pulumi.com/skipAwait`` annotation when the option asks for it, else the
-    ``pulumi.com/waitFor`` condition of a partial Rollout step (docs/concepts/rollout.md)."""
+    ``pulumi.com/skipAwait`` annotation when the option asks for it."""
     meta = object_meta(server)
     if options.skip_await:
         meta["annotations"] = {SKIP_AWAIT_ANNOTATION: "true"}
-        return meta
-    step = step_of(server.source)  # a partial Rollout step waits for its own instances
-    condition = wait_for(step) if step is not None else None
-    if condition is not None:
-        meta["annotations"] = {WAIT_FOR_ANNOTATION: condition}
     return meta
 
 

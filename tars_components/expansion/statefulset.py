@@ -1,5 +1,6 @@
-"""The StatefulSet of a server with ``daemonSet: false`` (docs/concepts/mapping.md); with the
-TServer annotation ``tars-components.io/recreate: orphan`` it carries
+"""The StatefulSet of a server with ``daemonSet: false`` (docs/concepts/mapping.md): it carries
+the ``pulumi.com/waitFor`` conditions of :mod:`.awaits` (unless ``skip_await``), and with the
+TServer annotation ``tars-components.io/recreate: orphan``
 ``pulumi.com/deletionPropagationPolicy: orphan`` (docs/concepts/storage.md)."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyTy
 from ..options import Options
 from ..rollout import step_of
 from ..rules.storage import recreates_orphaned
+from .awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from .labels import REVISION_HISTORY_LIMIT, selector_labels, workload_meta
 from .pod import build_pod_template
 from .volumes import build_claim_templates
@@ -55,12 +57,19 @@ def build_statefulset(
     if claims:
         spec["volumeClaimTemplates"] = claims
     metadata = workload_meta(server, options)
+    annotations: dict[str, str] = {}
+    if not options.skip_await:
+        annotations[WAIT_FOR_ANNOTATION] = statefulset_wait_for(
+            k8s.replicas, rolling_partition(server)
+        )
     if recreates_orphaned(server):
         # replaced without deleting its pods (docs/concepts/storage.md#recreate-keeping-the-pods)
-        annotations = metadata.get("annotations")
+        annotations[ORPHAN_ANNOTATION] = "orphan"
+    if annotations:
+        existing = metadata.get("annotations")
         metadata["annotations"] = {
-            **(annotations if isinstance(annotations, dict) else {}),
-            ORPHAN_ANNOTATION: "orphan",
+            **(existing if isinstance(existing, dict) else {}),
+            **annotations,
         }
     return {
         "apiVersion": "apps/v1",

@@ -203,41 +203,17 @@ def test_release_bump_previews_as_the_image_and_rolls_the_pods(
         assert {c["type"]: c["status"] for c in pod["status"]["conditions"]}["Ready"] == "True"
 
 
-@pytest.mark.xfail(
-    reason="pulumi-kubernetes 4.25's StatefulSet await can take the status from before an "
-    "update (it does not compare status.observedGeneration with the generation) and return "
-    "before the StatefulSet controller has rolled the pods; seen on the loopback cluster",
-    strict=False,
-)
 def test_up_returns_only_after_the_release_is_rolled(dev: Path) -> None:
+    # pulumi-kubernetes' own StatefulSet await took the status of the previous generation and
+    # returned before the pods rolled; the product's pulumi.com/waitFor conditions wait for
+    # the observed generation (docs/pulumi/deploy.md#what-pulumi-up-waits-for)
     assert rolled_when_up_returned == [True]
-
-
-def install_crds(cluster: e2e.Cluster, venv: Path, project: Path) -> None:
-    """The TarsK8S CRDs as `tars-components controller` renders them (crd mode's prod)."""
-    out = project.parent / "controller"
-    shutil.rmtree(out, ignore_errors=True)
-    subprocess.run(
-        [
-            str(venv / "bin" / "tars-components"),
-            "controller",
-            "--values",
-            "platform/controller.values.yaml",
-            "--out",
-            str(out),
-        ],
-        cwd=project,
-        check=True,
-        capture_output=True,
-    )
-    cluster.kubectl("apply", "--server-side", "-f", str(out / "0-crd"))
-    cluster.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
 
 
 def test_staging_and_prod_beside_dev(
     dev: Path, venv: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
 ) -> None:
-    install_crds(cluster, venv, dev)
+    e2e.install_crds(cluster, venv, dev)
     for stack in ("staging", "prod"):
         pulumi("stack", "init", stack, cwd=dev).ok()
         # Pulumi.<stack>.yaml's tars:kubeContext as it is: the loopback kubeconfig has a

@@ -33,11 +33,8 @@ def test_every_object_is_named_lower_app_dash_lower_server_in_the_server_namespa
     objs = objects(tars_server())
     assert set(objs) == {"Service/test-demotest", "StatefulSet/test-demotest"}
     for obj in objs.values():
-        assert obj["metadata"] == {
-            "name": "test-demotest",
-            "namespace": NAMESPACE,
-            "labels": LABELS,
-        }
+        meta = {k: v for k, v in obj["metadata"].items() if k != "annotations"}
+        assert meta == {"name": "test-demotest", "namespace": NAMESPACE, "labels": LABELS}
         assert "ownerReferences" not in obj["metadata"]
 
 
@@ -615,7 +612,9 @@ def test_skip_await_option_annotates_workloads_only() -> None:
         "pulumi.com/skipAwait": "true"
     }
     assert "annotations" not in objs["Service/test-demotest"]["metadata"]
-    assert "annotations" not in objects(tars_server())["StatefulSet/test-demotest"]["metadata"]
+    # without the option: the StatefulSet's wait conditions (docs/pulumi/deploy.md)
+    default = objects(tars_server())["StatefulSet/test-demotest"]["metadata"]["annotations"]
+    assert set(default) == {"pulumi.com/waitFor"}
 
 
 # --- quantities in the API server's canonical form --------------------------------------

@@ -10,6 +10,7 @@ import pytest
 from support.documents import NAMESPACE, load
 from support.rollouts import NEW_IMAGE, STABLE_IMAGE, rollout, server
 
+from tars_components.expansion.awaits import COUNTED, OBSERVED, READY, ROLLED
 from tars_components.expansion.rollout import apply_rollouts, plan_lines
 from tars_components.options import Mode, Options
 from tars_components.pipeline import build
@@ -94,18 +95,18 @@ def annotations(mode_objects: list[dict[str, Any]]) -> dict[str, str]:
 def test_a_partial_step_waits_for_what_it_updates() -> None:
     built = build(load(server(), rollout(0)), EXPAND)
     value = annotations(built.objects)["pulumi.com/waitFor"]
-    assert json.loads(value) == [
-        "jsonpath={.status.updatedReplicas}=1",
-        "jsonpath={.status.readyReplicas}=4",
-    ]
+    assert json.loads(value) == [OBSERVED, "jsonpath={.status.updatedReplicas}=1", COUNTED, READY]
     step1 = build(load(server(), rollout(1)), EXPAND)
     assert "updatedReplicas}=2" in annotations(step1.objects)["pulumi.com/waitFor"]
 
 
 @pytest.mark.parametrize("doc", [rollout(2), rollout(0, abort=True)])
-def test_a_full_step_waits_as_today(doc: dict[str, Any]) -> None:
+def test_a_full_step_waits_for_the_whole_roll(doc: dict[str, Any]) -> None:
     with_rollout = build(load(server(), doc), EXPAND)
-    assert annotations(with_rollout.objects) == {}
+    without = build(load(server()), EXPAND)
+    assert annotations(with_rollout.objects) == annotations(without.objects)
+    conditions = json.loads(annotations(with_rollout.objects)["pulumi.com/waitFor"])
+    assert conditions == [OBSERVED, ROLLED, COUNTED, READY]
 
 
 def test_skip_await_wins_over_the_wait_condition() -> None:
@@ -122,6 +123,5 @@ def test_crd_mode_carries_no_wait_condition() -> None:
 
 def test_without_rollout_the_output_is_unchanged() -> None:
     plain = build(load(server()), EXPAND).objects
-    assert "annotations" not in workload(plain, Mode.EXPAND)["metadata"]
     full = build(load(server(), rollout(2)), EXPAND).objects
     assert full == plain  # the last step is the TServer as written

@@ -7,11 +7,14 @@ from support.documents import load, objects
 from support.storage import data_mount, db_server
 
 from tars_components.expansion import expand
+from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from tars_components.expansion.storage import claim_patches, hold_claims
 from tars_components.options import Mode, Options
 from tars_components.rules.storage import storage_changes
 
 ORPHAN = {"tars-components.io/recreate": "orphan"}
+WAITS = {WAIT_FOR_ANNOTATION: statefulset_wait_for(3, 0)}
+"""What every StatefulSet of three pods waits for (docs/pulumi/deploy.md)."""
 
 
 def grown() -> tuple[list, list]:
@@ -28,7 +31,8 @@ def test_the_statefulset_keeps_its_claim_template_and_records_the_wanted_size() 
     [template] = statefulset["spec"]["volumeClaimTemplates"]
     assert template["spec"]["resources"]["requests"]["storage"] == "5Gi"
     assert statefulset["metadata"]["annotations"] == {
-        "tars-components.io/claim-storage": "data=10Gi"
+        **WAITS,
+        "tars-components.io/claim-storage": "data=10Gi",
     }
     # the input is left as it was
     [original] = [o for o in built if o["kind"] == "StatefulSet"]
@@ -60,7 +64,8 @@ def test_no_patch_when_the_change_is_more_than_a_growth() -> None:
 def test_recreate_orphan_annotates_the_statefulset_for_pulumi() -> None:
     statefulset = objects(db_server(data_mount(), annotations=ORPHAN))["StatefulSet/test-demotest"]
     assert statefulset["metadata"]["annotations"] == {
-        "pulumi.com/deletionPropagationPolicy": "orphan"
+        **WAITS,
+        "pulumi.com/deletionPropagationPolicy": "orphan",
     }
     plain = objects(db_server(data_mount()))["StatefulSet/test-demotest"]
-    assert "annotations" not in plain["metadata"]
+    assert plain["metadata"]["annotations"] == WAITS

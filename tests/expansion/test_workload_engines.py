@@ -12,6 +12,7 @@ from support.documents import NAMESPACE, load
 from support.engine_schema import kruise_errors, pod_template_errors, tapp_errors
 from support.rollouts import NEW_ID, NEW_IMAGE, STABLE_IMAGE, rollout, server
 
+from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from tars_components.options import Mode, Options, Workload
 from tars_components.pipeline import build
 
@@ -88,7 +89,13 @@ def test_kruise_has_the_statefulset_pod_template_and_in_place_updates(
     assert {k: v for k, v in kruise["spec"].items() if k not in engine_fields} == {
         k: v for k, v in sts["spec"].items() if k not in engine_fields
     }
-    assert kruise["metadata"] == sts["metadata"]
+    # the same metadata; Kruise waits only at a partial step (docs/concepts/rollout.md)
+    kruise_meta = {k: v for k, v in kruise["metadata"].items() if k != "annotations"}
+    assert kruise_meta == {k: v for k, v in sts["metadata"].items() if k != "annotations"}
+    partition = rolling["partition"]
+    waits = (kruise["metadata"].get("annotations") or {}).get(WAIT_FOR_ANNOTATION)
+    expected = statefulset_wait_for(kruise["spec"]["replicas"], partition) if partition else None
+    assert waits == expected
 
 
 def test_kruise_stopped_instances_are_reserved_ordinals() -> None:

@@ -1,0 +1,66 @@
+"""What ``pulumi up`` waits for on a StatefulSet: pulumi-kubernetes' ``pulumi.com/waitFor``
+annotation (docs/pulumi/deploy.md#what-pulumi-up-waits-for).
+
+pulumi-kubernetes' own StatefulSet await compares ``status.currentRevision`` with
+``status.updateRevision`` and the ready count, but never ``status.observedGeneration`` with
+the object's generation: right after an update, the status the StatefulSet controller wrote
+for the *previous* generation (every pod current, every pod ready) satisfies it, and ``up``
+returns before a single pod has moved. Seen on a real API server. The conditions here add
+the generation, so only a status written for the applied spec counts.
+
+Each condition is an RFC 9535 filter over the object's root (pulumi-kubernetes reads them
+with ``github.com/theory/jsonpath``): it selects the root's members when the comparison holds
+and nothing otherwise, and compares two fields of the live object, so a count an HPA or
+``kubectl scale`` owns is read from the live ``spec.replicas``. The array form means every
+condition must hold at once.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+WAIT_FOR_ANNOTATION = "pulumi.com/waitFor"
+"""pulumi-kubernetes' custom readiness annotation: it replaces the built-in await (4.18.4 and
+later), and its JSONPath is RFC 9535's from 4.24.0, the package's minimum."""
+
+OBSERVED = "jsonpath={$[?$.status.observedGeneration == $.metadata.generation]}"
+"""The StatefulSet controller has seen the applied spec."""
+
+ROLLED = "jsonpath={$[?$.status.currentRevision == $.status.updateRevision]}"
+"""Every pod runs the update revision (the controller moves ``currentRevision`` last)."""
+
+COUNTED = "jsonpath={$[?$.status.replicas == $.spec.replicas]}"
+"""As many pods as the spec asks (none left over from a scale-down)."""
+
+READY = "jsonpath={$[?$.status.readyReplicas == $.spec.replicas || $.spec.replicas == 0]}"
+"""Every pod ready (``readyReplicas`` is omitted at 0)."""
+
+
+def statefulset_wait_for(replicas: int, partition: int | None) -> str:
+    """The ``pulumi.com/waitFor`` value of a StatefulSet of ``replicas`` pods and RollingUpdate
+    ``partition`` (None: OnDelete), as a JSON array.
+
+    * partition 0: the roll is complete (:data:`ROLLED`), every pod counted and ready;
+    * a partition above 0 (a Rollout's partial step, or one written in the TServer): the
+      ``replicas - partition`` pods at or above it updated, every pod ready; the others stay
+      on the current revision, so :data:`ROLLED` would never hold;
+    * OnDelete: every pod counted and ready; pods move when someone deletes them.
+    """
+    return _conditions(replicas, partition)
+
+
+@cache
+def _conditions(replicas: int, partition: int | None) -> str:
+    conditions = [OBSERVED]
+    if partition is not None and partition > 0:
+        updated = max(replicas - partition, 0)
+        if updated:  # ``updatedReplicas`` is omitted at 0
+            conditions.append(f"jsonpath={{.status.updatedReplicas}}={updated}")
+    elif partition is not None:
+        conditions.append(ROLLED)
+    conditions += [COUNTED, READY]
+    return json.dumps(conditions)
+
+
+__all__ = ["COUNTED", "OBSERVED", "READY", "ROLLED", "WAIT_FOR_ANNOTATION", "statefulset_wait_for"]
