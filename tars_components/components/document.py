@@ -47,6 +47,17 @@ def kind_object(
     return body
 
 
+def _depends_on(opts: pulumi.ResourceOptions) -> list[pulumi.Resource]:
+    """The resources the component's ``depends_on`` names: its object waits for them too
+    (the engine does not pass a component's dependencies on to its children)."""
+    given = opts.depends_on
+    if isinstance(given, pulumi.Resource):
+        return [given]
+    if isinstance(given, list | tuple):
+        return [r for r in given if isinstance(r, pulumi.Resource)]
+    return []
+
+
 def _retain(
     opts: pulumi.ResourceOptions | None, scope: FrameworkScope, default: bool
 ) -> bool | None:
@@ -106,7 +117,7 @@ class DocumentComponent(pulumi.ComponentResource):
                 pulumi.ResourceOptions(
                     parent=self,
                     provider=provider,
-                    depends_on=[self.validation],
+                    depends_on=[self.validation, *_depends_on(opts)],
                     retain_on_delete=_retain(opts, scope, retain_by_default),
                     ignore_changes=list(ignore_changes) if ignore_changes else None,
                 ),

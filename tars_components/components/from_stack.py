@@ -15,7 +15,7 @@ from ..document_set import DocumentSet
 from ..expansion.resources import plain_objects
 from ..expansion.rollout import apply_rollouts, plan_lines
 from ..expansion.tconfig import config_maps
-from ..models import TConfigDocument, TServerDocument
+from ..models import MASTER, TConfigDocument, TServerDocument
 from ..models.taccount import SecretRef
 from ..options import Mode, Options
 from .args import (
@@ -213,18 +213,26 @@ def _declare_kinds(
         if image.namespace == namespace:
             key = f"{namespace}/{image.name}"
             built.images[key] = TImage(f"{prefix}{key}", TImageArgs(framework, document=image))
-    for config in stack.configs:
-        if config.namespace == namespace:
-            key = f"{namespace}/{config.name}"
-            old = before.get((config.kind, namespace, config.name))
-            built.configs[key] = TConfig(
-                f"{prefix}{key}",
-                TConfigArgs(
-                    framework,
-                    document=config,
-                    previous=old if isinstance(old, TConfigDocument) else None,
-                ),
-            )
+    # A node config is admitted only while an activated master of its file exists (TC002):
+    # masters first, and each node config waits for the activated master of its file.
+    configs = [c for c in stack.configs if c.namespace == namespace]
+    masters: dict[tuple[str, str, str], TConfig] = {}
+    for config in sorted(configs, key=lambda c: c.pod_seq != MASTER):
+        key = f"{namespace}/{config.name}"
+        old = before.get((config.kind, namespace, config.name))
+        file = (config.app, config.server, config.config_name)
+        master = masters.get(file) if config.pod_seq != MASTER else None
+        built.configs[key] = TConfig(
+            f"{prefix}{key}",
+            TConfigArgs(
+                framework,
+                document=config,
+                previous=old if isinstance(old, TConfigDocument) else None,
+            ),
+            pulumi.ResourceOptions(depends_on=[master]) if master is not None else None,
+        )
+        if config.pod_seq == MASTER and config.activated:
+            masters[file] = built.configs[key]
     for account in stack.accounts:
         if account.namespace == namespace:
             key = f"{namespace}/{account.name}"

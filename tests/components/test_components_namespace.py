@@ -656,3 +656,22 @@ def test_tarsweb_login_tokens_are_left_to_tarsweb(crd: Recording) -> None:
     assert len(accounts) == 2
     for obj in accounts:
         assert obj.ignore_changes == ("spec.authentication.tokens",)
+
+
+def test_a_node_config_is_created_after_the_activated_master_of_its_file() -> None:
+    # the TConfig webhook admits a node config only while an activated master of its file
+    # exists ("no activated master tconfig found"), and the engine creates independent
+    # resources at once: the node config, written first here, waits for the master
+    node = config(name="server-conf-0-v1", pod_seq="0")
+    old_master = config(name="server-conf-v0", activated=False)
+    master = config()
+    templates = [template("tars.default"), template("tars.cpp", "tars.default")]
+    stack = load([FRAMEWORK, *templates, tars_server(), node, old_master, master])
+    recording = record(lambda: components_from_stack(stack, CRD))
+    objects = {r.name: r for r in recording.kubernetes() if r.inputs.get("kind") == "TConfig"}
+    [node_object] = [r for name, r in objects.items() if "server-conf-0-v1" in name]
+    [master_object] = [r for name, r in objects.items() if "server-conf-v1" in name]
+    [old_object] = [r for name, r in objects.items() if "server-conf-v0" in name]
+    assert master_object.urn in node_object.dependencies
+    assert old_object.urn not in node_object.dependencies
+    assert node_object.urn not in master_object.dependencies

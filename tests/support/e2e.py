@@ -245,6 +245,28 @@ def project_copy(dest: Path, venv: Path) -> Path:
     return dest
 
 
+def install_crds(cluster: Cluster, venv: Path, project: Path) -> None:
+    """The TarsK8S CRDs as ``tars-components controller`` renders them for the project's
+    ``platform/controller.values.yaml`` (crd mode's stacks need them)."""
+    out = project.parent / "controller"
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run(
+        [
+            str(venv / "bin" / "tars-components"),
+            "controller",
+            "--values",
+            "platform/controller.values.yaml",
+            "--out",
+            str(out),
+        ],
+        cwd=project,
+        check=True,
+        capture_output=True,
+    )
+    cluster.kubectl("apply", "--server-side", "-f", str(out / "0-crd"))
+    cluster.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+
+
 def preview_steps(result: Result) -> list[dict[str, Any]]:
     """The steps of ``pulumi preview --json``."""
     return list(json.loads(result.stdout).get("steps", []))
