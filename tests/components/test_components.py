@@ -445,7 +445,7 @@ def test_components_from_stack_keep_skip_await_of_the_options() -> None:
     assert sts.inputs["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
     unset = record(lambda: components_from_stack(stack, options=options, skip_await=False))
     [sts] = unset.of_type(TYPES["StatefulSet"])
-    assert "annotations" not in sts.inputs["metadata"]
+    assert set(sts.inputs["metadata"]["annotations"]) == {"pulumi.com/waitFor"}
 
 
 def test_protect_and_retain_on_delete_pass_through() -> None:

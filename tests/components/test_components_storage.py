@@ -16,6 +16,7 @@ from support.storage import data_mount, db_server
 
 from tars_components.components import TFramework, TFrameworkArgs, TServer, TServerArgs
 from tars_components.components.testing import Recording, RecordingMocks, record
+from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION
 from tars_components.loading.documents import parse_document
 from tars_components.options import Mode, Options
 
@@ -74,9 +75,9 @@ def test_growth_registers_one_patch_per_ordinal_and_keeps_the_claim_template(mod
         statefulset = workload(recording, "StatefulSet")
         [template] = statefulset.inputs["spec"]["volumeClaimTemplates"]
         assert template["spec"]["resources"]["requests"] == {"storage": "5Gi"}
-        assert statefulset.inputs["metadata"]["annotations"] == {
-            "tars-components.io/claim-storage": "data=10Gi"
-        }
+        annotations = dict(statefulset.inputs["metadata"]["annotations"])
+        assert annotations.pop(WAIT_FOR_ANNOTATION)
+        assert annotations == {"tars-components.io/claim-storage": "data=10Gi"}
         assert statefulset.ignore_changes == (
             "spec.volumeClaimTemplates[0].spec.resources.requests.storage",
             'metadata.annotations["tars-components.io/claim-storage"]',
@@ -173,9 +174,9 @@ def test_recreate_orphan_registers_the_statefulset_delete_first_without_its_pods
     new = db_server(data_mount(), logs, annotations=ORPHAN)
     recording = record(program(new, old))
     statefulset = workload(recording, "StatefulSet")
-    assert statefulset.inputs["metadata"]["annotations"] == {
-        "pulumi.com/deletionPropagationPolicy": "orphan"
-    }
+    annotations = dict(statefulset.inputs["metadata"]["annotations"])
+    assert annotations.pop(WAIT_FOR_ANNOTATION)
+    assert annotations == {"pulumi.com/deletionPropagationPolicy": "orphan"}
     assert statefulset.delete_before_replace
     assert not statefulset.retain_on_delete
     assert [t["metadata"]["name"] for t in statefulset.inputs["spec"]["volumeClaimTemplates"]] == [
@@ -189,7 +190,8 @@ def test_recreate_orphan_registers_the_statefulset_delete_first_without_its_pods
     assert "without its pods" in replaced and "all pods at once" not in replaced
     # a server without the annotation keeps the default options
     plain = workload(record(program(db_server(data_mount()), None)), "StatefulSet")
-    assert not plain.delete_before_replace and "annotations" not in plain.inputs["metadata"]
+    assert not plain.delete_before_replace
+    assert set(plain.inputs["metadata"]["annotations"]) == {WAIT_FOR_ANNOTATION}
 
 
 def test_recreate_orphan_not_yet_deployed_is_refused_with_tv007() -> None:
