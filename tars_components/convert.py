@@ -27,6 +27,7 @@ from .expansion.crd import convert
 from .helmlib import translate, values_mapping
 from .legacy import upgrade
 from .limits import Limits
+from .loading.documents import shape_problem
 from .loading.load import load_texts
 from .models import V1BETA3
 from .paths import FileIndex
@@ -104,10 +105,13 @@ def _upgrade_documents(
     upgraded: list[Any] = []
     dropped: list[str] = []
     changed = 0
-    for document in documents:
+    for position, document in enumerate(documents):
         if not isinstance(document, dict):
             upgraded.append(document)
             continue
+        problem = shape_problem(document)
+        if problem is not None:
+            return LoadProblem(name, FileIndex(name, text).document_line(position), problem)
         doc, lost = upgrade(document)
         changed += doc is not document
         upgraded.append(doc)

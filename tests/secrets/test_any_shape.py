@@ -1,0 +1,233 @@
+"""No secret in any message or output, whatever the document's shape; no traceback on any
+input (docs/concepts/webhooks.md#taccount, docs/development.md#fuzzing).
+
+Each reproduction is run as a user runs it (the CLI in process, its exit code, stdout and
+stderr) and checked for what the user sees: the exit code, ``FILE:LINE`` and the field, and
+the absence of the planted secret.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tars_components.cli import main as cli_main
+from tars_components.paths import format_path
+from tars_components.redaction import MASK, names_secret, quote
+
+SECRET = "Zq9SECmarker4412y"
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    """Exit code and everything the command printed (stdout and stderr)."""
+    code = cli_main(list(args))
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def stack(tmp_path: Path, name: str, text: str) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "a.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+EMPTY = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n"
+
+# M1: masking that does not depend on a well-formed kind
+MALFORMED = {
+    "secret-under-api-version": (
+        f"apiVersion:\n  kind: Secret\n  stringData: {{password: {SECRET}}}\n"
+        "kind: Secret\nmetadata: {name: s}\n"
+    ),
+    "taccount-credentials-as-api-version": (
+        f"apiVersion: {{authentication: {{password: {SECRET}}}}}\nkind: TAccount\n"
+        "metadata: {name: a}\n"
+    ),
+    "secret-data-as-kind": (
+        f"apiVersion: v1\nkind: {{stringData: {{password: {SECRET}}}}}\nmetadata: {{name: s}}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("text", MALFORMED.values(), ids=MALFORMED.keys())
+@pytest.mark.parametrize("command", ["validate", "render", "diff", "convert"])
+def test_a_malformed_api_version_or_kind_is_an_error_that_quotes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, command: str
+) -> None:
+    folder = stack(tmp_path, "s", text)
+    args = {
+        "validate": ["validate", str(folder)],
+        "render": ["render", str(folder), "--out", str(tmp_path / "out")],
+        "diff": ["diff", str(stack(tmp_path, "old", EMPTY)), str(folder)],
+        "convert": ["convert", "--out", str(tmp_path / "out"), str(folder / "a.yaml")],
+    }[command]
+    code, printed = cli(capsys, *args)
+    assert code == 2, printed
+    assert f"{folder / 'a.yaml'}:1: unknown " in printed
+    assert SECRET not in printed
+    assert not (tmp_path / "out").exists()
+
+
+N1_ACCOUNT = (
+    "apiVersion: {api}\nkind: TAccount\nmetadata: {{name: admin}}\nspec:\n  username: admin\n"
+    f"  authentication:\n    password: {SECRET}\n"
+)
+
+
+@pytest.mark.parametrize("api", ["k8s.tars.com/v1beta3", "k8swtars.io/v1beta3", "v1"])
+def test_a_tarsk8s_kind_under_another_group_is_an_error_never_a_plain_object(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], api: str
+) -> None:
+    folder = stack(tmp_path, "new", N1_ACCOUNT.format(api=api))
+    old = stack(tmp_path, "old", EMPTY)
+    for args in (
+        ["validate", str(folder)],
+        ["diff", str(old), str(folder), "--format", "markdown"],
+        ["render", str(folder), "--out", str(tmp_path / "out")],
+    ):
+        code, printed = cli(capsys, *args)
+        assert code == 2, printed
+        assert f"{folder / 'a.yaml'}:1: TAccount is a TarsK8S kind, but apiVersion" in printed
+        assert "did you mean k8s.tars.io/v1beta3?" in printed
+        assert SECRET not in printed
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_secret_written_as_a_key_never_shows_in_a_field_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        "apiVersion: k8s.tars.io/v1beta3\nkind: TAccount\nmetadata: {name: admin}\nspec:\n"
+        f"  username: admin\n  authentication:\n    password: {{{SECRET}: x}}\n"
+    )
+    code, printed = cli(capsys, "validate", str(stack(tmp_path, "s", text)))
+    assert code == 1 and "spec.authentication.password" in printed
+    assert SECRET not in printed
+    assert format_path(("spec", "password", SECRET, 0)) == f"spec.password.{MASK}[0]"
+
+
+def test_a_wrongly_tagged_value_is_never_echoed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+        f"data:\n  password: !!int {SECRET}\n"
+    )
+    code, printed = cli(capsys, "validate", str(stack(tmp_path, "s", text)))
+    assert code == 2
+    assert "a.yaml:5: invalid YAML: a value tagged !!int is not an integer" in printed
+    assert SECRET not in printed
+
+
+def test_a_key_naming_a_secret_is_masked_in_any_kind_and_shape() -> None:
+    for key in ("password", "dbPassword", "client_secret", "apiToken", "tls.key", "ssh-privatekey"):
+        assert names_secret(key), key
+        assert SECRET not in quote({"x": [{key: {SECRET: [SECRET]}}]})
+    for key in ("secretName", "name", "key", "imagePullSecrets", "tokenTTL"):
+        assert not names_secret(key), key
+    volume = {"secret": {"secretName": "certs"}}
+    assert quote(volume) == repr(volume)  # a pod's secret volume names a Secret, holds none
+    flag = {"automountServiceAccountToken": False}
+    assert quote(flag) == repr(flag)
+
+
+def test_secret_data_nested_in_another_objects_field_is_masked_in_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = stack(tmp_path, "old", EMPTY)
+    text = (
+        "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t}\nspec:\n"
+        f"  wrapped: {{kind: Secret, data: {{a: {SECRET}}}}}\n  dbPassword: {SECRET}x\n"
+    )
+    new = stack(tmp_path, "new", text)
+    for form in ("text", "json", "markdown"):
+        code, printed = cli(capsys, "diff", str(old), str(new), "--format", form)
+        assert code == 0, printed
+        assert SECRET not in printed and "[secret]" in printed
+
+
+VALUES = f"helm:\n  dockerhub:\n    password: {SECRET}\ncontroller:\n  registry: [a]\n  tag: x\n"
+
+
+@pytest.mark.parametrize("command", ["controller", "framework"])
+def test_values_file_errors_quote_the_offending_field_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    values = tmp_path / "values.yaml"
+    values.write_text(VALUES, encoding="utf-8")
+    code, printed = cli(capsys, command, "--values", str(values), "--out", str(tmp_path / "o"))
+    assert code == 2 and f"{values}:" in printed
+    assert SECRET not in printed
+    assert not (tmp_path / "o").exists()
+
+
+# --- no crash: exit 2 with file, line and one sentence ---------------------------------------
+
+CRASHES = {
+    "map-tag-on-a-list": ("metadata: !!map [a]\n", 3, "a value tagged !!map is not a mapping"),
+    "set-tag-on-a-scalar": ("metadata:\n  name: !!set x\n", 4, "!!set values are not supported"),
+    "int-tag-on-nothing": (
+        "metadata: {name: c}\ndata: {a: !!int ''}\n",
+        4,
+        "a value tagged !!int is not an integer",
+    ),
+    "int-key": ("metadata: {name: c}\ndata:\n  1: x\n", 5, "a mapping key must be a string"),
+    "yes-key": ("metadata: {name: c}\ndata:\n  yes: x\n", 5, "a mapping key must be a string"),
+    "null-key": ("metadata: {name: c}\ndata:\n  ~: x\n", 5, "a mapping key must be a string"),
+    "binary": ("metadata: {name: c}\ndata:\n  a: !!binary aGk=\n", 5, "!!binary values are not"),
+}
+
+
+@pytest.mark.parametrize(("body", "line", "message"), CRASHES.values(), ids=CRASHES.keys())
+@pytest.mark.parametrize("command", ["validate", "render", "diff", "convert"])
+def test_a_tag_or_key_that_does_not_fit_is_an_error_with_its_line(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    body: str,
+    line: int,
+    message: str,
+    command: str,
+) -> None:
+    folder = stack(tmp_path, "s", "apiVersion: v1\nkind: ConfigMap\n" + body)
+    args = {
+        "validate": ["validate", str(folder)],
+        "render": ["render", str(folder), "--out", str(tmp_path / "out")],
+        "diff": ["diff", str(stack(tmp_path, "old", EMPTY)), str(folder)],
+        "convert": ["convert", "--out", str(tmp_path / "out"), str(folder / "a.yaml")],
+    }[command]
+    code, printed = cli(capsys, *args)
+    assert code == 2, printed
+    assert f"a.yaml:{line}: invalid YAML: {message}" in printed
+    assert not (tmp_path / "out").exists()
+
+
+CONVERT = {
+    "kind-as-a-list": (
+        "apiVersion: k8s.tars.io/v1beta2\nkind: [TServer]\nmetadata: {name: a}\n",
+        "a.yaml:1: unknown kind (a list, not a string)",
+    ),
+    "profile-as-a-mapping": (
+        "app: Demo\nserver: HelloServer\ntemplate: tars.cpp\nprofile: {a: b}\nservants:\n"
+        "  - {name: HelloObj, port: 10000, isTars: true, isTcp: true}\n"
+        "repo: {id: v1, image: 'registry.example.com/demo/helloserver:v1', secret: s}\n",
+        "a.yaml:4: helm-lib values profile: must be a single value",
+    ),
+    "boolean-key-in-a-values-file": (
+        "app: Demo\nserver: HelloServer\ntrue: 1\n",
+        "a.yaml:3: invalid YAML: a mapping key must be a string",
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "expected"), CONVERT.values(), ids=CONVERT.keys())
+def test_convert_refuses_what_it_cannot_write_with_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, expected: str
+) -> None:
+    folder = stack(tmp_path, "s", text)
+    out = tmp_path / "out"
+    code, printed = cli(capsys, "convert", "--out", str(out), str(folder / "a.yaml"))
+    assert code == 2, printed
+    assert expected in printed
+    assert not out.exists()
