@@ -231,3 +231,27 @@ def test_convert_refuses_what_it_cannot_write_with_file_and_line(
     assert code == 2, printed
     assert expected in printed
     assert not out.exists()
+
+
+def test_a_v1beta1_document_whose_kind_is_a_mapping_is_reported_without_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = f"apiVersion: k8s.tars.io/v1beta1\nkind: {{stringData: {{password: {SECRET}}}}}\n"
+    code, printed = cli(capsys, "validate", str(stack(tmp_path, "s", text)))
+    assert code == 2 and "a.yaml:1: k8s.tars.io/v1beta1 is no longer served" in printed
+    assert "(no kind)" in printed and SECRET not in printed
+
+
+def test_convert_writes_a_file_holding_credentials_0600(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        N1_ACCOUNT.format(api="k8s.tars.io/v1beta2")
+        + "  authorization: [{role: admin, flag: '*'}]\n"
+    )
+    source = stack(tmp_path, "s", text) / "a.yaml"
+    out = tmp_path / "out"
+    code, printed = cli(capsys, "convert", "--out", str(out), str(source))
+    assert code == 0, printed
+    assert (out / "a.yaml").stat().st_mode & 0o777 == 0o600
+    assert SECRET not in printed
