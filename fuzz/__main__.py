@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .harness import TARGETS, run
 
@@ -26,6 +27,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="K",
         help="run every K-th case twice for the determinism check (0: never; default 1)",
     )
+    parser.add_argument(
+        "--save",
+        metavar="DIR",
+        help="write the files of the first cases of each finding to DIR/<target>-<case>/",
+    )
     args = parser.parse_args(argv)
     findings = run(
         args.target or TARGETS,
@@ -39,6 +45,12 @@ def main(argv: list[str] | None = None) -> int:
         for example in tally.examples:
             print(f"  {name}: {example}")
         found = found or bool(tally.found)
+        if args.save:
+            for case in tally.cases_found:
+                folder = Path(args.save) / f"{name}-{case.index}"
+                folder.mkdir(parents=True, exist_ok=True)
+                for file, text in case.files.items():
+                    (folder / file).write_text(text, encoding="utf-8")
     total = sum(t.cases for t in findings.values())
     print(f"total: {total} cases, {sum(t.found for t in findings.values())} findings")
     return 1 if found else 0

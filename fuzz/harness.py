@@ -47,6 +47,8 @@ class Tally:
     nondeterministic: int = 0
     partial: int = 0
     examples: list[str] = field(default_factory=list)
+    cases_found: list[Case] = field(default_factory=list)
+    """The cases of the first findings (``--save`` writes their files)."""
 
     @property
     def found(self) -> int:
@@ -58,6 +60,8 @@ class Tally:
         if len(self.examples) < 5:
             text = " ".join(detail.split())[:400]
             self.examples.append(f"{kind} (case {case.index}): {text}")
+            if case not in self.cases_found:
+                self.cases_found.append(case)
 
     def line(self, name: str) -> str:
         """One line of the report."""

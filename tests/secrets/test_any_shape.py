@@ -255,3 +255,22 @@ def test_convert_writes_a_file_holding_credentials_0600(
     assert code == 0, printed
     assert (out / "a.yaml").stat().st_mode & 0o777 == 0o600
     assert SECRET not in printed
+
+
+def test_a_file_with_a_password_key_or_a_misspelt_secret_kind_is_written_0600() -> None:
+    from tars_components.tree_writer import holds_secret
+
+    assert holds_secret("apiVersion: v1\nkind: secret\nmetadata: {name: s}\n")
+    assert holds_secret("kind: Thing\nspec:\n  dbPassword: x\n")
+    assert not holds_secret("kind: Pod\nspec:\n  automountServiceAccountToken: false\n")
+    assert not holds_secret("kind: Pod\nspec:\n  volumes:\n  - secret: {secretName: s}\n")
+
+
+def test_convert_of_a_framework_config_without_metadata_is_an_error_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "apiVersion: k8s.tars.io/v1beta2\nkind: TFrameworkConfig\nmetadata:\n"
+    source = stack(tmp_path, "s", text) / "a.yaml"
+    code, printed = cli(capsys, "convert", "--out", str(tmp_path / "out"), str(source))
+    assert code in (1, 2) and "a.yaml" in printed and "internal error" not in printed
+    assert not (tmp_path / "out").exists()
