@@ -54,25 +54,6 @@ CONTAINER_NAMES = frozenset({"authentication", "tokens", "stringdata", "credenti
 """Keys (lowercase, without ``-``, ``_`` and ``.``) that hold credentials under field names of
 their own, in any kind: every leaf below them is masked, their field names kept."""
 
-SECRET_NAMES = frozenset(
-    {
-        "password",
-        "passwd",
-        "pwd",
-        "passphrase",
-        "token",
-        "secret",
-        "apikey",
-        "privatekey",
-        "secretkey",
-        "accesskey",
-        "credential",
-        "bcryptpassword",
-    }
-)
-"""Keys (lowercase, without ``-``, ``_`` and ``.``) whose whole value is secret, in any kind
-and shape: :func:`names_secret` also takes a key ending in one of :data:`SECRET_SUFFIXES`."""
-
 SECRET_SUFFIXES = (
     "password",
     "passwd",
@@ -85,7 +66,11 @@ SECRET_SUFFIXES = (
     "accesskey",
 )
 """Endings of a key that names secret material (``dbPassword``, ``client_secret``,
-``ssh-privatekey``)."""
+``ssh-privatekey``), the names themselves included."""
+
+SECRET_NAMES = frozenset({"pwd", "credential"})
+"""Keys (lowercase, without ``-``, ``_`` and ``.``) whose whole value is secret besides those
+ending in one of :data:`SECRET_SUFFIXES`, in any kind and shape (:func:`names_secret`)."""
 
 _KEY_MATERIAL = re.compile(r"[._-](?:key|pem|p12|pfx|jks|keystore)$", re.IGNORECASE)
 

@@ -35,6 +35,17 @@ def stack(tmp_path: Path, name: str, text: str) -> Path:
 
 EMPTY = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n"
 
+
+def command_args(command: str, folder: Path, tmp_path: Path) -> list[str]:
+    """The arguments of ``command`` on the stack ``folder`` (output: ``tmp_path/out``)."""
+    return {
+        "validate": ["validate", str(folder)],
+        "render": ["render", str(folder), "--out", str(tmp_path / "out")],
+        "diff": ["diff", str(stack(tmp_path, "old", EMPTY)), str(folder)],
+        "convert": ["convert", "--out", str(tmp_path / "out"), str(folder / "a.yaml")],
+    }[command]
+
+
 # M1: masking that does not depend on a well-formed kind
 MALFORMED = {
     "secret-under-api-version": (
@@ -57,13 +68,7 @@ def test_a_malformed_api_version_or_kind_is_an_error_that_quotes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, command: str
 ) -> None:
     folder = stack(tmp_path, "s", text)
-    args = {
-        "validate": ["validate", str(folder)],
-        "render": ["render", str(folder), "--out", str(tmp_path / "out")],
-        "diff": ["diff", str(stack(tmp_path, "old", EMPTY)), str(folder)],
-        "convert": ["convert", "--out", str(tmp_path / "out"), str(folder / "a.yaml")],
-    }[command]
-    code, printed = cli(capsys, *args)
+    code, printed = cli(capsys, *command_args(command, folder, tmp_path))
     assert code == 2, printed
     assert f"{folder / 'a.yaml'}:1: unknown " in printed
     assert SECRET not in printed
@@ -191,13 +196,7 @@ def test_a_tag_or_key_that_does_not_fit_is_an_error_with_its_line(
     command: str,
 ) -> None:
     folder = stack(tmp_path, "s", "apiVersion: v1\nkind: ConfigMap\n" + body)
-    args = {
-        "validate": ["validate", str(folder)],
-        "render": ["render", str(folder), "--out", str(tmp_path / "out")],
-        "diff": ["diff", str(stack(tmp_path, "old", EMPTY)), str(folder)],
-        "convert": ["convert", "--out", str(tmp_path / "out"), str(folder / "a.yaml")],
-    }[command]
-    code, printed = cli(capsys, *args)
+    code, printed = cli(capsys, *command_args(command, folder, tmp_path))
     assert code == 2, printed
     assert f"a.yaml:{line}: invalid YAML: {message}" in printed
     assert not (tmp_path / "out").exists()
