@@ -273,3 +273,50 @@ def test_convert_of_a_framework_config_without_metadata_is_an_error_not_a_crash(
     code, printed = cli(capsys, "convert", "--out", str(tmp_path / "out"), str(source))
     assert code in (1, 2) and "a.yaml" in printed and "internal error" not in printed
     assert not (tmp_path / "out").exists()
+
+
+NESTED_EXPORT = f"""\
+apiVersion: v1
+kind: List
+items:
+- apiVersion: k8s.tars.io/v1beta3
+  kind: TAccount
+  metadata: {{name: 21232f297a57a5a743894a0e4a801fc3, namespace: tars}}
+  spec:
+    username: admin
+    authentication: {{bcryptPassword: x}}
+    authorization: {{kind: Secret, data: {{token: {SECRET}a}}, stringData: {{a: {SECRET}b}}}}
+"""
+
+
+def thing(token: str, other: str = "") -> str:
+    """A plain object holding a Secret-like mapping in a field (and another one in a list)."""
+    text = (
+        "apiVersion: example.com/v1\nkind: Thing\nmetadata: {name: t, namespace: tars}\n"
+        f"spec:\n  wrapped: {{kind: Secret, data: {{token: {token}}}}}\n"
+    )
+    return text + (f"  other: [{{kind: Secret, stringData: {{x: {other}}}}}]\n" if other else "")
+
+
+def test_import_errors_mask_secret_data_nested_in_a_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    export = tmp_path / "export.yaml"
+    export.write_text(NESTED_EXPORT, encoding="utf-8")
+    code, printed = cli(capsys, "import", str(export), "--out", str(tmp_path / "out"))
+    assert code == 1 and "export.yaml:10: TA003" in printed and "[secret]" in printed
+    assert SECRET not in printed
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("form", ["text", "json", "markdown"])
+def test_diff_live_masks_secret_data_nested_in_another_objects_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    folder = stack(tmp_path, "s", thing(f"{SECRET}old"))
+    export = tmp_path / "export.yaml"
+    export.write_text(thing(f"{SECRET}new", SECRET), encoding="utf-8")
+    args = ["diff", str(folder), "--live", str(export), "--namespace", "tars", "--format", form]
+    code, printed = cli(capsys, *args)
+    assert code == 0, printed
+    assert "spec.wrapped.data.token" in printed and SECRET not in printed
