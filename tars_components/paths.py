@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from .redaction import MASK, names_secret
+from .redaction import MASK, REFERENCE_KEYS, names_secret
 from .redaction import Segment as Segment
 from .text import printable
 from .yaml_reader import YamlLoader
@@ -41,7 +41,7 @@ def format_path(segments: Iterable[Segment]) -> str:
     out: list[str] = []
     hidden = False
     for seg in segments:
-        if hidden and isinstance(seg, str):
+        if hidden and isinstance(seg, str) and seg not in REFERENCE_KEYS:
             out.append(f".{MASK}")
         elif isinstance(seg, int):
             out.append(f"[{seg}]")

@@ -50,6 +50,10 @@ SECRET_KEYS: dict[tuple[str, str], frozenset[str]] = {
 """(API group, kind) → lowercase mapping keys whose value is masked wherever they appear in a
 quoted value: a credential keeps its name when the user puts it under the wrong parent."""
 
+REFERENCE_KEYS = frozenset({"configSecret"})
+"""Keys below a key that names a secret that are the product's own field names (a reference
+to a Pulumi config secret, ``password: {configSecret: KEY}``): shown in field paths."""
+
 CONTAINER_NAMES = frozenset({"authentication", "tokens", "stringdata", "credentials"})
 """Keys (lowercase, without ``-``, ``_`` and ``.``) that hold credentials under field names of
 their own, in any kind: every leaf below them is masked, their field names kept."""
@@ -205,9 +209,17 @@ def masked(
 ) -> Any:
     """A copy of ``value`` (found at field path ``at``) whose secret parts are
     :data:`MASKED` or, inside a longer string, :data:`MASK` (see :func:`quote`)."""
+    if any(_names_secret_field(segment) for segment in at):
+        return _masked_whole(value)  # a value found under a key that names a secret
     active = active_secrets()
     lowered = frozenset(key.lower() for key in keys)
     return _Masker(tuple(subtrees), lowered, active).masked(value, tuple(at))
+
+
+def _names_secret_field(segment: Segment) -> bool:
+    """A field path's key naming a secret, but ``secret`` alone (in TarsK8S documents, the
+    name of an image pull Secret: ``release.secret``, ``imageUpload.secret``)."""
+    return isinstance(segment, str) and segment.lower() != "secret" and names_secret(segment)
 
 
 @dataclass(frozen=True)
@@ -314,6 +326,7 @@ __all__ = [
     "CONTAINER_NAMES",
     "MASK",
     "MASKED",
+    "REFERENCE_KEYS",
     "SECRET_KEYS",
     "SECRET_NAMES",
     "SECRET_SUBTREES",

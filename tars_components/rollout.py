@@ -33,6 +33,7 @@ from .models.rollout import (
     step_problem,
 )
 from .paths import Segment, error_path
+from .redaction import quote
 from .rules.schema import document_schema_violation
 
 KIND = RolloutDocument.KIND
@@ -347,15 +348,14 @@ def _message(error: Mapping[str, Any]) -> str:
         value, pattern = error.get("input"), str(ctx.get("pattern", ""))
         if value == "":
             return "must not be empty"
-        return (
-            f"{value!r} is not valid: expected {PATTERN_HINTS.get(pattern, f'pattern {pattern}')}"
-        )
+        hint = PATTERN_HINTS.get(pattern, f"pattern {pattern}")
+        return f"{quote(value)} is not valid: expected {hint}"
     if kind in ("string_type",):
-        return f"must be a string, got {error.get('input')!r}"
+        return f"must be a string, got {quote(error.get('input'))}"
     if kind == "too_short":
         return "needs at least one step"
     if kind in ("greater_than_equal",):
-        return f"{error.get('input')!r} is below the minimum {ctx.get('ge')}"
+        return f"{quote(error.get('input'))} is below the minimum {ctx.get('ge')}"
     if kind == "bool_type":
         return f"must be true or false, got {error.get('input')!r}"
     if kind == "int_type":

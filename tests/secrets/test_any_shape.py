@@ -320,3 +320,22 @@ def test_diff_live_masks_secret_data_nested_in_another_objects_field(
     code, printed = cli(capsys, *args)
     assert code == 0, printed
     assert "spec.wrapped.data.token" in printed and SECRET not in printed
+
+
+def test_a_label_that_is_a_mapping_of_credentials_is_not_quoted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz harness: TX006 quoted a label's value as it was."""
+    text = (
+        "apiVersion: example.com/v1\nkind: Thing\nmetadata:\n  name: t\n  labels:\n"
+        f"    data: {{password: {SECRET}}}\n"
+    )
+    code, printed = cli(capsys, "validate", str(stack(tmp_path, "s", text)))
+    assert code == 1 and "a.yaml:6: TX006" in printed and "metadata.labels.data" in printed
+    assert SECRET not in printed
+
+
+def test_a_reference_to_a_config_secret_keeps_its_field_name_in_a_path() -> None:
+    assert format_path(("spec", "password", "configSecret")) == "spec.password.configSecret"
+    assert quote("hunter2", ("spec", "dbPassword")) == MASK
+    assert quote("tars-image-secret", ("spec", "release", "secret")) == "'tars-image-secret'"
