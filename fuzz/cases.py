@@ -281,7 +281,9 @@ def mutate(data: st.DataObject, doc: Any, marker: str) -> Any:
             key = data.draw(st.sampled_from(KEY_POOL))
             value = data.draw(st.sampled_from(FILLERS))
             if key in ("password", "token", "data", "stringData"):
-                value = {"password": f"{marker}a"} if key in ("data", "stringData") else marker
+                value = (
+                    {"password": f"{marker}a"} if key in ("data", "stringData") else f"{marker}a"
+                )
             if key not in parent:
                 parent[key] = copy.deepcopy(value)
     return doc

@@ -339,3 +339,33 @@ def test_a_reference_to_a_config_secret_keeps_its_field_name_in_a_path() -> None
     assert format_path(("spec", "password", "configSecret")) == "spec.password.configSecret"
     assert quote("hunter2", ("spec", "dbPassword")) == MASK
     assert quote("tars-image-secret", ("spec", "release", "secret")) == "'tars-image-secret'"
+
+
+def test_plain_objects_register_their_credentials_as_pulumi_secrets() -> None:
+    """Found by the fuzz harness: a plain object whose kind is a misspelt Secret, or that
+    holds a password or tokens, went into the state in plaintext."""
+    from tars_components.components.plain import KubernetesObject
+    from tars_components.components.testing import record
+
+    objects = [
+        {
+            "apiVersion": "v1",
+            "kind": "secret",
+            "metadata": {"name": "a"},
+            "stringData": {"p": SECRET},
+        },
+        {
+            "apiVersion": "example.com/v1",
+            "kind": "Thing",
+            "metadata": {"name": "b"},
+            "spec": {"dbPassword": SECRET, "auth": {"tokens": [{"content": SECRET}]}},
+        },
+    ]
+
+    def program() -> None:
+        for index, body in enumerate(objects):
+            KubernetesObject(f"o{index}", body)
+
+    recording = record(program)
+    assert len(recording.registrations) == 2
+    assert recording.plaintext(SECRET) == []
