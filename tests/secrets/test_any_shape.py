@@ -369,3 +369,17 @@ def test_plain_objects_register_their_credentials_as_pulumi_secrets() -> None:
     recording = record(program)
     assert len(recording.registrations) == 2
     assert recording.plaintext(SECRET) == []
+
+
+def test_two_objects_whose_kinds_differ_in_casing_only_are_a_rule_error_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by the fuzz harness: both rendered to one file name, and render raised."""
+    text = (
+        "apiVersion: v1\nkind: secret\nmetadata: {name: db}\n---\n"
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: db}\n"
+    )
+    out = tmp_path / "out"
+    code, printed = cli(capsys, "render", str(stack(tmp_path, "s", text)), "--out", str(out))
+    assert code == 1 and "a.yaml:7: TX004 error Secret default/db metadata.name" in printed
+    assert not out.exists()
