@@ -40,10 +40,13 @@ class Case:
     take them as values)."""
 
 
+MARKER_PREFIX = "zqsek"
+
+
 def marker_for(index: int, salt: int) -> str:
     """A marker no output could make up: lowercase letters and digits (names are lowercased),
     unique per case."""
-    return f"zqsek{index:07d}x{salt:06x}"
+    return f"{MARKER_PREFIX}{index:07d}x{salt:06x}"
 
 
 API_VERSION_SLIPS = [
@@ -327,7 +330,8 @@ def mutate_text(data: st.DataObject, text: str) -> str:
             + data.draw(st.sampled_from(["!!map [a]", "!!set x", "[]", "{}"]))
             + "\n"
         )
-    elif operation == "dedent":
+    elif operation == "dedent" and not line.lstrip().startswith(MARKER_PREFIX):
+        # (a secret written as a key, moved out of its secret parent, would be just a key)
         lines[index] = line.lstrip(" ")
     elif operation == "empty_int" and ": " in line:
         lines[index] = line.split(": ", 1)[0] + ': !!int ""\n'

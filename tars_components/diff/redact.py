@@ -42,35 +42,39 @@ def redact_pair(
     previous: list[dict[str, Any]], current: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Both object lists with their secret values masked; objects that hold none are kept as
-    they are (not copied)."""
-    old_by_id = {identity(obj): obj for obj in previous}
-    new_by_id = {identity(obj): obj for obj in current}
-    masked_old: dict[int, dict[str, Any]] = {}
-    masked_new: dict[int, dict[str, Any]] = {}
-    for key in dict.fromkeys([*old_by_id, *new_by_id]):
-        old, new = old_by_id.get(key), new_by_id.get(key)
-        sample = new if new is not None else old
-        kind_key = api_key((sample or {}).get("apiVersion"), (sample or {}).get("kind"))
-        subtrees = SECRET_SUBTREES.get(kind_key, ())
-        if secret_like(old) or secret_like(new):
-            subtrees = (*subtrees, ("data",), ("stringData",))
-        if not subtrees and not _holds_secret(old) and not _holds_secret(new):
-            continue
-        a, b = _walk(
-            old if old is not None else _ABSENT,
-            new if new is not None else _ABSENT,
-            (),
-            subtrees,
-            SECRET_KEYS.get(kind_key, frozenset()),
-        )
-        if old is not None:
-            masked_old[id(old)] = a
-        if new is not None:
-            masked_new[id(new)] = b
+    they are (not copied). Each object is masked against its counterpart of the other list
+    (the first of its identity there), every object of a list whatever its identity (two
+    objects of one identity are both masked)."""
+    old_by_id: dict[Any, dict[str, Any]] = {}
+    new_by_id: dict[Any, dict[str, Any]] = {}
+    for obj in previous:
+        old_by_id.setdefault(identity(obj), obj)
+    for obj in current:
+        new_by_id.setdefault(identity(obj), obj)
     return (
-        [masked_old.get(id(obj), obj) for obj in previous],
-        [masked_new.get(id(obj), obj) for obj in current],
+        [_masked_pair(obj, new_by_id.get(identity(obj)))[0] for obj in previous],
+        [_masked_pair(old_by_id.get(identity(obj)), obj)[1] for obj in current],
     )
+
+
+def _masked_pair(old: Any, new: Any) -> tuple[Any, Any]:
+    """The old and new version of one object with their secrets masked as a pair (each kept
+    as it is when neither holds one)."""
+    sample = new if new is not None else old
+    kind_key = api_key((sample or {}).get("apiVersion"), (sample or {}).get("kind"))
+    subtrees = SECRET_SUBTREES.get(kind_key, ())
+    if secret_like(old) or secret_like(new):
+        subtrees = (*subtrees, ("data",), ("stringData",))
+    if not subtrees and not _holds_secret(old) and not _holds_secret(new):
+        return old, new
+    a, b = _walk(
+        old if old is not None else _ABSENT,
+        new if new is not None else _ABSENT,
+        (),
+        subtrees,
+        SECRET_KEYS.get(kind_key, frozenset()),
+    )
+    return (a if old is not None else old), (b if new is not None else new)
 
 
 def _walk(

@@ -383,3 +383,18 @@ def test_two_objects_whose_kinds_differ_in_casing_only_are_a_rule_error_not_a_cr
     code, printed = cli(capsys, "render", str(stack(tmp_path, "s", text)), "--out", str(out))
     assert code == 1 and "a.yaml:7: TX004 error Secret default/db metadata.name" in printed
     assert not out.exists()
+
+
+@pytest.mark.parametrize("form", ["text", "json", "markdown"])
+def test_diff_masks_each_of_two_objects_of_one_identity(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    """Found by the fuzz harness: of two objects diff takes for one, only the last was
+    masked."""
+    body = "kind: ConfigMap\nmetadata: {{name: cm}}\ndata: {{api_token: {0}}}\n"
+    text = f"apiVersion: x\n{body.format(SECRET + 'a')}---\napiVersion: v1\n{body.format(SECRET)}"
+    new = stack(tmp_path, "new", text)
+    code, printed = cli(
+        capsys, "diff", str(stack(tmp_path, "old", EMPTY)), str(new), "--format", form
+    )
+    assert code in (0, 1) and SECRET not in printed, printed
