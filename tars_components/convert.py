@@ -27,9 +27,11 @@ from .expansion.crd import convert
 from .helmlib import translate, values_mapping
 from .legacy import upgrade
 from .limits import Limits
+from .loading.documents import shape_problem
 from .loading.load import load_texts
 from .models import V1BETA3
 from .paths import FileIndex
+from .tree_writer import SECRET_FILE_MODE, holds_secret
 from .yaml_reader import YamlLimitError, load_documents
 from .yaml_writer import dump
 
@@ -104,10 +106,13 @@ def _upgrade_documents(
     upgraded: list[Any] = []
     dropped: list[str] = []
     changed = 0
-    for document in documents:
+    for position, document in enumerate(documents):
         if not isinstance(document, dict):
             upgraded.append(document)
             continue
+        problem = shape_problem(document)
+        if problem is not None:
+            return LoadProblem(name, FileIndex(name, text).document_line(position), problem)
         doc, lost = upgrade(document)
         changed += doc is not document
         upgraded.append(doc)
@@ -164,7 +169,8 @@ def convert_files(
     inputs: Sequence[str | Path], out_dir: str | Path, limits: Limits | None = None
 ) -> ConvertResult:
     """Read the values files, convert them, and (when no error) write one file per server
-    into ``out_dir`` (created when missing), each atomically."""
+    into ``out_dir`` (created when missing), each atomically; a file holding a Secret or a
+    TAccount is created 0600."""
     limits = limits or Limits()
     texts: dict[str, str] = {}
     problems: list[LoadProblem] = []
@@ -196,7 +202,7 @@ def _write_atomically(path: Path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
-        os.chmod(temporary, 0o644)
+        os.chmod(temporary, SECRET_FILE_MODE if holds_secret(text) else 0o644)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -51,7 +51,7 @@ def old_version_problem(
     if not found:
         return None
     position, prefix, _ = found[0]
-    names = [f"{raw.get('kind')} {_name(raw)}" for _, _, raw in found]
+    names = [f"{_kind(raw)} {_name(raw)}" for _, _, raw in found]
     shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
     dropped = sorted({field for _, _, raw in found for field in upgrade(raw)[1]})
     drop = f"; drop {', '.join(dropped)}" if dropped else ""
@@ -64,6 +64,11 @@ def old_version_problem(
     )
 
 
+def _kind(raw: dict[str, Any]) -> str:
+    kind = raw.get("kind")
+    return kind if isinstance(kind, str) and kind else "(no kind)"
+
+
 def _name(raw: dict[str, Any]) -> str:
     meta = raw.get("metadata")
     name = meta.get("name") if isinstance(meta, dict) else None
@@ -74,7 +79,7 @@ def upgrade(raw: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     """A v1beta1 or v1beta2 document as v1beta3, and the fields that could not be carried
     over (dotted paths; empty when nothing was lost). Other documents come back unchanged."""
     api_version, kind = raw.get("apiVersion"), raw.get("kind")
-    if api_version not in (V1BETA1, V1BETA2) or kind not in UPGRADABLE:
+    if api_version not in (V1BETA1, V1BETA2) or not isinstance(kind, str) or kind not in UPGRADABLE:
         return raw, []
     doc = copy.deepcopy(raw)
     dropped: list[str] = []

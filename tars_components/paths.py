@@ -13,10 +13,10 @@ from typing import Any
 
 import yaml
 
+from .redaction import MASK, REFERENCE_KEYS, names_secret
+from .redaction import Segment as Segment
 from .text import printable
 from .yaml_reader import YamlLoader
-
-Segment = str | int
 
 
 def error_path(location: Iterable[object]) -> tuple[Segment, ...]:
@@ -35,15 +35,21 @@ _SEGMENT = re.compile(r'\.?([^.\[\]"]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]')
 def format_path(segments: Iterable[Segment]) -> str:
     """``("spec", "tars", "servants", 1, "port")`` → ``spec.tars.servants[1].port``; a key
     that is not an identifier is quoted as a JSON string (``labels["tars.io/ServerID"]``), with
-    control characters escaped (``["a\\u001b"]``)."""
+    control characters escaped (``["a\\u001b"]``). Below a key that names a secret
+    (:func:`~tars_components.redaction.names_secret`) every key prints as ``[secret]``: a secret
+    written as a mapping key (``password: {hunter2: x}``) never shows in a path."""
     out: list[str] = []
+    hidden = False
     for seg in segments:
-        if isinstance(seg, int):
+        if hidden and isinstance(seg, str) and seg not in REFERENCE_KEYS:
+            out.append(f".{MASK}")
+        elif isinstance(seg, int):
             out.append(f"[{seg}]")
         elif _IDENT.fullmatch(seg):
             out.append(f".{seg}" if out else seg)
         else:
             out.append(f"[{printable(json.dumps(seg, ensure_ascii=False))}]")
+        hidden = hidden or names_secret(seg)
     return "".join(out)
 
 

@@ -27,7 +27,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from .paths import Segment
+Segment = str | int
+"""One step of a field path: a mapping key or a list index (re-exported by :mod:`.paths`)."""
 
 MASK = "[secret]"
 """What a message prints instead of a secret value."""
@@ -48,6 +49,75 @@ SECRET_KEYS: dict[tuple[str, str], frozenset[str]] = {
 }
 """(API group, kind) → lowercase mapping keys whose value is masked wherever they appear in a
 quoted value: a credential keeps its name when the user puts it under the wrong parent."""
+
+REFERENCE_KEYS = frozenset({"configSecret"})
+"""Keys below a key that names a secret that are the product's own field names (a reference
+to a Pulumi config secret, ``password: {configSecret: KEY}``): shown in field paths."""
+
+CONTAINER_NAMES = frozenset({"authentication", "tokens", "stringdata", "credentials"})
+"""Keys (lowercase, without ``-``, ``_`` and ``.``) that hold credentials under field names of
+their own, in any kind: every leaf below them is masked, their field names kept."""
+
+SECRET_SUFFIXES = (
+    "password",
+    "passwd",
+    "passphrase",
+    "token",
+    "secret",
+    "apikey",
+    "privatekey",
+    "secretkey",
+    "accesskey",
+)
+"""Endings of a key that names secret material (``dbPassword``, ``client_secret``,
+``ssh-privatekey``), the names themselves included."""
+
+SECRET_NAMES = frozenset({"pwd", "credential"})
+"""Keys (lowercase, without ``-``, ``_`` and ``.``) whose whole value is secret besides those
+ending in one of :data:`SECRET_SUFFIXES`, in any kind and shape (:func:`names_secret`)."""
+
+_KEY_MATERIAL = re.compile(r"[._-](?:key|pem|p12|pfx|jks|keystore)$", re.IGNORECASE)
+
+
+def _normal(key: str) -> str:
+    return re.sub(r"[-_.\s]", "", key.lower())
+
+
+def names_secret(key: Any, value: Any = None) -> bool:
+    """True when the mapping key ``key`` names a secret value (a password, a token, a secret,
+    key material: ``tls.key``, ``id_rsa.pem``), whatever the document's kind or shape; its
+    whole value is masked (a secret written as a mapping key below it included). A pod's
+    volume source ``secret: {secretName: …}`` (``value``) names a Secret and holds none."""
+    if not isinstance(key, str):
+        return False
+    name = _normal(key)
+    if name == "secret" and isinstance(value, Mapping) and "secretName" in value:
+        return False
+    return (
+        name in SECRET_NAMES
+        or name.endswith(SECRET_SUFFIXES)
+        or _KEY_MATERIAL.search(key) is not None
+    )
+
+
+def holds_secrets(key: Any) -> bool:
+    """True when ``key`` names a mapping of credentials (:data:`CONTAINER_NAMES`): its leaves
+    are masked, its field names kept."""
+    return isinstance(key, str) and _normal(key) in CONTAINER_NAMES
+
+
+def secret_like(document: Any) -> bool:
+    """True for a mapping that may be a Secret, however malformed: its ``kind`` names a
+    secret in any casing, or its ``kind`` or ``apiVersion`` is there but not a string. Its
+    ``data`` and ``stringData`` are then masked."""
+    if not isinstance(document, Mapping):
+        return False
+    kind, api_version = document.get("kind"), document.get("apiVersion")
+    if isinstance(kind, str) and "secret" in kind.lower():
+        return True
+    return ("kind" in document and not isinstance(kind, str)) or (
+        "apiVersion" in document and not isinstance(api_version, str)
+    )
 
 
 class _Masked:
@@ -139,9 +209,17 @@ def masked(
 ) -> Any:
     """A copy of ``value`` (found at field path ``at``) whose secret parts are
     :data:`MASKED` or, inside a longer string, :data:`MASK` (see :func:`quote`)."""
+    if any(_names_secret_field(segment) for segment in at):
+        return _masked_whole(value)  # a value found under a key that names a secret
     active = active_secrets()
     lowered = frozenset(key.lower() for key in keys)
     return _Masker(tuple(subtrees), lowered, active).masked(value, tuple(at))
+
+
+def _names_secret_field(segment: Segment) -> bool:
+    """A field path's key naming a secret, but ``secret`` alone (in TarsK8S documents, the
+    name of an image pull Secret: ``release.secret``, ``imageUpload.secret``)."""
+    return isinstance(segment, str) and segment.lower() != "secret" and names_secret(segment)
 
 
 @dataclass(frozen=True)
@@ -157,9 +235,16 @@ class _Masker:
             return _leaves(value)
         if isinstance(value, Mapping):
             out: dict[Any, Any] = {}
+            secretish = secret_like(value)
             for key, item in value.items():
                 name = _masked_text(key, self.active.texts) if isinstance(key, str) else key
-                if isinstance(key, str) and key.lower() in self.keys:
+                if names_secret(key, item):
+                    out[name] = _masked_whole(item)
+                elif (
+                    (isinstance(key, str) and key.lower() in self.keys)
+                    or holds_secrets(key)
+                    or (secretish and key in ("data", "stringData"))
+                ):
                     out[name] = _leaves(item)
                 else:
                     out[name] = self.masked(item, (*at, str(key)))
@@ -171,11 +256,24 @@ class _Masker:
 
 def _leaves(value: Any) -> Any:
     """``value`` with every leaf masked and its shape kept (a credential's field names are
-    no secret, and show what was written where)."""
+    no secret, and show what was written where); below a key that names a secret
+    (:func:`names_secret`) nothing is kept (:func:`_masked_whole`)."""
     if isinstance(value, Mapping):
-        return {key: _leaves(item) for key, item in value.items()}
+        return {
+            key: _masked_whole(item) if names_secret(key, item) else _leaves(item)
+            for key, item in value.items()
+        }
     if isinstance(value, (list, tuple)):
         return [_leaves(item) for item in value]
+    return MASKED
+
+
+def _masked_whole(value: Any) -> Any:
+    """The stand-in of a value that is secret as a whole: :data:`MASKED`, whatever its shape
+    (a mapping's keys may be the secret: ``password: {hunter2: x}``); a boolean or null is
+    kept (``automountServiceAccountToken: false`` shows)."""
+    if value is None or isinstance(value, bool):
+        return value
     return MASKED
 
 
@@ -225,17 +323,24 @@ def redact_text(text: str, texts: Iterable[str]) -> str:
 
 
 __all__ = [
+    "CONTAINER_NAMES",
     "MASK",
     "MASKED",
+    "REFERENCE_KEYS",
     "SECRET_KEYS",
+    "SECRET_NAMES",
     "SECRET_SUBTREES",
+    "SECRET_SUFFIXES",
     "Secrets",
     "active_secrets",
     "api_key",
+    "holds_secrets",
     "masked",
     "masking",
+    "names_secret",
     "quote",
     "redact_text",
     "secret_keys",
+    "secret_like",
     "secret_subtrees",
 ]

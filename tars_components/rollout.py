@@ -31,6 +31,7 @@ from .models.rollout import (
     step_problem,
 )
 from .paths import Segment, error_path
+from .redaction import quote
 from .rules.schema import document_schema_violation
 
 KIND = RolloutDocument.KIND
@@ -142,12 +143,12 @@ def identify_rollout(raw: Mapping[str, Any]) -> str | None:
     the loader reads the first, the cluster fan-out the second)."""
     if raw.get("apiVersion") != ROLLOUT_API_VERSION:
         return (
-            f"unknown apiVersion {raw.get('apiVersion')!r} for the tars-components.io group: "
+            f"unknown apiVersion {quote(raw.get('apiVersion'))} for the tars-components.io group: "
             f"expected {ROLLOUT_API_VERSION}"
         )
     if raw.get("kind") not in PRODUCT_KINDS:
         return (
-            f"unknown kind {raw.get('kind')!r} for {ROLLOUT_API_VERSION}: expected one of "
+            f"unknown kind {quote(raw.get('kind'))} for {ROLLOUT_API_VERSION}: expected one of "
             f"{', '.join(PRODUCT_KINDS)}"
         )
     return None
@@ -321,23 +322,22 @@ def _message(error: Mapping[str, Any]) -> str:
         value, pattern = error.get("input"), str(ctx.get("pattern", ""))
         if value == "":
             return "must not be empty"
-        return (
-            f"{value!r} is not valid: expected {PATTERN_HINTS.get(pattern, f'pattern {pattern}')}"
-        )
+        hint = PATTERN_HINTS.get(pattern, f"pattern {pattern}")
+        return f"{quote(value)} is not valid: expected {hint}"
     if kind in ("string_type",):
-        return f"must be a string, got {error.get('input')!r}"
+        return f"must be a string, got {quote(error.get('input'))}"
     if kind == "too_short":
         return "needs at least one step"
     if kind in ("greater_than_equal",):
-        return f"{error.get('input')!r} is below the minimum {ctx.get('ge')}"
+        return f"{quote(error.get('input'))} is below the minimum {ctx.get('ge')}"
     if kind == "bool_type":
-        return f"must be true or false, got {error.get('input')!r}"
+        return f"must be true or false, got {quote(error.get('input'))}"
     if kind == "int_type":
-        return f"must be an integer, got {error.get('input')!r}"
+        return f"must be an integer, got {quote(error.get('input'))}"
     if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return f"must be a mapping, got {error.get('input')!r}"
+        return f"must be a mapping, got {quote(error.get('input'))}"
     if kind == "list_type":
-        return f"must be a list, got {error.get('input')!r}"
+        return f"must be a list, got {quote(error.get('input'))}"
     return " ".join(str(error["msg"]).split())
 
 

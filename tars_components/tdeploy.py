@@ -24,6 +24,7 @@ from .errors import Violation
 from .models.document import API_VERSIONS, Source
 from .models.tdeploy import TDeployDocument
 from .paths import Segment, error_path, parse_path
+from .redaction import quote
 from .rules.schema import document_schema_violation
 
 KIND = TDeployDocument.KIND
@@ -160,7 +161,7 @@ def _message(error: Mapping[str, Any]) -> str:
         return "unknown field"
     if kind == "string_pattern_mismatch":
         return (
-            f"{error.get('input')!r} is not valid: expected a letter then at most 15 letters, "
+            f"{quote(error.get('input'))} is not valid: expected a letter then at most 15 letters, "
             "digits, '_', '.' or '-'"
         )
     return re.sub(r"\s+", " ", str(error["msg"]))

@@ -64,21 +64,31 @@ PRIVATE_EXECUTABLE_MODE = 0o700
 """Mode of a written script (``executable``): only its owner reads or runs it."""
 _PUBLIC_FILE_MODE = 0o666  # less the umask, as for any new file: 0644 under the usual 022
 
-_SECRET_KIND = re.compile(r"^kind: *[\"']?(?:Secret|TAccount)[\"']? *$", re.MULTILINE)
+_SECRET_KIND = re.compile(
+    r"^kind: *[\"']?[A-Za-z]*(?:secret|taccount)[A-Za-z]*[\"']? *$", re.MULTILINE | re.IGNORECASE
+)
+_SECRET_KEY = re.compile(
+    r"^[ \t-]*[\"']?[\w.-]*(?:password|passwd|passphrase|token|apikey|privatekey|clientsecret)"
+    r"[\"']? *: *(?!(?:true|false|null|~|\{\}|\[\]|''|\"\")? *$)\S",
+    re.MULTILINE | re.IGNORECASE,
+)
 _KEY_MATERIAL = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----")
 
 
 def holds_secret(text: str) -> bool:
     """True when a file's text holds a secret: a Kubernetes ``Secret`` (its data, e.g. the
-    webhook CA's private key), a ``TAccount`` (a password hash or a reference to one), or a
-    PEM private key anywhere (a ConfigMap, a TConfig's content).
+    webhook CA's private key), a ``TAccount`` (a password hash or a reference to one), either
+    kind in any casing, a value under a key that names a password, passphrase or token (in
+    any object), or a PEM private key anywhere (a ConfigMap, a TConfig's content).
 
     The one place that decides which written files are private: :func:`write_tree` creates
     them :data:`SECRET_FILE_MODE` (0600) from their first byte. It reads the YAML text the
     writers produce (block style, every object's ``kind`` on a line of its own at column 0,
     one file per object or several documents per file), so no caller can forget to say so;
     a false positive only makes a file private."""
-    return _SECRET_KIND.search(text) is not None or _KEY_MATERIAL.search(text) is not None
+    return any(
+        pattern.search(text) is not None for pattern in (_SECRET_KIND, _SECRET_KEY, _KEY_MATERIAL)
+    )
 
 
 def write_tree(

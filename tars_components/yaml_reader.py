@@ -37,27 +37,100 @@ YamlLoader.add_constructor(
 )
 
 
+_KINDS_OF_TAG = {
+    "int": "an integer",
+    "float": "a number",
+    "bool": "a boolean",
+    "null": "null",
+    "map": "a mapping",
+    "seq": "a list",
+    "str": "a string",
+    "timestamp": "a timestamp",
+}
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag.removeprefix("tag:yaml.org,2002:")
+
+
+def _tag_problem(node: yaml.Node) -> yaml.constructor.ConstructorError:
+    """The error for a value its tag does not admit (``!!int hunter2``, ``!!map [a]``,
+    ``!!int ""``): at the node, naming the tag and never the value (it may be a secret)."""
+    tag = str(node.tag)
+    name = tag.removeprefix("tag:yaml.org,2002:")
+    wanted = _KINDS_OF_TAG.get(name, "a value of that type")
+    return yaml.constructor.ConstructorError(
+        None, None, f"a value tagged {_short_tag(tag)} is not {wanted}", node.start_mark
+    )
+
+
 def _reported(constructor: Any) -> Any:
     """``constructor``, raising a ConstructorError at the node for a value its tag does not
-    admit (PyYAML raises a bare ValueError or KeyError for ``!!int x`` or ``!!bool maybe``)."""
+    admit: PyYAML raises a bare ValueError, KeyError, TypeError or IndexError for ``!!int x``,
+    ``!!bool maybe``, ``!!int ""`` or ``!!map [a]`` (in a constructor that yields, while the
+    rest of the value is filled in)."""
 
     def construct(loader: Any, node: yaml.Node) -> Any:
         try:
-            return constructor(loader, node)
-        except (ValueError, KeyError, TypeError) as exc:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"{node.value!r} is not a valid {node.tag} ({exc})", node.start_mark
-            ) from None
+            made = constructor(loader, node)
+        except yaml.YAMLError:
+            raise
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+            raise _tag_problem(node) from None
+        if isinstance(made, Iterator):
+            return _reported_steps(made, node)
+        return made
 
     return construct
 
 
-for _tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool"):
-    YamlLoader.add_constructor(_tag, _reported(yaml.SafeLoader.yaml_constructors[_tag]))
+def _reported_steps(steps: Iterator[Any], node: yaml.Node) -> Iterator[Any]:
+    try:
+        yield from steps
+    except yaml.YAMLError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+        raise _tag_problem(node) from None
+
+
+_REFUSED_TAGS = {
+    "tag:yaml.org,2002:binary": "write the base64 text as a plain string",
+    "tag:yaml.org,2002:set": "write a list",
+    "tag:yaml.org,2002:omap": "write a mapping",
+    "tag:yaml.org,2002:pairs": "write a mapping",
+}
+"""Tags that build what no Kubernetes object holds (bytes, a set, pairs): refused, with what
+to write instead."""
+
+
+def _refused(loader: Any, node: yaml.Node) -> Any:
+    raise yaml.constructor.ConstructorError(
+        None,
+        None,
+        f"{_short_tag(str(node.tag))} values are not supported: {_REFUSED_TAGS[str(node.tag)]}",
+        node.start_mark,
+    )
+
+
+for _tag, _constructor in list(yaml.SafeLoader.yaml_constructors.items()):
+    if _tag in _REFUSED_TAGS:
+        YamlLoader.add_constructor(_tag, _refused)
+    elif _tag is not None and _tag != "tag:yaml.org,2002:timestamp":
+        YamlLoader.add_constructor(_tag, _reported(_constructor))
+
+
+_NOT_A_STRING_KEY = (
+    "a mapping key must be a string: YAML reads an unquoted 1, 1.5, yes, no, on, off, true, "
+    'false, ~ or null as a number, boolean or null; quote the key ("1")'
+)
 
 
 def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> Any:
-    """Mappings reject a key given twice, as kubectl does (PyYAML keeps the last silently)."""
+    """Mappings reject a key given twice, as kubectl does (PyYAML keeps the last silently),
+    and a key that is not a string (``1:``, ``yes:``, ``~:``: JSON and Kubernetes objects have
+    string keys only)."""
+    if not isinstance(node, yaml.MappingNode):
+        raise _tag_problem(node)
     seen: set[str] = set()
     for key_node, _ in node.value:
         if isinstance(key_node, yaml.ScalarNode) and key_node.tag.endswith(":str"):
@@ -69,7 +142,17 @@ def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = 
                     key_node.start_mark,
                 )
             seen.add(key_node.value)
-    return yaml.SafeLoader.construct_mapping(loader, node, deep)
+    mapping = yaml.SafeLoader.construct_mapping(loader, node, deep)
+    if not all(isinstance(key, str) for key in mapping):
+        bad = next(
+            (k for k, _ in node.value if not isinstance(k, yaml.ScalarNode) or k.tag != _STR_TAG),
+            node,
+        )
+        raise yaml.constructor.ConstructorError(None, None, _NOT_A_STRING_KEY, bad.start_mark)
+    return mapping
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
 
 
 YamlLoader.construct_mapping = _construct_unique_mapping

@@ -7,7 +7,9 @@ name them as ``import --pulumi`` does, give each the framework as parent, nor be
 ``render`` under mocks. A resource registers every top-level field of the object under the type
 token of the Kubernetes provider (``kubernetes:core/v1:ConfigMap``,
 ``kubernetes:networking.k8s.io/v1:Ingress``), exactly what the typed classes send. The data of
-a ``Secret`` is registered as a Pulumi secret (``data``, ``stringData``). These objects are not
+a ``Secret`` (or an object whose kind names a secret in any casing) is registered as a Pulumi
+secret (``data``, ``stringData``), and so is any value under a key that names a credential in
+any object (``dbPassword``, ``authentication``, ``tokens``). These objects are not
 validated by the TarsK8S rules (the API server's schema applies).
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 import pulumi
 
 from ..models.kind_facts import CLUSTER_SCOPED_KINDS
+from ..redaction import holds_secrets, names_secret, secret_like
 from .placement import place
 from .scope import HasScope
 
@@ -63,14 +66,52 @@ class KubernetesObject(pulumi.CustomResource):
             )
         props: dict[str, Any] = dict(obj)
         secret: list[str] = []
-        if api_version == "v1" and kind == "Secret":
+        if (api_version == "v1" and kind == "Secret") or secret_like(obj):
             secret = [key for key in SECRET_FIELDS if key in props]
             for key in secret:
                 props[key] = pulumi.Output.secret(props[key])
+        for key, value in props.items():
+            if key not in secret and _holds_credentials(value):
+                props[key] = _credentials_secret(value)
+                secret.append(key)
         merged = pulumi.ResourceOptions.merge(
             opts, pulumi.ResourceOptions(additional_secret_outputs=secret or None)
         )
         super().__init__(type_token(api_version, kind), resource_name, props, merged)
+
+
+def _is_credential(key: Any, value: Any) -> bool:
+    """A key whose value is a credential in any object: it names a secret (but ``secret``,
+    the name of a pull Secret in most objects) or holds credentials (``authentication``,
+    ``tokens``)."""
+    if isinstance(key, str) and key.lower() == "secret":
+        return False
+    return names_secret(key, value) or holds_secrets(key)
+
+
+def _holds_credentials(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return any(
+            _is_credential(key, item) or _holds_credentials(item) for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return any(_holds_credentials(item) for item in value)
+    return False
+
+
+def _credentials_secret(value: Any) -> Any:
+    """``value`` with every credential in it a Pulumi secret (so the state holds it
+    encrypted, whatever the object's kind)."""
+    if isinstance(value, Mapping):
+        return {
+            key: pulumi.Output.secret(item)
+            if _is_credential(key, item)
+            else _credentials_secret(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_credentials_secret(item) for item in value]
+    return value
 
 
 __all__ = ["KubernetesObject", "plain_name", "type_token"]

@@ -69,8 +69,12 @@ def _collisions(stack: DocumentSet, options: Options) -> Iterator[Violation]:
             first = taken.setdefault(path, item)
             if first is item:
                 continue
-            if (first.namespace, first.name) == (item.namespace, item.name):
-                break  # the same object twice: reported by TS017 / TT007 / TF003 / TX003 ...
+            if (first.namespace, first.name) == (item.namespace, item.name) and not (
+                first.kind != item.kind and first.kind.lower() == item.kind.lower()
+            ):
+                # the same object twice: reported by TS017 / TT007 / TF003 / TX003 ...; kinds
+                # that differ in casing only are two objects of one file name, told here
+                break
             yield file_collision(item, first, path)
             break
 

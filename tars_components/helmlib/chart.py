@@ -13,6 +13,7 @@ import yaml
 
 from ..models.document import V1BETA2
 from ..paths import Segment
+from ..redaction import quote
 from ..yaml_reader import YamlLoader
 
 CHART = "helm-lib v1.4.1 (tserver chart 1.3.0)"
@@ -136,8 +137,11 @@ def _strval(value: Any) -> str:
     return str(value)
 
 
-def _quote(value: Any) -> str | None:
-    """``{{ x | quote }}``: the value's text as a string; nil writes nothing (null)."""
+def _quote(value: Any, path: tuple[Segment, ...]) -> str | None:
+    """``{{ x | quote }}``: the value's text as a string; nil writes nothing (null). A mapping
+    or list is refused: helm would write Go's ``map[…]`` text of it, never what was meant."""
+    if isinstance(value, (dict, list)):
+        raise Unrenderable(path, f"must be a single value: {CHART} writes it as quoted text")
     return None if value is None else _strval(value)
 
 
@@ -158,7 +162,9 @@ def _bare(value: Any, path: tuple[Segment, ...]) -> Any:
         parsed = None
     if not isinstance(parsed, dict) or list(parsed) != ["v"] or isinstance(parsed["v"], dict):
         raise Unrenderable(
-            path, f"{text!r} is written unquoted by {CHART} and is then not valid YAML (quote it)"
+            path,
+            f"{quote(text, path)} is written unquoted by {CHART} and is then not valid YAML "
+            "(quote it)",
         )
     return parsed["v"]
 
@@ -287,7 +293,7 @@ def _tserver(values: Mapping[str, Any], name: str, repo: Mapping[str, Any]) -> P
         env.append(
             {
                 "name": _bare(item.get("name"), ("envVars", i, "name")),
-                "value": _quote(item.get("value")),
+                "value": _quote(item.get("value"), ("envVars", i, "value")),
             }
         )
         origins.append((("spec", "k8s", "env", len(env) - 1), ("envVars", i)))
@@ -319,13 +325,13 @@ def _tserver(values: Mapping[str, Any], name: str, repo: Mapping[str, Any]) -> P
             "important": 5,
             "tars": {
                 "template": labels["tars.io/Template"],
-                "profile": _quote(v.get("profile")),
+                "profile": _quote(v.get("profile"), ("profile",)),
                 "asyncThread": _bare(_default(3, v.get("asyncThread")), ("asyncThread",)),
                 "servants": servants,
             },
             "k8s": k8s,
             "release": {
-                "id": _quote(repo.get("id")),
+                "id": _quote(repo.get("id"), ("repo", "id")),
                 "image": _bare(repo.get("image"), ("repo", "image")),
                 "secret": _bare(repo.get("secret"), ("repo", "secret")),
             },
@@ -338,8 +344,8 @@ def _tserver(values: Mapping[str, Any], name: str, repo: Mapping[str, Any]) -> P
 
 def _person(values: Mapping[str, Any]) -> tuple[str | None, str | None]:
     return (
-        _quote(_default("helm", values.get("user"))),
-        _quote(_default("helm install", values.get("reason"))),
+        _quote(_default("helm", values.get("user")), ("user",)),
+        _quote(_default("helm install", values.get("reason")), ("reason",)),
     )
 
 
@@ -363,9 +369,9 @@ def _config(
         "server": "" if key == "appConfig" else _bare(values.get("server"), ("server",)),
     }
     if node is not None:
-        body["podSeq"] = _quote(node.get("podSeq"))
+        body["podSeq"] = _quote(node.get("podSeq"), (*at, "podSeq"))
     body["configName"] = _bare(item.get("name"), (*at, "name"))
-    body["configContent"] = _quote(item.get("content"))
+    body["configContent"] = _quote(item.get("content"), (*at, "content"))
     body["updatePerson"] = person
     body["updateReason"] = reason
     body["activated"] = True

@@ -99,19 +99,19 @@ def identify(raw: Any) -> str | None:
     or kind, a TarsK8S apiVersion or kind that does not exist, a plain object without a name."""
     if not isinstance(raw, dict):
         return f"document is a {yaml_type(raw)}, expected a mapping with apiVersion and kind"
-    api_version, kind = raw.get("apiVersion"), raw.get("kind")
-    tars_group = isinstance(api_version, str) and api_version.startswith(f"{GROUP}/")
+    shape = shape_problem(raw)
+    if shape is not None:
+        return shape
+    api_version, kind = str(raw["apiVersion"]), str(raw["kind"])
+    tars_group = api_version.startswith(f"{GROUP}/")
+    if tars_group and api_version not in API_VERSIONS:
+        return f"unknown apiVersion {quote(api_version)}: {_EXPECTED}"
     if (
-        not isinstance(api_version, str)
-        or not api_version
-        or (tars_group and api_version not in API_VERSIONS)
+        not tars_group
+        and not api_version.lower().startswith(f"{GROUP}/")  # a casing slip: TX006 tells it
+        and (tars_kind := _tars_kind(kind)) is not None
     ):
-        return (
-            f"unknown apiVersion {quote(api_version)}: expected one of {', '.join(API_VERSIONS)} "
-            "or a Kubernetes apiVersion"
-        )
-    if not isinstance(kind, str) or not kind:
-        return f"unknown kind {quote(kind)} for {api_version}: a document needs a kind"
+        return misplaced_tars_kind(tars_kind, api_version)
     if tars_group:
         if kind not in KINDS and kind not in CONTROLLER_KINDS and kind not in UNTYPED_TARS_KINDS:
             return (
@@ -123,6 +123,52 @@ def identify(raw: Any) -> str | None:
     if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
         return f"{kind} without metadata.name: a Kubernetes object needs a name"
     return None
+
+
+_EXPECTED = f"expected one of {', '.join(API_VERSIONS)} or a Kubernetes apiVersion"
+
+
+def shape_problem(raw: Mapping[str, Any]) -> str | None:
+    """Why a mapping's apiVersion or kind cannot be read (missing, empty, not a string), or
+    None. A mapping or list there is a slip of indentation that may hold a whole document (a
+    Secret's data): its type is told, never its content."""
+    api_version, kind = raw.get("apiVersion"), raw.get("kind")
+    if not isinstance(api_version, str) or not api_version:
+        return f"unknown apiVersion ({_shape(api_version)}, not a string): {_EXPECTED}"
+    if not isinstance(kind, str) or not kind:
+        return (
+            f"unknown kind ({_shape(kind)}, not a string) for {api_version}: a document "
+            "needs a kind"
+        )
+    return None
+
+
+_ALL_TARS_KINDS = {k.lower(): k for k in (*KINDS, *CONTROLLER_KINDS, *UNTYPED_TARS_KINDS)}
+
+
+def _tars_kind(kind: str) -> str | None:
+    """The TarsK8S kind ``kind`` names in any casing (None for another kind)."""
+    return _ALL_TARS_KINDS.get(kind.lower())
+
+
+def misplaced_tars_kind(kind: str, api_version: str) -> str:
+    """Why a TarsK8S kind under another API group is refused: read as a plain object, no
+    rule would check it and its credentials would be written as they are."""
+    version = api_version.rsplit("/", 1)[-1]
+    suggestion = f"{GROUP}/{version}" if f"{GROUP}/{version}" in API_VERSIONS else API_VERSIONS[-1]
+    return (
+        f"{kind} is a TarsK8S kind, but apiVersion {quote(api_version)} is not the TarsK8S "
+        f"group: did you mean {suggestion}? (expected one of {', '.join(API_VERSIONS)})"
+    )
+
+
+def _shape(value: Any) -> str:
+    """What a value is, never what it holds: ``a mapping``, ``a list``, ``a number``, …"""
+    if value is None or value == "":
+        return "nothing"
+    return {list: "a list", dict: "a mapping", bool: "a boolean", str: "a string"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else "a YAML value"
+    )
 
 
 def yaml_type(value: Any) -> str:

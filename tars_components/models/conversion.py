@@ -221,15 +221,23 @@ def _copy_tree(value: Any) -> Any:
     return value
 
 
+def _metadata(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document's metadata, or an empty mapping for metadata that is not one (the
+    loader reports it)."""
+    meta = doc.get("metadata")
+    return meta if isinstance(meta, dict) else {}
+
+
 def _annotations(doc: dict[str, Any]) -> dict[str, Any]:
-    return doc.get("metadata", {}).get("annotations") or {}
+    annotations = _metadata(doc).get("annotations")
+    return annotations if isinstance(annotations, dict) else {}
 
 
 def _drop_conversion(doc: dict[str, Any]) -> None:
     """Go deletes an empty or unreadable annotation from the converted object."""
-    meta = doc.get("metadata", {})
+    meta = _metadata(doc)
     annotations = meta.get("annotations")
-    if not annotations or CONVERSION_ANNOTATION not in annotations:
+    if not isinstance(annotations, dict) or CONVERSION_ANNOTATION not in annotations:
         return
     del annotations[CONVERSION_ANNOTATION]
     if not annotations:
@@ -238,7 +246,10 @@ def _drop_conversion(doc: dict[str, Any]) -> None:
 
 def _put_conversion(doc: dict[str, Any], value: str) -> None:
     meta = doc.setdefault("metadata", {})
-    annotations = meta.get("annotations") or {}
+    if not isinstance(meta, dict):
+        return  # metadata that is not a mapping: kept as written, for the loader to report
+    annotations = meta.get("annotations")
+    annotations = annotations if isinstance(annotations, dict) else {}
     annotations[CONVERSION_ANNOTATION] = value
     meta["annotations"] = annotations
 

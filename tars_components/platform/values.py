@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, f
 
 from ..errors import UsageError
 from ..limits import Limits
+from ..paths import format_path
+from ..redaction import MASK, names_secret, quote
 from ..yaml_reader import YamlLimitError, YamlLoader, describe_yaml_error, load_documents
 
 # values.schema.json of both charts
@@ -43,7 +45,7 @@ DEFAULT_ELK_NODES = ("tars-elasticsearch:9200",)
 def _no_placeholder(value: str) -> str:
     if PLACEHOLDER.match(value):
         raise ValueError(
-            f"{value!r} is a placeholder of the published values file: set the real value"
+            f"{quote(value)} is a placeholder of the published values file: set the real value"
         )
     return value
 
@@ -199,10 +201,7 @@ def values_from_mapping(data: Mapping[str, Any], model: type[Model]) -> Model:
 
 
 def _dotted(path: tuple[Any, ...]) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+    return format_path(part if isinstance(part, int) else str(part) for part in path)
 
 
 def _message(error: Mapping[str, Any]) -> str:
@@ -210,11 +209,25 @@ def _message(error: Mapping[str, Any]) -> str:
     if kind == "missing":
         return "required (the chart has no usable default)"
     if kind == "string_type":
-        return f"must be a string, got {error.get('input')!r} (quote it in YAML)"
+        return f"must be a string, got {_shown(error)} (quote it in YAML)"
     if kind == "string_pattern_mismatch":
-        return f"{error.get('input')!r} does not match the chart's schema pattern"
+        return f"{_shown(error)} does not match the chart's schema pattern"
     message = str(error["msg"])
     return message.removeprefix("Value error, ")
+
+
+def _shown(error: Mapping[str, Any]) -> str:
+    """The value of one error as a message may show it: a scalar quoted with its secrets
+    masked, a mapping or list by its type only (a values file holds registry passwords, and
+    the line the message points at is where the value is)."""
+    value, path = error.get("input"), tuple(str(p) for p in error["loc"])
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if any(names_secret(part) for part in path):
+        return MASK
+    return quote(value, path)
 
 
 def _line(node: yaml.Node | None, path: tuple[Any, ...]) -> int:

@@ -15,19 +15,22 @@ an older one says so.
 from __future__ import annotations
 
 import json
+import re
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import pulumi
-from pulumi.errors import InputPropertiesError
+from pulumi.errors import InputPropertiesError, InputPropertyError
 
 from ..errors import UsageError
-from .components import COMPONENTS
+from .components import COMPONENTS, argument_path
 
 PACKAGE = "tars"
 """The package name: type tokens are ``tars:index:<Kind>``, as in Python programs."""
 
 try:
+    from pulumi.provider.experimental.analyzer import PropertyDefinition, PropertyType
     from pulumi.provider.experimental.component import ComponentProvider
     from pulumi.provider.server import ComponentInitError
 except ImportError as exc:  # pragma: no cover - pulumi older than the declared floor
@@ -54,15 +57,178 @@ class TarsComponentProvider(ComponentProvider):
         options: pulumi.ResourceOptions | None = None,
     ) -> Any:
         """Construct the component; see the class docstring for how a refusal is reported."""
+        kind = resource_type.rsplit(":", 1)[-1]
+        what = f"{kind} {name!r}"
         try:
             return super().construct(name, resource_type, inputs, options)
+        except InputPropertyError as exc:  # the SDK's own checks and :meth:`_checked`
+            raise _refusal(what, [(exc.property_path, exc.reason)]) from None
         except ComponentInitError as exc:
             inner = exc.inner
             if isinstance(inner, InputPropertiesError):
-                raise inner from None
+                raise InputPropertiesError(
+                    _steady(inner.message),
+                    [
+                        {"property_path": e["property_path"], "reason": _steady(e["reason"])}
+                        for e in inner.errors or []
+                    ],
+                ) from None
             if isinstance(inner, (pulumi.RunError, UsageError)):  # problems, one per line
-                raise InputPropertiesError(str(inner), []) from None
-            raise
+                raise _refusal(what, _problems(what, str(inner))) from None
+            missing = _needs_one_of(inner, inputs)
+            if missing:
+                raise _refusal(what, missing) from None
+            # a bug, or a value no check foresaw: still INVALID_ARGUMENT, one steady line
+            problem = f"cannot be constructed: {type(inner).__name__}: {inner}"
+            raise _refusal(what, [("", problem)]) from None
+
+    def map_input_properties(
+        self,
+        inputs: Any,
+        properties: dict[str, PropertyDefinition],
+        mapping: dict[str, str],
+        component_name: str,
+        property_path: str,
+    ) -> Any:
+        """The SDK's mapping of the inputs to Python names, each known value first checked
+        against its declared type (:class:`InputPropertyError` with its path otherwise)."""
+        if not isinstance(inputs, Mapping) and inputs is not None and not _deferred(inputs):
+            raise InputPropertyError(property_path, f"must be an object, got {_kind(inputs)}")
+        for schema_name, prop in properties.items():
+            value = inputs.get(schema_name) if isinstance(inputs, Mapping) else None
+            path = f"{property_path}.{schema_name}" if property_path else schema_name
+            self._checked(value, prop, path)
+        return super().map_input_properties(
+            inputs, properties, mapping, component_name, property_path
+        )
+
+    def _checked(self, value: Any, prop: PropertyDefinition, path: str) -> None:
+        """Raise :class:`InputPropertyError` at ``path`` when the known ``value`` is not of
+        the declared type of ``prop`` (nested lists and maps of plain values included;
+        objects of a named type are checked when the SDK maps them)."""
+        if value is None or _deferred(value):
+            return
+        if prop.ref:
+            type_def = self.get_type_definition(prop) if ":" in prop.ref else None
+            if type_def is not None and type_def.enum:
+                allowed = [e.value for e in type_def.enum]
+                if value not in allowed or isinstance(value, bool):
+                    choices = ", ".join(json.dumps(a) for a in allowed)
+                    raise InputPropertyError(path, f"must be one of {choices}")
+            elif type_def is not None and not isinstance(value, Mapping):
+                raise InputPropertyError(path, f"must be an object, got {_kind(value)}")
+            return
+        wanted = prop.type
+        if wanted is None:
+            return
+        if not _fits(value, wanted):
+            raise InputPropertyError(path, f"must be {_NAMES[wanted]}, got {_kind(value)}")
+        if wanted is PropertyType.ARRAY and prop.items is not None:
+            for index, item in enumerate(value):
+                self._checked(item, prop.items, f"{path}[{index}]")
+        if wanted is PropertyType.OBJECT and prop.additional_properties is not None:
+            for key, item in value.items():
+                self._checked(item, prop.additional_properties, f"{path}.{key}")
+
+
+_NAMES = {
+    PropertyType.STRING: "a string",
+    PropertyType.INTEGER: "an integer",
+    PropertyType.NUMBER: "a number",
+    PropertyType.BOOLEAN: "a boolean",
+    PropertyType.OBJECT: "an object",
+    PropertyType.ARRAY: "a list",
+}
+
+
+def _deferred(value: Any) -> bool:
+    """A value the engine does not know yet, or a secret: checked by the validation
+    resource once known."""
+    return isinstance(value, pulumi.Output) or type(value).__name__ == "Unknown"
+
+
+def _fits(value: Any, wanted: PropertyType) -> bool:
+    if wanted is PropertyType.STRING:
+        return isinstance(value, str)
+    if wanted is PropertyType.BOOLEAN:
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if wanted is PropertyType.INTEGER:
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if wanted is PropertyType.NUMBER:
+        return isinstance(value, (int, float))
+    if wanted is PropertyType.ARRAY:
+        return isinstance(value, (list, tuple))
+    return isinstance(value, Mapping)
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's type in the words of every Pulumi language (never the value: it may be
+    a secret)."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a value of another type"
+
+
+_ADDRESS = re.compile(r"<([\w.]+) object at 0x[0-9a-fA-F]+>")
+
+
+def _steady(text: str) -> str:
+    """``text`` without the memory addresses Python prints for some objects (a
+    ``pulumi.Output`` that reached a message): the same on every run."""
+    return _ADDRESS.sub(lambda m: "(a value not known yet)" if "Output" in m[1] else m[1], text)
+
+
+def _refusal(what: str, problems: list[tuple[str, str]]) -> InputPropertiesError:
+    """INVALID_ARGUMENT: one error per ``(property path, reason)``, the message one line per
+    problem prefixed by ``what``."""
+    lines = [
+        f"{what}: {path}: {reason}" if path else f"{what}: {reason}" for path, reason in problems
+    ]
+    errors: list[Any] = [
+        {"property_path": path, "reason": _steady(reason)} for path, reason in problems
+    ]
+    return InputPropertiesError(_steady("\n".join(lines)), errors)
+
+
+_FIELD_PROBLEM = re.compile(r"^([A-Za-z][\w.\[\]\"/-]*): ([A-Z]{2,3}\d{3}: .*)$")
+
+
+def _problems(what: str, text: str) -> list[tuple[str, str]]:
+    """A component's refusal (one problem per line, each ``WHAT: field: CODE: message``) as
+    ``(property path, reason)`` pairs: a rule's field by its argument path."""
+    found: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        line = line.removeprefix(f"{what}: ")
+        match = _FIELD_PROBLEM.match(line)
+        found.append((argument_path(match[1]), match[2]) if match else ("", line))
+    return found
+
+
+_NEEDS = re.compile(r"needs a document or (?:both )?(.+)$")
+
+
+def _needs_one_of(error: BaseException, inputs: Any) -> list[tuple[str, str]]:
+    """The arguments an ``...Args`` class asked for (``needs a document or both app and
+    config_name``), by their schema names, each with its reason; none for another error."""
+    found = _NEEDS.search(str(error)) if isinstance(error, TypeError) else None
+    if found is None:
+        return []
+    names = [n.strip() for n in re.split(r",| and | or ", found[1].removeprefix("a ")) if n.strip()]
+    wire = [re.sub(r"_([a-z])", lambda m: m[1].upper(), n.removeprefix("a ")) for n in names]
+    given = inputs if isinstance(inputs, Mapping) else {}
+    missing = [n for n in wire if given.get(n) is None] or wire
+    reason = f"required when no document is given ({' and '.join(wire)})"
+    return [(n, reason) for n in missing]
 
 
 def plugin_version() -> str:

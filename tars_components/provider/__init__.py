@@ -44,6 +44,7 @@ from .standins import build_documents, stub_framework, stub_server, stub_templat
 from .verdicts import (
     AdmissionError,
     Evaluation,
+    InvalidInputs,
     change_violations,
     changed_inputs,
     check_failures,
@@ -197,11 +198,6 @@ class TarsValidation(pulumi.dynamic.Resource, module=RESOURCE_TYPE_MODULE, name=
         pulumi.CustomResource.__init__(
             self, f"pulumi-python:{self._resource_type_name}", name, args, opts
         )
-
-
-class InvalidInputs(ValueError):
-    """Inputs that ``create`` or ``update`` cannot read at all (their ``check`` failed
-    already); the message is one line naming the property."""
 
 
 def _failure(field_path: str, reason: str) -> pulumi.dynamic.CheckFailure:

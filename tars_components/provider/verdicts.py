@@ -104,15 +104,23 @@ class Evaluation:
         return outs
 
     def raise_errors(self, more: Iterable[Violation] = ()) -> None:
-        """Raise :class:`AdmissionError` (or ValueError for a non-TarsK8S document) when a
-        rule error is found."""
+        """Raise :class:`AdmissionError` when a rule error is found, :class:`InvalidInputs`
+        for a document that is not a TarsK8S document at all."""
         if self.problems:
             problems = "; ".join(self.redact(p) for p in self.problems)
-            raise ValueError(f"not a TarsK8S document: {problems}")
+            raise InvalidInputs(f"not a TarsK8S document: {problems}")
         errors = [v for v in (*self.violations, *more) if v.is_error]
         if errors:
             lines = [self.reason(v) + (f" (at {v.field})" if v.field else "") for v in errors]
             raise AdmissionError(errors, lines)
+
+
+class InvalidInputs(ValueError):
+    """Inputs that ``create`` or ``update`` cannot read at all, or a document that is not a
+    TarsK8S document (their ``check`` failed already); the message is one line. Named
+    ``tars_components.provider.InvalidInputs`` in answers, where it is exported."""
+
+    __module__ = "tars_components.provider"
 
 
 _NAME_SOURCES = (("metadata", "name"), ("spec", "app"), ("spec", "server"))
@@ -243,6 +251,7 @@ def old_secrets(olds: Mapping[str, Any]) -> tuple[str, ...]:
 __all__ = [
     "AdmissionError",
     "Evaluation",
+    "InvalidInputs",
     "change_violations",
     "changed_inputs",
     "check_failures",

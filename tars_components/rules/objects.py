@@ -21,6 +21,7 @@ from ..document_set import DocumentSet, KubeObject
 from ..errors import Violation
 from ..mutation import LABEL_APP, LABEL_SERVER
 from ..paths import Segment
+from ..redaction import quote
 from .common import repeats
 from .registry import ERROR, rule
 
@@ -179,7 +180,7 @@ def _map_problems(
             yield path, f"key {key!r} is not valid: expected a qualified name ([prefix/]name)"
             continue
         if not isinstance(value, str):
-            yield path, f"must be a string, got {type(value).__name__} {value!r}"
+            yield path, f"must be a string, got {type(value).__name__} {quote(value, path)}"
         elif values and (len(value) > 63 or _LABEL_VALUE.fullmatch(value) is None):
             yield (
                 path,

@@ -542,9 +542,14 @@ def test_backend_credentials_come_from_the_environments_secrets(
     ]
     for job in jobs:
         assert job["environment"]
-        env = job["env"]
+        # the backend credentials in the pulumi step only: not in the job's env, so not in
+        # the environment of `pip install .` (a package's build code) or of any other step
+        [pulumi_step] = [s for s in job["steps"] if action(s) == "pulumi/actions"]
         for key in ("PULUMI_ACCESS_TOKEN", "PULUMI_BACKEND_URL", "PULUMI_CONFIG_PASSPHRASE"):
-            assert env[key] == f"${{{{ secrets.{key} }}}}", key
+            assert key not in job.get("env", {}), key
+            assert pulumi_step["env"][key] == f"${{{{ secrets.{key} }}}}", key
+            others = [s for s in job["steps"] if s is not pulumi_step]
+            assert not any(key in s.get("env", {}) for s in others), key
         [kube] = [s for s in job["steps"] if "KUBECONFIG_DATA" in s.get("env", {})]
         assert kube["env"]["KUBECONFIG_DATA"] == "${{ secrets.KUBECONFIG }}"
 

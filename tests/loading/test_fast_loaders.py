@@ -5,6 +5,7 @@ meets) for a text it refuses."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -175,16 +176,26 @@ def test_edge_texts_read_as_the_reference_reads_them(text: str) -> None:
 )
 def test_nesting_the_limits_allow_reads_as_the_reference_reads_it(text: str) -> None:
     """Up to the highest ``--max-depth`` (400 levels), the fast loaders never hit Python's
-    recursion limit where the reference (breadth first) does not."""
+    recursion limit where the reference (breadth first) does not (a non-string key is then
+    refused by both, with the same error)."""
     limits = Limits(max_depth=MAX_DEPTH_CEILING)
-    assert load_documents(text, limits) == list(yaml.load_all(text, Loader=YamlLoader))
+    assert _outcome(lambda: load_documents(text, limits)) == _outcome(
+        lambda: list(yaml.load_all(text, Loader=YamlLoader))
+    )
+
+
+def _outcome(read: Callable[[], list[Any]]) -> Any:
+    try:
+        return read()
+    except yaml.YAMLError as exc:
+        return describe_yaml_error(exc)
 
 
 def test_a_value_its_tag_does_not_admit_is_a_yaml_error_with_its_line() -> None:
     with pytest.raises(yaml.YAMLError) as raised:
         load_documents("a: 1\nb: !!int twelve\n")
     line, message = describe_yaml_error(raised.value)
-    assert line == 2 and "'twelve' is not a valid tag:yaml.org,2002:int" in message
+    assert (line, message) == (2, "a value tagged !!int is not an integer")
 
 
 def test_the_fast_loaders_have_no_path_resolvers() -> None:

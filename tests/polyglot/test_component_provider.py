@@ -197,8 +197,10 @@ def test_an_argument_the_crd_refuses_fails_construct_naming_field_and_code(
             "bad",
             {"framework": EXPAND, **SERVER, "server": "Bad", "important": 99},
         )
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+    assert refusal(caught.value) == [("important", "TS021: 99 is above the maximum 20")]
     details = caught.value.details()  # type: ignore[attr-defined]
-    assert details.startswith("TServer 'bad': spec.important: TS021: ")
+    assert details.startswith("TServer 'bad': important: TS021: ")
     assert "Traceback" not in details
     assert len(engine.registrations) == before
 
@@ -479,3 +481,58 @@ def test_an_install_naming_an_undeclared_controller_is_refused(
     details = caught.value.details()  # type: ignore[attr-defined]
     assert "controller: no TarsController named 'nowhere'" in details
     assert "Traceback" not in details
+
+
+WRONG_TYPES = {
+    "tserver-labels-a-number": ("TServer", {**SERVER, "labels": 5}, "labels", "must be an object"),
+    "tserver-replicas-a-string": (
+        "TServer",
+        {**SERVER, "k8s": {**SERVER["k8s"], "replicas": "two"}},  # type: ignore[dict-item]
+        "k8s.replicas",
+        "must be an integer, got a string",
+    ),
+    "taccount-username-a-number": (
+        "TAccount",
+        {"username": 5, "password": "Hunter2-planted"},
+        "username",
+        "must be a string, got a number",
+    ),
+    "tconfig-config-name-a-boolean": (
+        "TConfig",
+        {"app": "Shop", "configName": True, "configContent": "x"},
+        "configName",
+        "must be a string, got a boolean",
+    ),
+    "taccount-without-username": (
+        "TAccount",
+        {"password": "Hunter2-planted"},
+        "username",
+        "Missing required input 'username'",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "args", "path", "reason"), WRONG_TYPES.values(), ids=WRONG_TYPES.keys()
+)
+def test_a_wrong_json_type_is_invalid_argument_at_its_property_the_same_every_run(
+    engine: RecordingEngine,
+    plugin: ComponentProviderProcess,
+    kind: str,
+    args: dict[str, Any],
+    path: str,
+    reason: str,
+) -> None:
+    before = len(engine.registrations)
+    details = []
+    for _ in range(2):
+        with pytest.raises(grpc.RpcError) as caught:
+            plugin.construct(f"tars:index:{kind}", "wrong", {"framework": EXPAND, **args})
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+        [(found_path, found_reason)] = refusal(caught.value)
+        assert found_path == path and reason in found_reason
+        details.append(caught.value.details())  # type: ignore[attr-defined]
+    assert details[0] == details[1]
+    assert "Traceback" not in details[0] and " at 0x" not in details[0]
+    assert "Hunter2-planted" not in details[0]
+    assert len(engine.registrations) == before

@@ -49,6 +49,7 @@ from tars_components.provider import (
     TEMPLATES,
     VIOLATIONS,
     WARNINGS,
+    InvalidInputs,
     Subject,
     TarsValidation,
     TarsValidationProvider,
@@ -579,8 +580,10 @@ def test_a_document_of_another_kind_is_a_failure_not_a_crash() -> None:
     props = inputs_for({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})
     failures = check_failures({}, props.to_props())
     assert len(failures) == 1 and failures[0][1].startswith("not a TarsK8S document: ")
-    with pytest.raises(ValueError, match="not a TarsK8S document"):
+    with pytest.raises(InvalidInputs, match="not a TarsK8S document"):
         TarsValidationProvider().create(props.to_props())
+    with pytest.raises(InvalidInputs, match="not a TarsK8S document"):
+        TarsValidationProvider().update("x", props.to_props(), props.to_props())
 
 
 def test_changed_inputs_names_the_properties() -> None:
