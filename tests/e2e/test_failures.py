@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -69,39 +67,16 @@ def test_api_server_restart_in_the_middle_of_up_is_survived(
     project: Path, venv: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
 ) -> None:
     new_stack(pulumi, project, "fault", "stacks/dev")
-    up = subprocess.Popen(
-        [
-            pulumi.tools["pulumi"],
-            "up",
-            "--yes",
-            "--skip-preview",
-            "--stack",
-            "fault",
-            "--non-interactive",
-            "--color",
-            "never",
-        ],
-        cwd=project,
-        env=pulumi.env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    first = e2e.up_with_apiserver_restart(
+        pulumi,
+        cluster,
+        "fault",
+        project,
+        "the first StatefulSet created",
+        lambda: cluster.kubectl(
+            "get", "statefulsets", "-n", "tars-dev", "-o", "name", check=False
+        ).stdout.strip(),
     )
-    try:
-        e2e.wait_for(
-            "the first StatefulSet created",
-            lambda: cluster.kubectl(
-                "get", "statefulsets", "-n", "tars-dev", "-o", "name", check=False
-            ).stdout.strip(),
-            seconds=120,
-        )
-        cluster.component("stop", "kube-apiserver")
-        time.sleep(5)
-        cluster.component("start", "kube-apiserver")
-        first, _ = up.communicate(timeout=900)
-    finally:
-        if up.poll() is None:
-            up.kill()
     # whatever the interrupted up did, a refresh and an up converge
     pulumi(
         "refresh",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -166,31 +165,14 @@ def test_preview_of_a_new_version_deactivates_nothing(
 def test_an_interrupted_up_leaves_a_history_the_webhook_accepts(
     project: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster, admission: TConfigAdmission
 ) -> None:
-    up = subprocess.Popen(
-        [
-            pulumi.tools["pulumi"],
-            *("up", "--yes", "--skip-preview", "--stack", STACK),
-            *("--non-interactive", "--color", "never"),
-        ],
-        cwd=project,
-        env=pulumi.env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    first = e2e.up_with_apiserver_restart(
+        pulumi,
+        cluster,
+        STACK,
+        project,
+        "the new master created",
+        lambda: "order-conf-m-v2" in live(admission.api),
     )
-    try:
-        e2e.wait_for(
-            "the new master created",
-            lambda: "order-conf-m-v2" in live(admission.api),
-            seconds=300,
-        )
-        cluster.component("stop", "kube-apiserver")
-        time.sleep(5)
-        cluster.component("start", "kube-apiserver")
-        first, _ = up.communicate(timeout=900)
-    finally:
-        if up.poll() is None:
-            up.kill()
     admission.settle()
     interrupted = live(admission.api)
     assert refusable(interrupted) == [], (refusable(interrupted), first)

@@ -218,6 +218,35 @@ class Pulumi:
         ).ok()
 
 
+def up_with_apiserver_restart(
+    pulumi: Pulumi, cluster: Cluster, stack: str, cwd: Path, when: str, check: Any
+) -> str:
+    """``pulumi up`` of ``stack`` with the cluster's API server stopped for 5 s and started
+    again once ``check()`` holds (``when`` says what it waits for); the up's output."""
+    up = subprocess.Popen(
+        [
+            pulumi.tools["pulumi"],
+            *("up", "--yes", "--skip-preview", "--stack", stack),
+            *("--non-interactive", "--color", "never"),
+        ],
+        cwd=cwd,
+        env=pulumi.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_for(when, check, seconds=300)
+        cluster.component("stop", "kube-apiserver")
+        time.sleep(5)
+        cluster.component("start", "kube-apiserver")
+        output, _ = up.communicate(timeout=900)
+    finally:
+        if up.poll() is None:
+            up.kill()
+    return output
+
+
 def program_venv(dest: Path) -> Path:
     """A virtualenv with this repository and the pinned pulumi-kubernetes installed."""
     if (dest / "bin" / "python").exists():
