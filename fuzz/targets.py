@@ -245,7 +245,9 @@ def _own_error(details: str) -> bool:
     ``InvalidInputs``), not a Python error of another type (``pulumi.dynamic`` sends the
     traceback of any error: the type raised is what tells)."""
     raised = _RAISED.findall(details)
-    return bool(raised) and raised[-1].rsplit(".", 1)[-1] in ("AdmissionError", "InvalidInputs")
+    if not raised:  # older SDKs (pulumi 3.166) send the message alone, never a type or frames
+        return "Traceback" not in details and "Exception calling application: " in details
+    return raised[-1].rsplit(".", 1)[-1] in ("AdmissionError", "InvalidInputs")
 
 
 def secret_paths(document: Any, marker: str) -> list[str]:
