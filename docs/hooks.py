@@ -2,7 +2,7 @@
 
 ``docs/rules/index.md`` holds the hand-written introduction and the marker
 ``<!-- rules-table -->``; the hook replaces the marker with one row per rule of
-:data:`tars_components.rules.RULES`, so the page can never disagree with ``validate --help``.
+:data:`tars_components.rules.RULES`, so the page can never disagree with ``validate --rules``.
 Nothing generated is committed.
 """
 

@@ -70,6 +70,12 @@ CLI_TARGETS = (
 
 
 def _cli(argv: list[str]) -> tuple[Any, str, bool]:
+    code, out, err, crashed = _cli_streams(argv)
+    return code, out + err, crashed
+
+
+def _cli_streams(argv: list[str]) -> tuple[Any, str, str, bool]:
+    """Exit code, stdout, stderr, and whether the command crashed."""
     from tars_components.cli import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -84,7 +90,7 @@ def _cli(argv: list[str]) -> tuple[Any, str, bool]:
             err.write(traceback.format_exc())
     text = out.getvalue() + err.getvalue()
     crashed = crashed or code not in OK_CODES or "Traceback" in text or "internal error" in text
-    return code, text, crashed
+    return code, out.getvalue(), err.getvalue(), crashed
 
 
 def _files(root: Path) -> dict[str, tuple[int, bytes]]:
@@ -132,8 +138,16 @@ def run_cli(target: str, case: Case, work: Path) -> Outcome:
     else:
         _write(stack, case.files)
         if target == "validate":
-            argv = ["validate", str(stack)]
+            argv = ["validate", str(stack), "--format", ("text", "json", "github")[case.index % 3]]
         elif target == "render":
+            # a directory, or stdout (-o yaml, -o json): what it prints is its output, held to
+            # the rules of a written file (the secrets it renders are the user's to pipe)
+            stream = (None, "yaml", "json")[case.index % 3]
+            if stream is not None:
+                code, printed, errors, crashed = _cli_streams(["render", str(stack), "-o", stream])
+                written = {"<stdout>": (0o600, printed.encode())} if printed else {}
+                errors = errors.replace(str(work), "<work>")
+                return Outcome(code, errors, written, None, crashed, bool(code != 0 and written))
             argv = ["render", str(stack), "--out", str(out)]
         elif target == "diff":
             old = work / "old"

@@ -46,6 +46,26 @@ def render_files(objects: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     return files
 
 
+STREAM_FORMATS = ("yaml", "json")
+"""``render -o``: one YAML stream (documents separated by ``---``) or one JSON ``v1 List``."""
+
+
+def render_stream(objects: Iterable[Mapping[str, Any]], fmt: str) -> str:
+    """The objects as one text for ``kubectl apply -f -``: CustomResourceDefinitions first (as
+    the ``0-crd/`` directory comes first), then the others in the build's order (a Namespace
+    before what it holds). ``yaml``: each object a document opened by ``---``; ``json``: a
+    ``v1 List`` of them, indented as ``kubectl get -o json`` is."""
+    ordered = sorted(objects, key=lambda obj: obj.get("kind") != "CustomResourceDefinition")
+    if fmt == "json":
+        import json
+
+        document = {"apiVersion": "v1", "kind": "List", "items": ordered}
+        return json.dumps(document, indent=4, ensure_ascii=False) + "\n"
+    if fmt != "yaml":
+        raise ValueError(f"not a stream format: {fmt!r} (one of {', '.join(STREAM_FORMATS)})")
+    return "".join(f"---\n{dump(obj)}" for obj in ordered)
+
+
 @dataclass(frozen=True)
 class RenderResult:
     """What :func:`render_stack` did: the stack, its build, and the files it wrote (relative

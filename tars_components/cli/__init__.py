@@ -1,7 +1,8 @@
 """``tars-components``: render and validate TarsK8S stacks offline.
 
 One module per command (:mod:`.render`, :mod:`.validate`, :mod:`.controller`,
-:mod:`.framework`, :mod:`.diff`, :mod:`.import_`, :mod:`.schema`, :mod:`.convert`), each with
+:mod:`.framework`, :mod:`.diff`, :mod:`.import_`, :mod:`.schema`, :mod:`.convert`,
+:mod:`.completion`), each with
 ``add_parser(commands)`` and ``run(args, out) -> int``; what they share is in :mod:`.common`.
 The work itself is done by :mod:`tars_components.pipeline` (and the modules it names); the
 commands parse, print and choose the exit code.
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, NoReturn, Protocol, TextIO
 
 from ..batch import suspended_gc
 from ..errors import LoadError, UsageError
-from . import controller, convert, diff, framework, import_, render, schema, validate
+from . import completion, controller, convert, diff, framework, import_, render, schema, validate
 from .common import (
     EXIT_CHANGES,
     EXIT_INTERNAL,
@@ -30,6 +31,7 @@ from .common import (
     EXIT_USAGE,
     EXIT_VIOLATIONS,
     Parser,
+    VersionAction,
     add_limit_arguments,
     add_output_arguments,
     add_project_arguments,
@@ -64,6 +66,7 @@ COMMANDS: dict[str, Command] = {
     "import": import_,
     "schema": schema,
     "convert": convert,
+    "completion": completion,
 }
 """Every command by name, in the order ``--help`` lists them."""
 
@@ -76,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         "TFrameworkConfig, TConfig, TImage, TTree, TAccount and plain Kubernetes objects); "
         "render the TarsK8S controller and framework install.",
     )
+    parser.add_argument("--version", action=VersionAction)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS.values():
         command.add_parser(commands)

@@ -10,6 +10,7 @@ only (start-up time, see ``tests/ci/test_startup.py``).
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -33,11 +34,50 @@ EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug, kept apart from diff --exit-code's 3
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse that states a usage error in one line (plus where to find help), exit 2."""
+    """argparse that states a usage error in one line (plus where to find help), exit 2, and
+    ends a command's help with its ``examples`` (``(what it does, command line)`` pairs),
+    as kubectl's help does."""
+
+    def __init__(self, *args: Any, examples: Sequence[tuple[str, str]] = (), **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.examples = tuple(examples)
 
     def error(self, message: str) -> NoReturn:
         """Exit 2 with ``PROG: error: MESSAGE (see PROG --help)``."""
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def format_help(self) -> str:
+        """argparse's help, then the examples, each a comment line and a command line."""
+        text = super().format_help()
+        if not self.examples:
+            return text
+        lines = ["examples:"]
+        for what, line in self.examples:
+            lines += [f"  # {what}", f"  {line}", ""]
+        return text.rstrip("\n") + "\n\n" + "\n".join(lines[:-1]) + "\n"
+
+
+def package_version() -> str:
+    """The installed distribution's version (``tars-components --version``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tars-components")
+    except PackageNotFoundError:  # imported from a source tree that was never installed
+        return "0.0.0.dev0"
+
+
+class VersionAction(argparse.Action):
+    """``--version``: print ``tars-components VERSION`` and exit 0 (the version is looked up
+    only when asked: start-up time)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.setdefault("help", "print the version and exit")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> NoReturn:
+        parser._print_message(f"tars-components {package_version()}\n", sys.stdout)
+        parser.exit(EXIT_OK)
 
 
 def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -282,6 +322,45 @@ def print_violations(violations: Sequence[Violation], out: TextIO) -> None:
     """One line per violation, in the stable order (file, line, code)."""
     for v in sorted_violations(violations):
         print(v.format(), file=out)
+
+
+def violation_json(v: Violation) -> dict[str, Any]:
+    """One violation as the ``json`` formats of ``validate`` and ``diff`` give it."""
+    return {
+        "code": v.code,
+        "severity": str(v.severity),
+        "kind": v.kind,
+        "namespace": v.namespace,
+        "name": v.name,
+        "field": v.field,
+        "message": v.message,
+        "file": v.file,
+        "line": v.line,
+        "text": v.format(),
+        **({"cluster": v.cluster} if v.cluster is not None else {}),
+    }
+
+
+def github_annotation(v: Violation) -> str:
+    """One violation as a GitHub Actions workflow command (``::error file=F,line=L,title=T::M``):
+    an annotation on the file's line in a pull request's diff. Values are escaped as the
+    runner unescapes them (``%``, ``\\r``, ``\\n``, and ``:``/``,`` inside properties)."""
+    from ..text import printable
+
+    def data(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    def prop(text: str) -> str:
+        return data(text).replace(":", "%3A").replace(",", "%2C")
+
+    props = []
+    if v.file is not None:
+        props.append(f"file={prop(printable(v.file))}")
+        props.append(f"line={v.line or 1}")
+    props.append(f"title={prop(printable(f'{v.code} {v.kind} {v.namespace}/{v.name}'))}")
+    message = f"{v.field}: {v.message}" + (f" (cluster {v.cluster})" if v.cluster else "")
+    level = "error" if v.is_error else "warning"
+    return f"::{level} {','.join(props)}::{data(printable(message))}"
 
 
 def print_files(out_dir: str, files: Iterable[str], out: TextIO) -> None:

@@ -28,6 +28,17 @@ def add_parser(commands: Subparsers) -> None:
         "(partial files take the chart defaults), chart bugs fixed, with a CA of this "
         "installation: from --ca-cert/--ca-key, or freshly generated; either way it is written "
         "as the Secret tars-system/tars-webhook-ca, which holds the CA's private key.",
+        examples=[
+            (
+                "render the controller install with a new webhook CA",
+                "tars-components controller --values controller-values.yaml --out out/controller",
+            ),
+            (
+                "keep the CA of an installed controller",
+                "tars-components controller --values values.yaml --out out/controller "
+                "--ca-cert ca.crt --ca-key ca.key",
+            ),
+        ],
     )
     cmd.add_argument("--values", required=True, metavar="VALUES.yaml", help="values file")
     cmd.add_argument("--out", required=True, metavar="DIR", help="output directory")

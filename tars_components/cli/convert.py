@@ -20,6 +20,16 @@ def add_parser(commands: Subparsers) -> None:
         "file (TServer, TImage, TConfigs) as k8s.tars.io/v1beta3, one file per server; "
         "upgrade files of v1beta1/v1beta2 documents to v1beta3 (same file name), naming what "
         "could not be carried over.",
+        examples=[
+            (
+                "helm-lib values files as TServer documents",
+                "tars-components convert values/*.yaml --out stacks/dev",
+            ),
+            (
+                "upgrade v1beta2 documents to v1beta3",
+                "tars-components convert old/tserver.yaml --out stacks/dev",
+            ),
+        ],
     )
     cmd.add_argument(
         "inputs", nargs="+", metavar="FILE", help="helm-lib values file or TarsK8S documents"

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import UsageError, Violation
 from .common import (
@@ -20,6 +20,7 @@ from .common import (
     error_count,
     print_violations,
     settings,
+    violation_json,
     wants_clusters,
 )
 
@@ -44,6 +45,21 @@ def add_parser(commands: Subparsers) -> None:
         epilog="with --live EXPORT, the one stack (STACK or --stack ENV) is built and compared "
         "with the export instead. exit codes: 0 success (with or without changes; 3 with "
         "changes under --exit-code), 1 rule violations, 2 usage error or unreadable input",
+        examples=[
+            (
+                "what a branch changes in the dev stack",
+                "tars-components diff ../main/stacks/dev stacks/dev",
+            ),
+            (
+                "a pull request comment",
+                "tars-components diff --stack dev ../main/stacks/dev --format markdown",
+            ),
+            (
+                "drift against the cluster (an export of kubectl get ... -o yaml "
+                "--show-managed-fields)",
+                "tars-components diff --stack dev --live live.yaml",
+            ),
+        ],
     )
     cmd.add_argument(
         "old_stack",
@@ -200,22 +216,6 @@ def _colour(choice: str, out: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
-def _violation_json(v: Violation) -> dict[str, Any]:
-    return {
-        "code": v.code,
-        "severity": str(v.severity),
-        "kind": v.kind,
-        "namespace": v.namespace,
-        "name": v.name,
-        "field": v.field,
-        "message": v.message,
-        "file": v.file,
-        "line": v.line,
-        "text": v.format(),
-        **({"cluster": v.cluster} if v.cluster is not None else {}),
-    }
-
-
 def refusal_summary(stack_dir: object, violations: Sequence[Violation]) -> int:
     """Print ``diff refused: DIR: N error(s), M warning(s)`` (stderr); the exit status."""
     errors = error_count(violations)
@@ -231,7 +231,7 @@ def _refuse(violations: Sequence[Violation], stack_dir: object, fmt: str, out: T
     stdout, the lines on stderr), then :func:`refusal_summary`."""
     if fmt == "json":
         print_violations(violations, sys.stderr)
-        document = {"violations": [_violation_json(v) for v in violations]}
+        document = {"violations": [violation_json(v) for v in violations]}
         out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     else:
         print_violations(violations, out)

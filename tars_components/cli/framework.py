@@ -23,6 +23,13 @@ def add_parser(commands: Subparsers) -> None:
         description="Render the tarsframework 1.4.1 chart's objects for one namespace from its "
         "values file (partial files take the chart defaults), chart bugs fixed; the framework "
         "TServers, TTemplates and TFrameworkConfig are validated like a stack's documents.",
+        examples=[
+            (
+                "render the framework of namespace tars-dev",
+                "tars-components framework --values tarsframework-values.yaml --namespace tars-dev "
+                "--out out/framework",
+            ),
+        ],
     )
     cmd.add_argument("--values", required=True, metavar="VALUES.yaml", help="values file")
     cmd.add_argument(

@@ -24,6 +24,13 @@ def add_parser(commands: Subparsers) -> None:
         "tconfigs,timages,ttrees,taccounts,tframeworkconfigs -n NS -o yaml` (a file or a "
         "directory): one file per kind or per app, server-written fields removed, TAccount "
         "credentials as references to Pulumi config secrets.",
+        examples=[
+            (
+                "adopt a namespace that kubectl created (export it first with kubectl get ... "
+                "-o yaml)",
+                "tars-components import export.yaml --out stacks/dev --namespace tars-dev --pulumi",
+            ),
+        ],
     )
     cmd.add_argument("export", metavar="EXPORT", help="export file or directory")
     cmd.add_argument("--out", required=True, metavar="STACK_DIR", help="new stack directory")

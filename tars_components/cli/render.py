@@ -7,9 +7,9 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ..errors import UsageError
+from ..errors import UsageError, Violation
 from .common import (
     EXIT_OK,
     EXIT_VIOLATIONS,
@@ -26,6 +26,7 @@ from .common import (
 if TYPE_CHECKING:
     from ..config import StackSettings
     from ..document_set import DocumentSet
+    from ..secrets import AccountHashing
     from .common import Subparsers
 
 SALT_KEY_ENV = "TARS_ACCOUNT_SALT_KEY"
@@ -34,13 +35,40 @@ SALT_KEY_ENV = "TARS_ACCOUNT_SALT_KEY"
 
 def add_parser(commands: Subparsers) -> None:
     """Add ``render`` and its arguments."""
+    from ..render import STREAM_FORMATS
+
     cmd = commands.add_parser(
         "render",
         help="write the stack's Kubernetes objects as YAML files",
-        description="Write one YAML file per object in the renderYamlToDirectory layout.",
+        description="Write one YAML file per object in the renderYamlToDirectory layout "
+        "(--out DIR), or every object to stdout (-o yaml|json, or --out -) for kubectl.",
+        examples=[
+            (
+                "render the dev stack into out/dev",
+                "tars-components render --stack dev --out out/dev",
+            ),
+            (
+                "apply a stack with kubectl, without files",
+                "tars-components render stacks/dev -o yaml | kubectl apply -f -",
+            ),
+            (
+                "render one cluster of a stack with a cluster inventory",
+                "tars-components render --stack prod --cluster sh -o json",
+            ),
+        ],
     )
     add_stack_arguments(cmd)
-    cmd.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    where = cmd.add_mutually_exclusive_group(required=True)
+    where.add_argument(
+        "--out", metavar="DIR", help="output directory (- writes YAML to stdout, as -o yaml)"
+    )
+    where.add_argument(
+        "-o",
+        "--output",
+        choices=STREAM_FORMATS,
+        help="write every object to stdout instead: one YAML stream or one JSON v1 List "
+        "(the summary goes to stderr)",
+    )
     cmd.add_argument(
         "--account-salt-key-file",
         metavar="FILE",
@@ -68,6 +96,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     options = found.options
     key = salt_key(args.account_salt_key_file, os.environ)
     stack = load_stack_of(found)
+    stream = args.output or ("yaml" if args.out == "-" else None)
+    if stream is not None:
+        return run_stream(found, stack, args, key, stream, out)
     if wants_clusters(stack, found, args):
         return run_clusters(found, stack, args, key, out)
     result = render_stack(found.stack_dir, args.out, options, found.limits, key, stack)
@@ -90,6 +121,88 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         file=out,
     )
     return EXIT_OK
+
+
+def run_stream(
+    found: StackSettings,
+    stack: DocumentSet,
+    args: argparse.Namespace,
+    key: bytes | None,
+    fmt: str,
+    out: TextIO,
+) -> int:
+    """``render -o yaml|json`` (``--out -``): every object of the stack (with a cluster
+    inventory: of ``--cluster``'s cluster, or the Karmada hand-over) on stdout, nothing written;
+    the violations, notes and summary on stderr. A rule error prints nothing on stdout."""
+    from ..expansion.rollout import plan_lines
+    from ..options import Mode
+    from ..render import render_stream
+
+    hashing = None
+    if stack.accounts and found.options.mode == Mode.CRD:  # expand mode skips TAccounts
+        from ..account_salts import local_salt_key
+        from ..secrets import AccountHashing
+
+        # no previous render to keep salts from: the key's, this machine's, or random ones
+        local = None if key is not None else local_salt_key()
+        hashing = AccountHashing(key=key, previous={}, local_key=local, entropy=os.urandom)
+    objects, violations, summary = _stream_build(found, stack, args, hashing)
+    print_violations(violations, sys.stderr)
+    errors = error_count(violations)
+    if errors:
+        print(f"render refused: {errors} error(s), nothing written", file=sys.stderr)
+        return EXIT_VIOLATIONS
+    out.write(render_stream(objects, fmt))
+    for note in stack.notes:
+        print(f"note: {note}", file=sys.stderr)
+    for line in plan_lines(stack):  # which ordinals run which release (Rollouts)
+        print(f"plan: {line}", file=sys.stderr)
+    print(f"rendered {summary} from {found.stack_dir} to stdout ({fmt})", file=sys.stderr)
+    return EXIT_OK
+
+
+def _stream_build(
+    found: StackSettings,
+    stack: DocumentSet,
+    args: argparse.Namespace,
+    hashing: AccountHashing | None,
+) -> tuple[list[dict[str, Any]], list[Violation], str]:
+    """The objects of ``render -o``, the violations, and what they are (for the summary)."""
+    if not wants_clusters(stack, found, args):
+        from ..pipeline import build
+
+        result = build(stack, found.options, hashing)
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.kinds().items()))
+        return result.objects, result.violations, f"{len(result.objects)} objects ({kinds})"
+    if args.target == "karmada":
+        from ..karmada import karmada_build
+
+        if args.cluster:
+            raise UsageError("--cluster and --target karmada: Karmada places every cluster")
+        handed = karmada_build(stack, found.options, found.clusters, hashing)
+        return (
+            [*handed.objects, *handed.policies],
+            handed.violations,
+            f"{len(handed.objects)} objects and {len(handed.policies)} Karmada policies",
+        )
+    if not args.cluster:
+        raise UsageError(
+            "-o/--out -: the stack has a cluster inventory; name one cluster (--cluster NAME) "
+            "or hand it to Karmada (--target karmada)"
+        )
+    from ..multicluster import build_clusters
+
+    hashes = {args.cluster: hashing} if hashing is not None else None
+    built = build_clusters(stack, found.options, found.clusters, args.cluster, hashes)
+    violations = list(built.all_violations)
+    if not built.ok or not built.results:
+        return [], violations, ""
+    [done] = built.results
+    return (
+        done.build.objects,
+        violations,
+        f"{len(done.build.objects)} objects of cluster {args.cluster}",
+    )
 
 
 def load_stack_of(found: StackSettings) -> DocumentSet:

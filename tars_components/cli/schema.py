@@ -18,6 +18,12 @@ def add_parser(commands: Subparsers) -> None:
         help="write JSON Schemas of the stack documents for editors",
         description="Write one JSON Schema per kind and version, and stack.json for whole "
         "stack files, for yaml-language-server (VS Code, Neovim, JetBrains).",
+        examples=[
+            (
+                "schemas for yaml-language-server (# yaml-language-server: $schema=...)",
+                "tars-components schema --out .schemas",
+            ),
+        ],
     )
     cmd.add_argument("--out", required=True, metavar="DIR", help="output directory")
 
