@@ -23,6 +23,7 @@ from .options import (
     Workload,
     check_options,
     parse_approvers,
+    parse_release,
     parse_storage_classes,
 )
 from .rules.clusters import Cluster, clusters_from_config
@@ -126,6 +127,7 @@ def settings_from_config(
         workload=_workload(text("workload", "statefulset") or "statefulset"),
         expandable_storage_classes=parse_storage_classes(text("expandableStorageClasses") or ""),
         fixed_storage_classes=parse_storage_classes(text("fixedStorageClasses") or ""),
+        release=parse_release(text("releaseTag"), text("releaseDate"), config=True),
     )
     check_options(options, config=True)
     limits = {

@@ -24,12 +24,13 @@ import yaml
 
 from .errors import LoadError, LoadProblem, UsageError, Violation, sorted_violations
 from .expansion.crd import convert
-from .helmlib import translate, values_mapping
+from .helmlib import translate, values_mapping, with_release
 from .legacy import upgrade
 from .limits import Limits
 from .loading.documents import shape_problem
 from .loading.load import load_texts
 from .models import V1BETA3
+from .options import ReleaseTag
 from .paths import FileIndex
 from .tree_writer import SECRET_FILE_MODE, holds_secret
 from .yaml_reader import YamlLimitError, load_documents
@@ -49,11 +50,14 @@ class ConvertResult:
     notes: list[str] = field(default_factory=list)
 
 
-def convert_texts(texts: Mapping[str, str], limits: Limits | None = None) -> ConvertResult:
+def convert_texts(
+    texts: Mapping[str, str], limits: Limits | None = None, release: ReleaseTag | None = None
+) -> ConvertResult:
     """Convert ``{input name: text}``: helm-lib values files (one file per server, named
-    after it) and files of k8s.tars.io/v1beta1 or v1beta2 documents (upgraded to v1beta3, same
-    file name). Raises :class:`LoadError` for an input that is neither or that cannot be read
-    or rendered, :class:`UsageError` when two inputs would be written to one file."""
+    after it; ``release`` written into each, as ``exec-helm.sh VALUES TAG`` does) and files of
+    k8s.tars.io/v1beta1 or v1beta2 documents (upgraded to v1beta3, same file name). Raises
+    :class:`LoadError` for an input that is neither or that cannot be read or rendered,
+    :class:`UsageError` when two inputs would be written to one file."""
     problems: list[LoadProblem] = []
     files: dict[str, str] = {}
     origin: dict[str, str] = {}
@@ -74,12 +78,14 @@ def convert_texts(texts: Mapping[str, str], limits: Limits | None = None) -> Con
             target, body, found, note = converted
         else:
             try:  # YAML syntax, limits, what helm cannot render: worded by the loader
-                stack = load_texts({name: text}, limits=limits)
+                stack = load_texts({name: text}, limits=limits, release=release)
             except LoadError as exc:
                 problems.extend(exc.problems)
                 continue
             assert values is not None
-            translation = translate(name, values, index=FileIndex(name, text))
+            translation = translate(
+                name, with_release(values, release), index=FileIndex(name, text)
+            )
             found = list(stack.violations)
             bodies = [_v1beta3(produced.body) for produced in translation.documents]
             target = f"{bodies[0]['metadata']['name']}.yaml"
@@ -166,11 +172,14 @@ def _v1beta3(body: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def convert_files(
-    inputs: Sequence[str | Path], out_dir: str | Path, limits: Limits | None = None
+    inputs: Sequence[str | Path],
+    out_dir: str | Path,
+    limits: Limits | None = None,
+    release: ReleaseTag | None = None,
 ) -> ConvertResult:
-    """Read the values files, convert them, and (when no error) write one file per server
-    into ``out_dir`` (created when missing), each atomically; a file holding a Secret or a
-    TAccount is created 0600."""
+    """Read the values files, convert them (:func:`convert_texts`), and (when no error) write
+    one file per server into ``out_dir`` (created when missing), each atomically; a file
+    holding a Secret or a TAccount is created 0600."""
     limits = limits or Limits()
     texts: dict[str, str] = {}
     problems: list[LoadProblem] = []
@@ -185,7 +194,7 @@ def convert_files(
             problems.append(LoadProblem(str(file), 0, f"cannot read file: {exc}"))
     if problems:
         raise LoadError(problems)
-    result = convert_texts(texts, limits)
+    result = convert_texts(texts, limits, release)
     if any(v.is_error for v in result.violations):
         return ConvertResult({}, result.violations, result.notes)
     out = Path(out_dir)

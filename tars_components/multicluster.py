@@ -265,7 +265,7 @@ def load_pair(
     directories: Sequence[str | Path], options: Options, limits: Limits | None
 ) -> list[DocumentSet]:
     """The stack directories loaded (:func:`tars_components.pipeline.load_stacks`)."""
-    return load_stacks(directories, options.namespace, limits)
+    return load_stacks(directories, options.namespace, limits, options.release)
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,51 @@ class Workload(str, Enum):
         return self.value
 
 
+RELEASE_DATE_FORMAT = "%Y%m%d%H%M%S"
+"""The date of a helm-lib release id, as ``exec-helm.sh`` writes it (``date +%Y%m%d%H%M%S``)."""
+_RELEASE_DATE = re.compile(r"[0-9]{14}")
+_IMAGE_TAG = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")  # a container image tag
+
+
+@dataclass(frozen=True)
+class ReleaseTag:
+    """The release that TarsK8S's ``exec-helm.sh VALUES TAG`` packages into a helm-lib values
+    file, whose committed ``repo.id`` is empty: ``repo.id`` becomes ``DATE-TAG`` and
+    ``repo.image`` becomes ``IMAGE:TAG`` (``convert --tag``, ``tars:releaseTag``,
+    docs/cli/convert.md). ``date`` is the build's ``YYYYmmddHHMMSS``; a value given here, not
+    read from a clock, so that the same input gives the same release."""
+
+    tag: str
+    date: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tag, str) or not _IMAGE_TAG.fullmatch(self.tag):
+            raise ValueError(
+                f"release tag {self.tag!r}: not an image tag (letters, digits, '_', '.' and "
+                "'-', at most 128, not starting with '.' or '-')"
+            )
+        if not isinstance(self.date, str) or not _RELEASE_DATE.fullmatch(self.date):
+            raise ValueError(
+                f"release date {self.date!r}: expected YYYYmmddHHMMSS (14 digits), as "
+                "exec-helm.sh writes it (date +%Y%m%d%H%M%S)"
+            )
+
+    @property
+    def id(self) -> str:
+        """``repo.id``: ``DATE-TAG``."""
+        return f"{self.date}-{self.tag}"
+
+    def image(self, image: str) -> str:
+        """``repo.image``: ``IMAGE:TAG``; an image that already names a tag or a digest
+        (``…/countserver:latest``, as TarsCloudMarket commits them) gets TAG in its place, as
+        the packaged charts of such files show."""
+        name = image.split("@", 1)[0]
+        slash = name.rfind("/")
+        if ":" in name[slash + 1 :]:  # a tag; a colon before the last slash is a port
+            name = name[: name.rfind(":")]
+        return f"{name}:{self.tag}"
+
+
 @dataclass(frozen=True)
 class Options:
     """Output options. Every field has the default of the options table of docs/cli/render.md.
@@ -78,6 +123,8 @@ class Options:
     * ``expandable_storage_classes`` / ``fixed_storage_classes``: StorageClasses declared to
       allow (or not) volume expansion, for offline commands that cannot look them up
       (docs/concepts/storage.md; TV002, TV003). Default to empty.
+    * ``release``: the :class:`ReleaseTag` written into the stack's helm-lib values files, as
+      ``exec-helm.sh VALUES TAG`` does. Defaults to none (the files' own ``repo``).
     """
 
     namespace: str = "default"
@@ -94,6 +141,7 @@ class Options:
     workload: Workload = Workload.STATEFULSET
     expandable_storage_classes: tuple[str, ...] = ()
     fixed_storage_classes: tuple[str, ...] = ()
+    release: ReleaseTag | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.field_ownership, FieldOwnership):
@@ -118,6 +166,7 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
         "tars:expandableStorageClasses",
     ),
     "fixed_storage_classes": ("--fixed-storage-classes", "tars:fixedStorageClasses"),
+    "release": ("--release-tag/--release-date", "tars:releaseTag/tars:releaseDate"),
 }
 """Each option's CLI flag and ``tars:*`` config key, as error messages name them."""
 
@@ -170,6 +219,10 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 
 
+_CHECKS["release"] = (
+    lambda v: v is None or isinstance(v, ReleaseTag),
+    "expected a release tag and its date (YYYYmmddHHMMSS)",
+)
 _CHECKS["workload"] = (
     lambda v: v in {w.value for w in Workload},
     f"expected one of {', '.join(Workload)}",
@@ -184,6 +237,28 @@ def parse_storage_classes(text: str) -> tuple[str, ...]:
 def parse_approvers(text: str) -> tuple[str, ...]:
     """``"alice, bob"`` → ``("alice", "bob")`` (empty entries dropped)."""
     return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def parse_release(tag: Any, date: Any, config: bool) -> ReleaseTag | None:
+    """The release of a stack's helm-lib values files from its tag and date (both or
+    neither; None for neither). Raises :class:`UsageError` naming the settings (``config``) or
+    the flags."""
+    names = (
+        ("tars:releaseTag", "tars:releaseDate") if config else ("--release-tag", "--release-date")
+    )
+    if tag in (None, "") and date in (None, ""):
+        return None
+    if tag in (None, "") or date in (None, ""):
+        given, missing = names if date in (None, "") else names[::-1]
+        raise UsageError(
+            f"{given} needs {missing}: a helm-lib release id is DATE-TAG "
+            "(exec-helm.sh VALUES TAG); the date is the build's YYYYmmddHHMMSS, given, so that "
+            "a preview does not make a new release every time"
+        )
+    try:
+        return ReleaseTag(str(tag), str(date))
+    except ValueError as exc:
+        raise UsageError(f"{names[0]}/{names[1]}: {exc}") from None
 
 
 def option_problem(field: str, value: Any) -> str | None:

@@ -38,7 +38,7 @@ from .expansion.resources import kind_documents, plain_objects
 from .expansion.tconfig import config_maps
 from .loading.load import load_stack
 from .models import FRAMEWORK_CONFIG_NAME, TFrameworkConfigDocument
-from .options import Mode, Options, Workload
+from .options import Mode, Options, ReleaseTag, Workload
 from .rules import validate as validate_rules
 from .rules import validate_change, without_create_only
 from .rules.objects import controller_only_objects, overwritten_by_output
@@ -154,16 +154,20 @@ class Validation:
 
 
 def load_stacks(
-    directories: Sequence[str | Path], namespace: str, limits: Limits | None = None
+    directories: Sequence[str | Path],
+    namespace: str,
+    limits: Limits | None = None,
+    release: ReleaseTag | None = None,
 ) -> list[DocumentSet]:
     """Each stack directory loaded, in order; or one :class:`LoadError` with the problems of
     all of them, each once (a directory may be given twice), so that one run names every
-    unreadable file."""
+    unreadable file. ``release``: written into the helm-lib values files of every directory
+    (:func:`~tars_components.loading.load.load_texts`)."""
     stacks: list[DocumentSet] = []
     problems: dict[LoadProblem, None] = {}
     for directory in directories:
         try:
-            stacks.append(load_stack(directory, namespace, limits))
+            stacks.append(load_stack(directory, namespace, limits, release))
         except LoadError as exc:
             problems.update(dict.fromkeys(exc.problems))
     if problems:
@@ -182,7 +186,7 @@ def validate(
     :func:`all_violations`. Raises :class:`LoadError` for unreadable input or input beyond
     ``limits`` (the problems of both directories)."""
     directories = [stack_dir] if previous_dir is None else [stack_dir, previous_dir]
-    stacks = load_stacks(directories, options.namespace, limits)
+    stacks = load_stacks(directories, options.namespace, limits, options.release)
     previous = stacks[1] if previous_dir is not None else None
     return Validation(stacks[0], previous, all_violations(stacks[0], options, previous))
 
@@ -202,7 +206,7 @@ def diff(
     # a top-level import would be a cycle.
     from .diff.stacks import diff_stacks
 
-    previous, current = load_stacks([old_dir, new_dir], options.namespace, limits)
+    previous, current = load_stacks([old_dir, new_dir], options.namespace, limits, options.release)
     return diff_stacks(previous, current, options, external_replicas)
 
 

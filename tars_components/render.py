@@ -102,7 +102,7 @@ def render_stack(
     check_out_dir(out_dir, stack_dir)
     with suspended_gc():
         if stack is None:
-            stack = load_stack(stack_dir, options.namespace, limits)
+            stack = load_stack(stack_dir, options.namespace, limits, options.release)
         hashing = None
         if stack.accounts and options.mode == Mode.CRD:  # expand mode skips TAccounts
             from .secrets import AccountHashing

@@ -26,6 +26,7 @@ from .models.tdeploy import TDeployDocument
 from .paths import Segment, error_path, parse_path
 from .redaction import quote
 from .rules.schema import document_schema_violation
+from .text import unknown_field
 
 KIND = TDeployDocument.KIND
 
@@ -158,7 +159,7 @@ def _message(error: Mapping[str, Any]) -> str:
     if kind == "missing":
         return "required field is missing"
     if kind == "extra_forbidden":
-        return "unknown field"
+        return unknown_field(error["loc"][-1] if error.get("loc") else None)
     if kind == "string_pattern_mismatch":
         return (
             f"{quote(error.get('input'))} is not valid: expected a letter then at most 15 letters, "

@@ -24,3 +24,15 @@ def _escaped(ch: str) -> str:
         return f"\\u{code:04x}"
     code -= 0x10000
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+OLD_SPELLINGS = {"isTaf": "isTars"}
+"""Fields under names older TarsK8S texts use (the seed's and TarsDocs' TDeploy example writes
+``isTaf``, from the days of TAF), and the names the CRDs read."""
+
+
+def unknown_field(name: object) -> str:
+    """The message of a field no schema has: ``unknown field``, with what to write instead when
+    ``name`` is a known old spelling."""
+    new = OLD_SPELLINGS.get(name) if isinstance(name, str) else None
+    return f"unknown field (an old spelling: write {new})" if new else "unknown field"

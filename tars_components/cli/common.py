@@ -157,6 +157,18 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         help="StorageClasses that do not allow volume expansion: a claim growing on one is an "
         "error (as tars:fixedStorageClasses does; TV002)",
     )
+    cmd.add_argument(
+        "--release-tag",
+        metavar="TAG",
+        help="the release of the stack's helm-lib values files, as exec-helm.sh VALUES TAG "
+        "writes it: repo.id DATE-TAG, repo.image IMAGE:TAG (as tars:releaseTag does; needs "
+        "--release-date)",
+    )
+    cmd.add_argument(
+        "--release-date",
+        metavar="YYYYmmddHHMMSS",
+        help="the date of --release-tag's repo.id (as tars:releaseDate does)",
+    )
 
 
 def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
@@ -226,7 +238,7 @@ def settings(args: argparse.Namespace) -> StackSettings:
     """Settings from ``--stack`` (Pulumi.ENV.yaml) or the stack directory, flags on top."""
     from ..config import StackSettings, limit_value, read_stack_config
     from ..limits import LIMIT_NAMES
-    from ..options import Mode, Workload, check_option_values, check_options
+    from ..options import Mode, Workload, check_option_values, check_options, parse_release
 
     if args.stack:
         found = read_stack_config(args.stack, args.project_dir)
@@ -248,6 +260,14 @@ def settings(args: argparse.Namespace) -> StackSettings:
         "expandable_storage_classes": _classes(getattr(args, "expandable_storage_classes", None)),
         "fixed_storage_classes": _classes(getattr(args, "fixed_storage_classes", None)),
     }
+    tag, date = getattr(args, "release_tag", None), getattr(args, "release_date", None)
+    if tag is not None or date is not None:
+        current = found.options.release
+        overrides["release"] = parse_release(
+            tag if tag is not None else current and current.tag,
+            date if date is not None else current and current.date,
+            config=False,
+        )
     given = {k: v for k, v in overrides.items() if v is not None}
     check_option_values(
         {k: str(v) if k in ("mode", "workload") else v for k, v in given.items()}, config=False

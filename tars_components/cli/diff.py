@@ -146,7 +146,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     found = settings(args)
     new_dir = args.new_stack or found.stack_dir
     previous, current = load_stacks(
-        [args.old_stack, new_dir], found.options.namespace, found.limits
+        [args.old_stack, new_dir], found.options.namespace, found.limits, found.options.release
     )
     if wants_clusters(current, found, args):
         return run_clusters(found, previous, current, args, new_dir, out)

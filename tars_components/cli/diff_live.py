@@ -52,7 +52,7 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     texts = read_export(args.live, found.limits)
 
     def build_stack() -> tuple[Build, dict[ObjectKey, FieldOwnership]]:
-        stack = load_stack(stack_dir, options.namespace, found.limits)
+        stack = load_stack(stack_dir, options.namespace, found.limits, options.release)
         return build(stack, options), server_ownerships(stack, options)
 
     # The stack is built beside the export's parse (a second CPU); an unreadable export is

@@ -212,7 +212,9 @@ def load_stack_of(found: StackSettings) -> DocumentSet:
     from ..loading.load import load_stack
 
     with suspended_gc():
-        return load_stack(found.stack_dir, found.options.namespace, found.limits)
+        return load_stack(
+            found.stack_dir, found.options.namespace, found.limits, found.options.release
+        )
 
 
 def run_clusters(

@@ -42,6 +42,7 @@ from .translation import (
     translate,
     translate_file,
     values_mapping,
+    with_release,
 )
 
 __all__ = [
@@ -54,4 +55,5 @@ __all__ = [
     "translate",
     "translate_file",
     "values_mapping",
+    "with_release",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -24,6 +24,9 @@ from .chart import (
     Unrenderable,
     render_values,
 )
+
+if TYPE_CHECKING:
+    from ..options import ReleaseTag
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,21 @@ def values_mapping(documents: Sequence[Any]) -> dict[str, Any] | None:
     return values
 
 
+def with_release(values: Mapping[str, Any], release: ReleaseTag | None) -> Mapping[str, Any]:
+    """``values`` as ``exec-helm.sh VALUES TAG`` packages it: ``repo.id`` set to ``DATE-TAG``
+    and ``repo.image`` to ``IMAGE:TAG`` (whatever they held; an image that is not a text is
+    left for the chart's own check). ``values`` itself when ``release`` is None or there is no
+    ``repo`` mapping."""
+    repo = values.get("repo")
+    if release is None or not isinstance(repo, Mapping):
+        return values
+    image = repo.get("image")
+    tagged = {**repo, "id": release.id}
+    if isinstance(image, str) and image:
+        tagged["image"] = release.image(image)
+    return {**values, "repo": tagged}
+
+
 def is_values_text(text: str) -> bool:
     """True when a file's text is a helm-lib values file (unreadable YAML is not)."""
     try:
@@ -130,12 +148,17 @@ def translate(
 
 
 def translate_file(
-    file: str, documents: Sequence[Any], index: FileIndex, namespace: str = "default"
+    file: str,
+    documents: Sequence[Any],
+    index: FileIndex,
+    namespace: str = "default",
+    release: ReleaseTag | None = None,
 ) -> tuple[Translation, list[ValuesSource]] | None:
     """The loader's hook: None when the file is not a values file; otherwise its translation
-    (problems and warnings located in the values file) and one source per document."""
+    (problems and warnings located in the values file; ``release`` written into it, see
+    :func:`with_release`) and one source per document."""
     values = values_mapping(documents)
     if values is None:
         return None
-    translation = translate(file, values, namespace, index)
+    translation = translate(file, with_release(values, release), namespace, index)
     return translation, translation.sources(index)

@@ -31,6 +31,7 @@ from ..models.names import is_dns_label
 from ..paths import MISSING, Segment, error_path, lookup
 from ..redaction import quote, secret_keys, secret_subtrees
 from ..rules.schema import SECTION_MISMATCH, schema_violation, section_mismatch, skipped_object
+from ..text import unknown_field
 from .exports import clean_document, controller_owner
 
 _DNS_SUBDOMAIN = re.compile(P_DNS1123SUB)
@@ -360,7 +361,7 @@ def _describe(error: Mapping[str, Any], quoted: Callable[[Any], str] = quote) ->
     """A short, user-facing sentence for one pydantic error (values quoted by ``quoted``)."""
     kind, ctx, value = error["type"], error.get("ctx") or {}, error.get("input")
     if kind == "extra_forbidden":
-        return "unknown field"
+        return unknown_field(error["loc"][-1] if error.get("loc") else None)
     if kind == "missing":
         return "required field is missing"
     if kind == "string_pattern_mismatch":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -40,17 +40,23 @@ from .documents import build_document, identify, identity_of, route, skipped
 from .exports import clean_document, clean_plain, list_items, live_fields
 from .files import read_texts
 
+if TYPE_CHECKING:
+    from ..options import ReleaseTag
+
 
 def load_stack(
-    path: str | Path, namespace: str | None = None, limits: Limits | None = None
+    path: str | Path,
+    namespace: str | None = None,
+    limits: Limits | None = None,
+    release: ReleaseTag | None = None,
 ) -> DocumentSet:
     """Load every ``*.yaml``/``*.yml`` file of a stack directory (or one file), sorted by path.
 
     Raises :class:`LoadError` when a file cannot be read or parsed, or is beyond ``limits``
-    (sizes are checked before anything is read).
+    (sizes are checked before anything is read). ``release``: see :func:`load_texts`.
     """
     limits = limits or Limits()
-    return load_texts(read_texts(path, limits), namespace, limits=limits)
+    return load_texts(read_texts(path, limits), namespace, limits=limits, release=release)
 
 
 def load_texts(
@@ -58,6 +64,7 @@ def load_texts(
     namespace: str | None = None,
     cleaned: list[dict[str, Any]] | None = None,
     limits: Limits | None = None,
+    release: ReleaseTag | None = None,
 ) -> DocumentSet:
     """Pure loader: ``{file name: YAML text}`` (taken in sorted name order) → :class:`DocumentSet`.
 
@@ -65,7 +72,9 @@ def load_texts(
     ``default``. When given, ``cleaned`` receives every loaded object (TarsK8S or plain, not
     the skipped ones) as a mapping without what a live cluster writes, in load order (what
     ``import`` writes).
-    Nesting and alias expansion are bounded by ``limits`` (a LoadError beyond).
+    Nesting and alias expansion are bounded by ``limits`` (a LoadError beyond). ``release``
+    is written into every helm-lib values file, as ``exec-helm.sh VALUES TAG`` does
+    (:class:`~tars_components.options.ReleaseTag`).
     """
     stack_namespace = namespace or "default"
     documents: list[Document] = []
@@ -88,7 +97,7 @@ def load_texts(
             line = exc.line or index.document_line(exc.document or 0)
             problems.append(LoadProblem(file, line, exc.message))
             continue
-        values = translate_file(file, raws, index, stack_namespace)  # a helm-lib values file
+        values = translate_file(file, raws, index, stack_namespace, release)  # a values file
         if values is not None:
             problems.extend(values[0].problems)
             violations.extend(values[0].warnings)

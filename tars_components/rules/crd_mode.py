@@ -45,8 +45,9 @@ def conversion_violations(stack: DocumentSet, options: Options) -> list[Violatio
                 "conversion webhook turns it into the storage version v1beta3 but stamps "
                 "apiVersion k8s.tars.io/v1beta1 on the result, which the API server refuses "
                 "as an invalid conversion response; render with --crd-api-version "
-                "k8s.tars.io/v1beta3, or leave the TFrameworkConfig to the cluster "
-                "(--existing-framework-config)",
+                "k8s.tars.io/v1beta3, or remove this document from the stack and leave the "
+                "TFrameworkConfig to the cluster (--existing-framework-config; the flag alone "
+                "does not: a document of the stack is always written)",
             )
             for config in stack.frameworks
         )

@@ -119,7 +119,12 @@ def test_render_crd_mode_writes_the_mutated_custom_resources(project: Path) -> N
     refused = run("render", "--stack", "dev", *as_v1beta2, cwd=project)
     assert refused.returncode == 1 and "00-framework.yaml" in refused.stdout + refused.stderr
     assert "TF005 error TFrameworkConfig tars-dev/tars-framework apiVersion" in refused.stdout
+    assert "remove this document from the stack" in refused.stdout
     assert not (project / "out2").exists()
+    flag_alone = run(
+        "render", "--stack", "dev", *as_v1beta2, "--existing-framework-config", cwd=project
+    )  # the advice says so: the stack's document is still written, still refused
+    assert flag_alone.returncode == 1 and " TF005 error " in flag_alone.stdout
     (project / "stacks/dev/00-framework.yaml").unlink()  # the cluster keeps its own
     v1beta2 = run(
         "render", "--stack", "dev", *as_v1beta2, "--existing-framework-config", cwd=project

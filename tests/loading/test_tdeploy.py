@@ -231,3 +231,16 @@ def test_pulumi_program_warns_about_pending_requests(tmp_path: Path) -> None:
     assert any("TD005" in m and "test-demotest" in m for m in warnings)
     assert not any("test-demotest" in str(r.inputs) for r in recording.kubernetes())
     shutil.rmtree(directory)
+
+
+def test_the_seeds_old_spelling_of_is_tars_says_what_to_write() -> None:
+    """The seed's and TarsDocs' TDeploy example writes ``isTaf`` (TAF's name): refused, with
+    the field the CRD reads."""
+    req = request(approve=APPROVE)
+    req["apply"]["tars"]["servants"][0]["isTaf"] = True
+    for result in (built(req), built(server_of(req))):
+        [old] = [v for v in result.violations if v.field.endswith("isTaf")]
+        assert old.is_error and old.field.endswith("tars.servants[0].isTaf")
+        assert old.message == "unknown field (an old spelling: write isTars)"
+    req["apply"]["tars"]["servants"][0]["isTars"] = req["apply"]["tars"]["servants"][0].pop("isTaf")
+    assert built(req).ok
