@@ -46,6 +46,7 @@ import pulumi_kubernetes as k8s
 from ..config import FrameworkInstallSettings
 from ..errors import UsageError
 from ..models import GROUP
+from ..platform import require_platform_extra
 from ..platform.ca import CA_COMMON_NAME, CA_VALIDITY_DAYS, SECRET_NAME
 from ..platform.controller import SYSTEM_NAMESPACE, build_controller
 from ..platform.framework import build_framework
@@ -219,6 +220,7 @@ class TarsController(pulumi.ComponentResource):
             raise UsageError("TarsControllerArgs: ca_cert_pem and ca_key_pem go together")
         if args.ca_cert_pem is not None and args.ca_key_pem is not None:
             return args.ca_cert_pem, pulumi.Output.secret(args.ca_key_pem)
+        require_platform_extra("pulumi_tls", "TarsController without ca_cert_pem/ca_key_pem")
         import pulumi_tls as tls
 
         key = tls.PrivateKey(

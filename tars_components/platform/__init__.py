@@ -6,9 +6,27 @@ path as a user's stack. Certificates and node labels are edge concerns (CLI, Pul
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
+from ..errors import UsageError
 from ..lazy import lazy_attributes
+
+PLATFORM_EXTRA = "tars-components[platform]"
+"""The install that brings the webhook CA's dependencies (cryptography, pulumi-tls)."""
+
+
+def require_platform_extra(module: str, needed_by: str) -> None:
+    """Raise :class:`UsageError` naming the extra to install when ``module`` (``cryptography``
+    or ``pulumi_tls``, which only the TarsK8S install needs) is missing."""
+    try:
+        import_module(module)
+    except ImportError:
+        raise UsageError(
+            f"{needed_by} needs {module}, which only the TarsK8S install uses and a plain "
+            f"install leaves out: pip install '{PLATFORM_EXTRA}'"
+        ) from None
+
 
 if TYPE_CHECKING:
     from .ca import CertificateAuthority
@@ -36,6 +54,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
 
 
 __all__ = [
+    "PLATFORM_EXTRA",
     "CertificateAuthority",
     "ControllerValues",
     "FrameworkBuild",
@@ -45,5 +64,6 @@ __all__ = [
     "build_framework",
     "ca_secret",
     "parse_values",
+    "require_platform_extra",
     "values_from_mapping",
 ]

@@ -13,6 +13,7 @@ from ..limits import Limits
 from ..loading.files import UnreadableFile, read_text
 from ..render import render_files
 from ..tree_writer import check_out_dir, write_tree
+from . import require_platform_extra
 from .framework import FrameworkBuild, build_framework
 from .values import ControllerValues, FrameworkValues, Model, parse_values
 
@@ -40,6 +41,7 @@ def read_ca(cert_path: str | None, key_path: str | None) -> CertificateAuthority
         return None
     if not (cert_path and key_path):
         raise UsageError("--ca-cert and --ca-key go together")
+    require_platform_extra("cryptography", "reading the webhook CA (--ca-cert, --ca-key)")
     from .certificates import load_ca  # cryptography: only when a CA is given
 
     try:
@@ -95,6 +97,7 @@ def render_controller(
     ca = read_ca(ca_cert, ca_key)
     generated = ca is None
     if ca is None:
+        require_platform_extra("cryptography", "generating the webhook CA")
         from .certificates import generate_ca
 
         ca = generate_ca()

@@ -248,13 +248,21 @@ def up_with_apiserver_restart(
 
 
 def program_venv(dest: Path) -> Path:
-    """A virtualenv with this repository and the pinned pulumi-kubernetes installed."""
+    """A virtualenv with this repository (and its platform extra: ``tars-components
+    controller`` makes the webhook CA) and the pinned pulumi-kubernetes installed."""
     if (dest / "bin" / "python").exists():
         return dest
     pin = versions()["pulumi-resource-kubernetes"]["python_sdk"]
     subprocess.run([sys.executable, "-m", "venv", str(dest)], check=True)
     subprocess.run(
-        [str(dest / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", str(ROOT), pin],
+        [
+            str(dest / "bin" / "pip"),
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            f"{ROOT}[platform]",
+            pin,
+        ],
         check=True,
     )
     return dest
