@@ -30,7 +30,7 @@ import base64
 import gc
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,7 +49,27 @@ VALIDATION_TYPE = f"{DYNAMIC_PREFIX}/tars:TarsValidation"
 
 
 class ValidationFailed(Exception):
-    """A dynamic resource's ``check`` returned failures (as the engine reports them)."""
+    """Dynamic resources' ``check`` returned failures, as the engine reports them: each failed
+    resource by its name and type, then ``property: reason`` per failure (``failures`` holds
+    them as ``(resource name, resource type, property, reason)``). :func:`record` raises one
+    for every resource that failed in the run, not only the first."""
+
+    def __init__(self, failures: Sequence[tuple[str, str, str, str]]) -> None:
+        self.failures = list(failures)
+        resources: dict[tuple[str, str], list[str]] = {}
+        for name, type_, prop, reason in self.failures:
+            resources.setdefault((name, type_), []).append(f"{prop}: {reason}")
+        super().__init__(
+            "\n".join(
+                f"{name} ({type_}): {'; '.join(reasons)}"
+                for (name, type_), reasons in resources.items()
+            )
+        )
+
+    @property
+    def resources(self) -> list[str]:
+        """The names of the resources that failed, in the order they failed."""
+        return list(dict.fromkeys(name for name, *_ in self.failures))
 
 
 class DuplicateUrn(Exception):
@@ -207,6 +227,8 @@ class RecordingMocks(mocks.Mocks):
             for r in (previous.registrations if previous is not None else ())
             if r.type.startswith(DYNAMIC_PREFIX) and r.outputs
         }
+        self.failures: list[tuple[str, str, str, str]] = []
+        """Every failed check of the run: (resource name, type, property, reason)."""
         self._pending = threading.local()
         # The inputs of the dynamic resource being registered, unknowns kept (older SDKs'
         # mocks turn them into None): set by the monitor for its own thread, since the SDK
@@ -241,7 +263,9 @@ class RecordingMocks(mocks.Mocks):
         provider = dill.loads(base64.b64decode(inputs[PROVIDER_KEY]))
         checked = provider.check({}, props)
         if checked.failures:
-            raise ValidationFailed("; ".join(f"{f.property}: {f.reason}" for f in checked.failures))
+            failed = [(args.name, args.typ, f.property, f.reason) for f in checked.failures]
+            self.failures.extend(failed)
+            raise ValidationFailed(failed)
         news = checked.inputs or props
         old = self.state.get((args.typ, args.name))
         if old is not None and not rpc.contains_unknowns(props):
@@ -432,6 +456,12 @@ def record(
     _quiet_echoes(asyncio.get_event_loop())
     try:
         _RUN_TEST(body)()
+    except ValidationFailed:
+        failures = getattr(mock, "failures", None)
+        if not failures:
+            raise
+        # every resource whose check failed in the run, as the engine lists them all
+        raise ValidationFailed(list(failures)) from None
     finally:
         # The SDK's settings keep the monitor until the next run: let it drop what it held
         # (every registration's state), so that one run's heap does not weigh on the next.

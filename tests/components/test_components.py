@@ -232,6 +232,27 @@ def test_validation_inputs_carry_what_the_rules_need() -> None:
     assert plain(validation.outputs["mutated"]) == mutate_server(server, CONFIG).to_dict()
 
 
+def test_validation_failed_names_every_failed_resource() -> None:
+    """A test sees what ``pulumi preview`` shows: each resource whose check failed, by name,
+    with its rule codes; not only the first one."""
+    first, second = tars_server(), tars_server(server="Other")
+    first["spec"]["tars"]["template"] = "missing"  # TS010
+    second["spec"]["tars"]["servants"][0]["port"] = 19385  # TS006, tarsnode's port
+
+    def program() -> None:
+        fw = framework()
+        TServer("one", TServerArgs(fw, document=doc(first)))
+        TServer("two", TServerArgs(fw, document=doc(second)))
+
+    with pytest.raises(ValidationFailed) as raised:
+        record(program)
+    assert sorted(raised.value.resources) == ["one-validation", "two-validation"]
+    lines = sorted(str(raised.value).splitlines())
+    assert lines[0].startswith("one-validation (pulumi-python:dynamic/tars:TarsValidation): ")
+    assert "TS010" in lines[0] and "TS006" in lines[1]
+    assert lines[1].startswith("two-validation (")
+
+
 def test_a_rule_error_applies_no_object() -> None:
     bad = tars_server()
     bad["spec"]["tars"]["template"] = "missing"  # TS010
