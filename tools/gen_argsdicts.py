@@ -23,6 +23,7 @@ import subprocess
 import sys
 import types
 import typing
+from collections.abc import Set
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pydantic import BaseModel
 
+from tars_components.loading.documents import VERSION_ONLY_FIELDS, VERSION_REQUIRED_FIELDS
 from tars_components.models import (
+    V1BETA2,
+    V1BETA3,
     Authorization,
     Business,
     ImageRelease,
@@ -65,6 +69,13 @@ PLAIN_FIELDS = {("K8sSpec", "daemon_set")}
 
 EXTRA_ENUMS: tuple[type[enum.Enum], ...] = (SubType, ImageType)
 """Enums of component arguments outside the sections (``sub_type``, ``image_type``)."""
+
+FRAMEWORK_VERSIONS = {
+    V1BETA3: "TFrameworkConfigArgsDict",
+    V1BETA2: "TFrameworkConfigV1beta2ArgsDict",
+}
+"""The TFrameworkConfig shapes: the storage version's (``imageBuild`` and ``imageUpload``
+required, as TF001 requires them) and v1beta2's (``imageRegistry``)."""
 
 ENVELOPE = ("api_version", "kind", "metadata")
 """Document fields that a section shape leaves out (the component fills them in)."""
@@ -130,25 +141,126 @@ def _blocks(
         if model in seen:
             continue
         seen.append(model)
-        lines = [
-            f"class {model.__name__.removesuffix('Document')}ArgsDict(TypedDict, total=False):"
-        ]
-        what = "the document's fields" if model is TFrameworkConfigDocument else "a mapping"
-        lines.append(f'    """:class:`~tars_components.models.{model.__name__}` as {what}."""')
-        lines.append("")
-        # The alias generator's key: models build lazily (``defer_build``), and before a
-        # build some pydantic versions (2.6) have not applied the generator to the fields yet.
-        generator = model.model_config.get("alias_generator")
-        for name, info in model.model_fields.items():
-            if model is TFrameworkConfigDocument and name in ENVELOPE:
-                continue
-            key = info.alias or (generator(name) if callable(generator) else name)
-            plain = not inputs or (model.__name__, name) in PLAIN_FIELDS
-            value = _type(info.annotation, todo, not plain)
-            value = f"Required[{value}]" if info.is_required() else value
-            lines.append(f"    {key}: {value}")
-        blocks.append("\n".join(lines))
+        if model is TFrameworkConfigDocument:  # one shape per served version
+            for version, name in FRAMEWORK_VERSIONS.items():
+                blocks.extend(_version_blocks(model, todo, inputs, name, version))
+        else:
+            blocks.append(_block(model, todo, inputs, _name(model)))
     return blocks
+
+
+EXTRA_SHAPES = [
+    "TFrameworkConfigV1beta2ArgsDict",
+    "ImageBuildV1beta3ArgsDict",
+    "ImageBuildV1beta2ArgsDict",
+]
+"""Shapes of one served version, besides one per model."""
+
+
+def _name(model: type[BaseModel]) -> str:
+    return f"{model.__name__.removesuffix('Document')}ArgsDict"
+
+
+def _version_blocks(
+    model: type[BaseModel],
+    todo: list[type[BaseModel]],
+    inputs: bool,
+    class_name: str,
+    version: str,
+) -> list[str]:
+    """The TypedDict of a document in one ``version``: its fields of that version only, its
+    version-required fields ``Required``; a section with a version-required field of its own
+    (v1beta3's ``imageBuild.executor``) gets a shape of that version too
+    (``ImageBuildV1beta3ArgsDict``)."""
+    kind = getattr(model, "KIND", "")
+    only = tuple(VERSION_ONLY_FIELDS.get((kind, version), {}))
+    paths = VERSION_REQUIRED_FIELDS.get((kind, version), ())
+    absent = {p[0] for p in only if len(p) == 1}
+    required = {p[0] for p in paths if len(p) == 1}
+    # sections with a field of their own that this version requires or does not have
+    needs = {p[0]: {q[1] for q in paths if len(q) == 2 and q[0] == p[0]} for p in paths}
+    lacks = {p[0]: {q[1] for q in only if len(q) == 2 and q[0] == p[0]} for p in only}
+    sections = sorted({k for k, v in needs.items() if v} | {k for k, v in lacks.items() if v})
+    suffix = version.rsplit("/", 1)[1].capitalize()  # V1beta3
+    blocks: list[str] = []
+    shapes: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        key = _key(model, name, info)
+        if key in sections:
+            section = _model_of(info.annotation)
+            shapes[key] = f"{_name(section).removesuffix('ArgsDict')}{suffix}ArgsDict"
+            blocks.append(
+                _block(
+                    section,
+                    todo,
+                    inputs,
+                    shapes[key],
+                    required=needs.get(key, set()),
+                    absent=lacks.get(key, set()),
+                    what=f"``{key}`` of a ``{version}`` document",
+                )
+            )
+    doc = _block(
+        model,
+        todo,
+        inputs,
+        class_name,
+        required=required,
+        absent=absent,
+        shapes=shapes,
+        what=f"the fields of a ``{version}`` document",
+        envelope=False,
+    )
+    return [doc, *blocks]
+
+
+def _model_of(annotation: Any) -> type[BaseModel]:
+    for arg in (annotation, *typing.get_args(annotation)):
+        if isinstance(arg, type) and issubclass(arg, BaseModel):
+            return arg
+    raise TypeError(f"no model in {annotation!r}")
+
+
+def _key(model: type[BaseModel], name: str, info: Any) -> str:
+    # The alias generator's key: models build lazily (``defer_build``), and before a
+    # build some pydantic versions (2.6) have not applied the generator to the fields yet.
+    generator = model.model_config.get("alias_generator")
+    return str(info.alias or (generator(name) if callable(generator) else name))
+
+
+def _block(
+    model: type[BaseModel],
+    todo: list[type[BaseModel]],
+    inputs: bool,
+    class_name: str,
+    *,
+    required: Set[str] = frozenset(),
+    absent: Set[str] = frozenset(),
+    shapes: dict[str, str] | None = None,
+    what: str | None = None,
+    envelope: bool = True,
+) -> str:
+    """The TypedDict of one model: ``required`` keys ``Required`` besides the model's own,
+    ``absent`` keys left out, a key of ``shapes`` typed with that shape instead; ``what``: what a
+    shape of one version stands for (its docstring says it); ``envelope``: keep the document's
+    apiVersion, kind and metadata."""
+    lines = [f"class {class_name}(TypedDict, total=False):"]
+    if what is None:
+        lines.append(f'    """:class:`~tars_components.models.{model.__name__}` as a mapping."""')
+    else:
+        lines.append(f'    """:class:`~tars_components.models.{model.__name__}` as\n    {what}."""')
+    lines.append("")
+    for name, info in model.model_fields.items():
+        if not envelope and name in ENVELOPE:
+            continue
+        key = _key(model, name, info)
+        if key in absent:
+            continue
+        plain = not inputs or (model.__name__, name) in PLAIN_FIELDS
+        value = (shapes or {}).get(key) or _type(info.annotation, todo, not plain)
+        value = f"Required[{value}]" if info.is_required() or key in required else value
+        lines.append(f"    {key}: {value}")
+    return "\n".join(lines)
 
 
 def generate() -> str:
@@ -161,7 +273,7 @@ def generate() -> str:
     aliases = _aliases()
     blocks = aliases + blocks
     todo = seen
-    names = [f"{m.__name__.removesuffix('Document')}ArgsDict" for m in todo] + list(ENUMS)
+    names = [_name(m) for m in todo] + EXTRA_SHAPES + list(ENUMS)
     header = '''"""Section shapes as TypedDicts (``...ArgsDict``, as pulumi-kubernetes generates
 them), camelCase keys as in YAML. Generated from the pydantic models by
 ``tools/gen_argsdicts.py``; do not edit.
@@ -173,8 +285,9 @@ In the TServer sections every leaf is a ``pulumi.Input`` (an enum: one of its va
 resources exist. At run time the models check plain values; a placed Output (release image,
 env value, quantity) is placed as it is, any other Output makes the TServer expand its
 document once the values are known; the validation resource checks every value once it is
-known. The shapes of the other kinds (``TFrameworkConfigArgsDict``, TImage releases, the
-TTree, TAccount authorizations) take plain values.
+known. The shapes of the other kinds (``TFrameworkConfigArgsDict`` and, for a v1beta2
+document, ``TFrameworkConfigV1beta2ArgsDict``, TImage releases, the TTree, TAccount
+authorizations) take plain values.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ from .shapes import (
     ServantArgsDict,
     TarsSpecArgsDict,
     TFrameworkConfigArgsDict,
+    TFrameworkConfigV1beta2ArgsDict,
     TreeAppArgsDict,
 )
 from .taccount import TAccount
@@ -64,6 +65,7 @@ __all__ = [
     "TFramework",
     "TFrameworkArgs",
     "TFrameworkConfigArgsDict",
+    "TFrameworkConfigV1beta2ArgsDict",
     "TImage",
     "TImageArgs",
     "TServer",

@@ -20,7 +20,7 @@ from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift
 from .placement import kubernetes_provider
 from .scope import FrameworkScope
-from .shapes import TFrameworkConfigArgsDict
+from .shapes import TFrameworkConfigArgsDict, TFrameworkConfigV1beta2ArgsDict
 from .validation import retain_on_delete, validation_resource
 
 
@@ -64,7 +64,10 @@ class TFramework(pulumi.ComponentResource):
         opts: pulumi.ResourceOptions | None = None,
         *,
         namespace: str | None = None,
-        config: TFrameworkConfigDocument | TFrameworkConfigArgsDict | None = None,
+        config: TFrameworkConfigDocument
+        | TFrameworkConfigArgsDict
+        | TFrameworkConfigV1beta2ArgsDict
+        | None = None,
         options: Options = ...,
         templates: Mapping[str, str] = ...,
         documents: Sequence[Document] = (),

@@ -9,8 +9,9 @@ In the TServer sections every leaf is a ``pulumi.Input`` (an enum: one of its va
 resources exist. At run time the models check plain values; a placed Output (release image,
 env value, quantity) is placed as it is, any other Output makes the TServer expand its
 document once the values are known; the validation resource checks every value once it is
-known. The shapes of the other kinds (``TFrameworkConfigArgsDict``, TImage releases, the
-TTree, TAccount authorizations) take plain values.
+known. The shapes of the other kinds (``TFrameworkConfigArgsDict`` and, for a v1beta2
+document, ``TFrameworkConfigV1beta2ArgsDict``, TImage releases, the TTree, TAccount
+authorizations) take plain values.
 """
 
 from __future__ import annotations
@@ -457,15 +458,44 @@ class LabelSelectorRequirementArgsDict(TypedDict, total=False):
 
 
 class TFrameworkConfigArgsDict(TypedDict, total=False):
-    """:class:`~tars_components.models.TFrameworkConfigDocument` as the document's fields."""
+    """:class:`~tars_components.models.TFrameworkConfigDocument` as
+    the fields of a ``k8s.tars.io/v1beta3`` document."""
 
-    imageBuild: ImageBuildArgsDict
-    imageUpload: RegistryRefArgsDict
-    imageRegistry: RegistryRefArgsDict
+    imageBuild: Required[ImageBuildV1beta3ArgsDict]
+    imageUpload: Required[RegistryRefArgsDict]
     recordLimit: RecordLimitArgsDict
     nodeImage: Required[ImageRefArgsDict]
     upChain: Mapping[str, Sequence[UpChainEndpointArgsDict]]
     expand: Mapping[str, str]
+
+
+class ImageBuildV1beta3ArgsDict(TypedDict, total=False):
+    """:class:`~tars_components.models.ImageBuild` as
+    ``imageBuild`` of a ``k8s.tars.io/v1beta3`` document."""
+
+    maxBuildTime: int
+    idFormat: str
+    executor: Required[ExecutorRefArgsDict]
+
+
+class TFrameworkConfigV1beta2ArgsDict(TypedDict, total=False):
+    """:class:`~tars_components.models.TFrameworkConfigDocument` as
+    the fields of a ``k8s.tars.io/v1beta2`` document."""
+
+    imageBuild: ImageBuildV1beta2ArgsDict
+    imageRegistry: Required[RegistryRefArgsDict]
+    recordLimit: RecordLimitArgsDict
+    nodeImage: Required[ImageRefArgsDict]
+    upChain: Mapping[str, Sequence[UpChainEndpointArgsDict]]
+    expand: Mapping[str, str]
+
+
+class ImageBuildV1beta2ArgsDict(TypedDict, total=False):
+    """:class:`~tars_components.models.ImageBuild` as
+    ``imageBuild`` of a ``k8s.tars.io/v1beta2`` document."""
+
+    maxBuildTime: int
+    idFormat: str
 
 
 class ImageReleaseArgsDict(TypedDict, total=False):
@@ -508,12 +538,11 @@ class AuthorizationArgsDict(TypedDict, total=False):
     updateTime: str
 
 
-class ImageBuildArgsDict(TypedDict, total=False):
-    """:class:`~tars_components.models.ImageBuild` as a mapping."""
+class ExecutorRefArgsDict(TypedDict, total=False):
+    """:class:`~tars_components.models.ExecutorRef` as a mapping."""
 
-    maxBuildTime: int
-    idFormat: str
-    executor: ExecutorRefArgsDict
+    image: Required[str]
+    secret: str
 
 
 class RegistryRefArgsDict(TypedDict, total=False):
@@ -547,13 +576,6 @@ class UpChainEndpointArgsDict(TypedDict, total=False):
     isTcp: bool
 
 
-class ExecutorRefArgsDict(TypedDict, total=False):
-    """:class:`~tars_components.models.ExecutorRef` as a mapping."""
-
-    image: Required[str]
-    secret: str
-
-
 __all__ = [
     "AbilityAffinityValue",
     "AccessModeValue",
@@ -573,7 +595,8 @@ __all__ = [
     "HostPathSourceArgsDict",
     "HostPathTypeValue",
     "HostPortArgsDict",
-    "ImageBuildArgsDict",
+    "ImageBuildV1beta2ArgsDict",
+    "ImageBuildV1beta3ArgsDict",
     "ImagePullPolicyValue",
     "ImageRefArgsDict",
     "ImageReleaseArgsDict",
@@ -610,6 +633,7 @@ __all__ = [
     "StorageRequestArgsDict",
     "SubTypeValue",
     "TFrameworkConfigArgsDict",
+    "TFrameworkConfigV1beta2ArgsDict",
     "TLocalVolumeSourceArgsDict",
     "TarsSpecArgsDict",
     "TreeAppArgsDict",

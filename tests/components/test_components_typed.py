@@ -10,6 +10,7 @@ import builtins
 import dataclasses
 import importlib.util
 import inspect
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -78,6 +79,20 @@ web = TServer(
     normal={"ports": [{"name": "http", "port": pulumi.Output.from_input(8080)}]},
     k8s={"replicas": pulumi.Output.from_input(2), "daemonSet": False},
 )
+TFramework(
+    "v3",
+    namespace="a",
+    config={
+        "imageBuild": {"executor": {"image": "tarscloud/kaniko:v1", "secret": "pull"}},
+        "imageUpload": {"registry": "reg.example.com/a"},
+        "nodeImage": {"image": "tarscloud/tarsnode:v1"},
+    },
+)
+TFramework(
+    "v2",
+    namespace="b",
+    config={"imageRegistry": {"registry": "reg"}, "nodeImage": {"image": "tarscloud/tarsnode:v1"}},
+)
 hpa_target: dict[str, pulumi.Input[str]] | None = web.scale_target_ref
 pulumi.export("mutated", order.mutated)
 """
@@ -89,6 +104,7 @@ fw = TFramework("fw", namespace="shop")
 TServer("order", framework=fw, app="Shop", servr="Order")
 TServer("pay", framework=fw, app="Shop", server="Pay", k8s={"replicaz": 2})
 TServer("web", framework=fw, app="Shop", server="Web", tars={"servants": [{"nme": "A"}]})
+TFramework("v3", config={"imageBuild": {"executor": {"image": ""}}, "nodeImage": {"image": ""}})
 """
 
 
@@ -98,8 +114,9 @@ def test_mypy_strict_accepts_a_user_program_and_refuses_misspelled_fields(
     result = mypy_strict(tmp_path, {"good": GOOD_PROGRAM, "bad": BAD_PROGRAM})
     assert result.returncode == 1, result.stdout + result.stderr
     errors = [line.split(":")[:2] for line in result.stdout.splitlines() if ": error:" in line]
-    # Nothing in the good program; each misspelled field of the bad one (lines 5 to 7).
-    assert sorted({tuple(e) for e in errors}) == [("bad.py", "5"), ("bad.py", "6"), ("bad.py", "7")]
+    # Nothing in the good program; each misspelled field of the bad one (lines 5 to 7), and a
+    # v1beta3 framework config without imageUpload, which TF001 refuses at run time (line 8).
+    assert sorted({tuple(e) for e in errors}) == [("bad.py", str(n)) for n in range(5, 9)]
 
 
 def _both(keyword: bool) -> Recording:
@@ -346,3 +363,59 @@ def test_the_readme_example_and_the_consumer_pass_mypy_strict_and_pyright(
             errors,
         )
         assert [e for e in errors if e[0] != "wrong.py"] == [], (checker, errors)
+
+
+def test_mypy_finds_an_editable_install_made_as_documented(tmp_path: Path) -> None:
+    """``pip install -e . --config-settings editable_mode=compat`` (docs/pulumi/own-program.md):
+    mypy resolves ``tars_components`` to the working tree, with no PYTHONPATH. A probe module
+    exists only in that tree, so no other installed copy can stand in for it."""
+    tree = tmp_path / "tree"
+    shutil.copytree(
+        REPO / "tars_components",
+        tree / "tars_components",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, tree / name)
+    (tree / "tars_components" / "_editable_probe.py").write_text("PROBE: int = 1\n")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    install = [
+        str(venv / "bin" / "pip"),
+        "install",
+        "-q",
+        "--no-deps",
+        "--disable-pip-version-check",
+    ]
+    subprocess.run(
+        [*install, "-e", str(tree), "--config-settings", "editable_mode=compat"],
+        check=True,
+        capture_output=True,
+        cwd=tmp_path,
+    )
+    program = tmp_path / "program" / "main.py"
+    program.parent.mkdir()
+    program.write_text(
+        "from tars_components import TFramework\n"
+        "from tars_components._editable_probe import PROBE\n\n"
+        'TFramework("fw", namespace="shop")\n'
+        "value: int = PROBE\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--python-executable",
+            str(venv / "bin" / "python"),
+            "main.py",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=program.parent,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from ...models import FRAMEWORK_CONFIG_NAME, V1BETA2, V1BETA3, Document, TFrameworkConfigDocument
 from ...options import Options
 from ..failure import ArgumentProblems
-from ..shapes import TFrameworkConfigArgsDict
+from ..shapes import TFrameworkConfigArgsDict, TFrameworkConfigV1beta2ArgsDict
 from .common import in_namespace, parse_built
 
 
@@ -21,13 +21,16 @@ class TFrameworkArgs:
     """Namespace of the framework and of every TServer and TTemplate that belongs to it.
     Defaults to ``options.namespace`` (``default``)."""
 
-    config: TFrameworkConfigDocument | TFrameworkConfigArgsDict | None = None
+    config: (
+        TFrameworkConfigDocument | TFrameworkConfigArgsDict | TFrameworkConfigV1beta2ArgsDict | None
+    ) = None
     """The namespace's ``tars-framework`` TFrameworkConfig: a document, or its fields as a
-    :class:`~tars_components.components.TFrameworkConfigArgsDict` (camelCase keys as in YAML,
-    ``nodeImage`` required; ``k8s.tars.io/v1beta3``, or ``v1beta2`` when it has
-    ``imageRegistry``). Its ``nodeImage`` is the default tarsnode image of Tars servers
-    (webhook M-TS13); in crd mode it is applied as a custom resource. Without it, Tars servers
-    with a release need their own ``release.nodeImage`` (TS020). Defaults to the
+    :class:`~tars_components.components.TFrameworkConfigArgsDict` (camelCase keys as in YAML;
+    ``k8s.tars.io/v1beta3``: ``nodeImage``, ``imageBuild`` and ``imageUpload`` required) or
+    :class:`~tars_components.components.TFrameworkConfigV1beta2ArgsDict` (``v1beta2``, read as
+    such when it has ``imageRegistry``). Its ``nodeImage`` is the default tarsnode image of
+    Tars servers (webhook M-TS13); in crd mode it is applied as a custom resource. Without it,
+    Tars servers with a release need their own ``release.nodeImage`` (TS020). Defaults to the
     ``tars-framework`` among ``documents``, if any."""
 
     options: Options = field(default_factory=Options)
