@@ -14,6 +14,7 @@ an older one says so.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import sys
@@ -94,6 +95,10 @@ class TarsComponentProvider(ComponentProvider):
         against its declared type (:class:`InputPropertyError` with its path otherwise)."""
         if not isinstance(inputs, Mapping) and inputs is not None and not _deferred(inputs):
             raise InputPropertyError(property_path, f"must be an object, got {_kind(inputs)}")
+        for key in sorted(inputs or {}, key=str) if isinstance(inputs, Mapping) else ():
+            if key not in properties:  # Python refuses a misspelt key too (mypy, pydantic)
+                path = f"{property_path}.{key}" if property_path else str(key)
+                raise InputPropertyError(path, _unknown(str(key), properties))
         for schema_name, prop in properties.items():
             value = inputs.get(schema_name) if isinstance(inputs, Mapping) else None
             path = f"{property_path}.{schema_name}" if property_path else schema_name
@@ -129,6 +134,12 @@ class TarsComponentProvider(ComponentProvider):
         if wanted is PropertyType.OBJECT and prop.additional_properties is not None:
             for key, item in value.items():
                 self._checked(item, prop.additional_properties, f"{path}.{key}")
+
+
+def _unknown(key: str, properties: Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(key, list(properties), n=1)
+    hint = f"did you mean {close[0]}?" if close else f"expected one of {', '.join(properties)}"
+    return f"unknown property ({hint})"
 
 
 _NAMES = {

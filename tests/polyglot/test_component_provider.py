@@ -503,6 +503,18 @@ WRONG_TYPES = {
         "configName",
         "must be a string, got a boolean",
     ),
+    "tserver-k8s-misspelt": (
+        "TServer",
+        {**SERVER, "k8s": {**SERVER["k8s"], "replics": 2}},  # type: ignore[dict-item]
+        "k8s.replics",
+        "unknown property (did you mean replicas?)",
+    ),
+    "tserver-port-a-string": (
+        "TServer",
+        {**SERVER, "tars": {**SERVER["tars"], "servants": [{"name": "A", "port": "10000"}]}},  # type: ignore[dict-item]
+        "tars.servants[0].port",
+        "must be an integer, got a string",
+    ),
     "taccount-without-username": (
         "TAccount",
         {"password": "Hunter2-planted"},
