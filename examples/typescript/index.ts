@@ -1,7 +1,7 @@
 // The tars components from TypeScript: a framework, a template and a Tars server, through the
 // Python component provider in ../../plugin (`pulumi package add ../../plugin`).
 import * as pulumi from "@pulumi/pulumi";
-import * as tars from "@pulumi/tars";
+import * as tars from "@tars-components/tars";
 
 const config = new pulumi.Config();
 const namespace = config.get("namespace") ?? "tars-dev";

@@ -58,13 +58,12 @@ class Parser(argparse.ArgumentParser):
 
 
 def package_version() -> str:
-    """The installed distribution's version (``tars-components --version``)."""
-    from importlib.metadata import PackageNotFoundError, version
+    """The package's version (``tars-components --version``): the declared
+    :data:`tars_components.__version__`, which the distribution and the component schema
+    carry too."""
+    from .. import __version__
 
-    try:
-        return version("tars-components")
-    except PackageNotFoundError:  # imported from a source tree that was never installed
-        return "0.0.0.dev0"
+    return __version__
 
 
 class VersionAction(argparse.Action):

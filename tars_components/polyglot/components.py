@@ -194,6 +194,13 @@ class TServer(python.TServer):
     """The applied objects, ``apiVersion/kind:namespace/name``."""
     mutated: pulumi.Output[dict[str, Any]]
     """The TServer after the mutating webhook's rules."""
+    manifests: pulumi.Output[list[dict[str, Any]]]
+    """The applied objects, as ``render`` writes them with the same options (secret when an
+    input placed in them is)."""
+    scale_target_ref: pulumi.Output[Optional[dict[str, str]]]  # type: ignore[assignment]
+    """What an ``autoscaling/v2`` HorizontalPodAutoscaler's ``scaleTargetRef`` names to scale
+    the server (``apiVersion``, ``kind``, ``name``): the TServer in crd mode, the StatefulSet
+    in expand mode; none for a DaemonSet or an unreleased server."""
 
     def __init__(
         self,

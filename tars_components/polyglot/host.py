@@ -15,6 +15,7 @@ an older one says so.
 from __future__ import annotations
 
 import difflib
+import inspect
 import json
 import re
 import sys
@@ -49,6 +50,7 @@ class TarsComponentProvider(ComponentProvider):
 
     def __init__(self, version: str | None = None) -> None:
         super().__init__(COMPONENTS, PACKAGE, None, version or plugin_version())
+        self.schema = json.dumps(registry_grade(json.loads(self.schema or "{}")))
 
     def construct(
         self,
@@ -242,10 +244,82 @@ def _needs_one_of(error: BaseException, inputs: Any) -> list[tuple[str, str]]:
     return [(n, reason) for n in missing]
 
 
+REPOSITORY = "https://github.com/tars-components/tars-components"
+"""Where the package is published from (the schema's ``repository`` and ``homepage``, the Go
+SDK's import path)."""
+
+METADATA: dict[str, Any] = {
+    "displayName": "TarsK8S components",
+    "description": "TarsK8S (the Kubernetes edition of the Tars RPC framework) as Pulumi "
+    "components: TServer, TTemplate, TFramework, TConfig, TImage, TTree, TAccount and the "
+    "TarsK8S install, checked against the TarsK8S admission rules at preview time.",
+    "publisher": "tars-components",
+    "repository": REPOSITORY,
+    "homepage": REPOSITORY,
+    "license": "BSD-3-Clause",
+    "keywords": ["tars", "tarsk8s", "kubernetes", "category/infrastructure", "kind/component"],
+}
+"""The package metadata of a registry entry."""
+
+LANGUAGE: dict[str, dict[str, Any]] = {
+    "nodejs": {"packageName": "@tars-components/tars"},
+    "go": {
+        "importBasePath": "github.com/tars-components/tars-components/sdk/go/tars",
+        "generateResourceContainerTypes": True,
+    },
+    "csharp": {"rootNamespace": "TarsComponents"},
+    "java": {"basePackage": "io.github.tarscomponents"},
+}
+"""Each language's SDK settings (on top of the analyzer's ``respectSchemaVersion``): a Node
+scope of ours (not ``@pulumi/tars``), a Go import path, a C# namespace, a Java package."""
+
+_ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|obj|exc):`(~?)([^`]+)`")
+_LITERAL = re.compile(r"``([^`]+)``")
+
+
+def markdown(text: str) -> str:
+    """A docstring's reStructuredText as the Markdown registry pages and IDEs show:
+    ````x```` → `` `x` ``; ``:class:`~a.b.C``` → `` `C` `` (the full path without ``~``)."""
+    text = inspect.cleandoc(text)  # an attribute's docstring keeps its indentation
+    text = _ROLE.sub(lambda m: f"`{m[2].rsplit('.', 1)[-1] if m[1] else m[2]}`", text)
+    return _LITERAL.sub(r"`\1`", text)
+
+
+def registry_grade(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The analyzer's schema as a registry publishes it: :data:`METADATA`, the
+    :data:`LANGUAGE` settings, Markdown descriptions, and no ``null`` description (the
+    analyzer writes one for an enum value without a docstring, which Pulumi's metaschema
+    refuses)."""
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            out = {}
+            for key, item in value.items():
+                if key == "description" and item is None:
+                    continue
+                out[key] = (
+                    markdown(item) if key == "description" and isinstance(item, str) else walk(item)
+                )
+            return out
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        return value
+
+    graded: dict[str, Any] = walk(schema)
+    graded.update(METADATA)
+    language = {k: dict(v) for k, v in graded.get("language", {}).items()}
+    for name, settings in LANGUAGE.items():
+        language[name] = {**language.get(name, {}), **settings}
+    graded["language"] = language
+    return graded
+
+
 def plugin_version() -> str:
-    """The schema's version: ``0.0.0`` (the SDK generator needs one; the package's own
-    version comes from git tags, which would make the committed schema change per commit)."""
-    return "0.0.0"
+    """The schema's version: the package's (:data:`tars_components.__version__`), so that a
+    generated SDK, the plugin and ``tars-components --version`` name one release."""
+    from .. import __version__
+
+    return __version__
 
 
 def package_schema() -> dict[str, Any]:
@@ -280,11 +354,16 @@ def main(args: list[str] | None = None) -> None:
 
 
 __all__ = [
+    "LANGUAGE",
+    "METADATA",
     "PACKAGE",
+    "REPOSITORY",
     "TarsComponentProvider",
     "comparable",
     "main",
+    "markdown",
     "package_schema",
     "plugin_version",
+    "registry_grade",
     "schema_text",
 ]

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from importlib.metadata import version
@@ -32,10 +33,13 @@ def _key(obj: dict) -> tuple[str, str, str]:
     return obj["apiVersion"], obj["kind"], obj["metadata"]["name"]
 
 
-def test_version_is_the_installed_distributions() -> None:
+def test_version_is_the_one_of_the_package_and_the_schema() -> None:
     done = run("--version")
     assert done.returncode == 0, done.stderr
+    schema = json.loads((ROOT / "plugin" / "schema.json").read_text())
     assert done.stdout == f"tars-components {version('tars-components')}\n"
+    assert done.stdout == f"tars-components {schema['version']}\n"
+    assert re.fullmatch(r"[0-9]+\.[0-9]+\.[0-9]+", schema["version"])
 
 
 def test_render_to_stdout_is_what_render_writes_to_files(tmp_path: Path) -> None:

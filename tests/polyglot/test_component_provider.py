@@ -30,7 +30,7 @@ from support.platform_values import CONTROLLER_VALUES, FRAMEWORK_VALUES
 
 from tars_components import components as python
 from tars_components.components import platform
-from tars_components.components.testing import plaintext_paths
+from tars_components.components.testing import plaintext_paths, record
 from tars_components.options import Mode, Options
 from tars_components.platform.certificates import generate_ca
 from tars_components.polyglot.host import comparable
@@ -145,6 +145,35 @@ def test_a_tserver_from_plain_json_registers_what_the_python_program_registers(
     statefulset = children[0].inputs
     assert statefulset["spec"]["replicas"] == 2
     assert statefulset["metadata"]["name"] == "shop-order"
+
+
+def test_a_tservers_outputs_are_the_python_components(plugin: ComponentProviderProcess) -> None:
+    """``manifests`` and ``scaleTargetRef`` as Python programs read them (an HPA's target)."""
+    response = plugin.construct(
+        "tars:index:TServer", "outputs", {"framework": EXPAND, **SERVER, "server": "Outputs"}
+    )
+    state = from_struct(response.state)
+
+    def program() -> None:
+        srv = python.TServer(
+            "outputs", framework=python_framework(EXPAND), **{**SERVER, "server": "Outputs"}
+        )
+        pulumi.export("manifests", srv.manifests)
+        pulumi.export("scaleTargetRef", srv.scale_target_ref)
+
+    expected = record(program).outputs
+    assert (
+        state["scaleTargetRef"]
+        == expected["scaleTargetRef"]
+        == {
+            "apiVersion": "apps/v1",
+            "kind": "StatefulSet",
+            "name": "shop-outputs",
+        }
+    )
+    assert state["manifests"] == expected["manifests"]
+    assert [m["kind"] for m in state["manifests"]] == ["Service", "StatefulSet"]
+    assert (state["objectName"], state["namespace"]) == ("shop-outputs", EXPAND)
 
 
 def test_a_tserver_in_crd_mode_registers_the_custom_resource_the_python_program_does(

@@ -4,6 +4,7 @@ docstrings, and ``plugin/schema.json`` is exactly that (``tools/gen_plugin_schem
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,7 +16,9 @@ import pytest
 pytest.importorskip("pulumi.provider.experimental.component", reason="needs pulumi>=3.166")
 
 from pulumi.provider.experimental.analyzer import Analyzer
+from support.upstream import shared
 
+import tars_components
 from tars_components.polyglot.components import COMPONENTS
 from tars_components.polyglot.host import PACKAGE, comparable, package_schema
 
@@ -77,3 +80,42 @@ def test_the_args_are_plain_inputs_with_the_tserver_sections_typed() -> None:
     assert schema["resources"]["tars:index:TFramework"]["inputProperties"]["mode"]["$ref"] == (
         "#/types/tars:index:Mode"
     )
+
+
+def test_the_schema_is_valid_against_pulumis_package_metaschema() -> None:
+    """``pkg/codegen/schema/pulumi.json`` (its ECMAScript named groups written as Python's)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    text = shared("pulumi", "pulumi-package-metaschema.json").read_text(encoding="utf-8")
+    metaschema = json.loads(re.sub(r"\(\?<(?=[A-Za-z])", "(?P<", text))
+    validator = jsonschema.Draft202012Validator(metaschema)
+    for schema in (json.loads(SCHEMA.read_text(encoding="utf-8")), package_schema()):
+        errors = [f"{list(e.path)}: {e.message[:200]}" for e in validator.iter_errors(schema)]
+        assert errors == []
+
+
+def test_the_schema_is_a_registry_entry() -> None:
+    """Metadata, a scope of ours for Node, a Go import path, a C# namespace, the package's own
+    version, and Markdown descriptions (no reStructuredText left)."""
+    schema = package_schema()
+    for key in ("publisher", "repository", "license", "keywords", "description", "homepage"):
+        assert schema[key], key
+    assert schema["version"] == tars_components.__version__
+    language = schema["language"]
+    assert language["nodejs"]["packageName"].startswith("@tars-components/")
+    assert language["go"]["importBasePath"].startswith("github.com/")
+    assert language["csharp"]["rootNamespace"] == "TarsComponents"
+    leftovers = [d for d in _descriptions(schema) if re.search(r"``|:[a-z]+:`", d)]
+    assert leftovers == []
+    assert "`spec.authentication.activated`" in json.dumps(schema)
+
+
+def _descriptions(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "description" and isinstance(item, str):
+                yield item
+            else:
+                yield from _descriptions(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _descriptions(item)

@@ -194,6 +194,8 @@ export declare class TServer extends pulumi.ComponentResource {
     readonly namespace: pulumi.Output<string>;
     readonly objects: pulumi.Output<string[]>;
     readonly mutated: pulumi.Output<{ [key: string]: Any }>;
+    readonly manifests: pulumi.Output<{ [key: string]: Any }[]>;
+    readonly scaleTargetRef: pulumi.Output<{ [key: string]: string } | undefined>;
     constructor(name: string, args: TServerArgs, opts?: pulumi.ComponentResourceOptions);
 }
 
