@@ -1,13 +1,16 @@
-"""MkDocs hook: the rules reference is generated from the rule registry at build time.
+"""MkDocs hooks: the rules reference is generated from the rule registry at build time, and
+the API reference shows the docstrings' cross-references as code.
 
 ``docs/rules/index.md`` holds the hand-written introduction and the marker
 ``<!-- rules-table -->``; the hook replaces the marker with one row per rule of
 :data:`tars_components.rules.RULES`, so the page can never disagree with ``validate --rules``.
-Nothing generated is committed.
+Nothing generated is committed. The docstrings' reStructuredText roles (``:class:`~a.b.C```),
+which mkdocstrings leaves as text, become the name they point at (``C``), as code.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
@@ -59,3 +62,14 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     if MARKER not in markdown:
         raise ValueError(f"{PAGE} has no {MARKER} marker for the generated rules table")
     return markdown.replace(MARKER, rules_markdown())
+
+
+_ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|obj|exc):<code>(~?)([^<]+)</code>")
+
+
+def on_page_content(html: str, **_: Any) -> str:
+    """``:class:<code>~a.b.C</code>`` (a role mkdocstrings leaves as text) as ``<code>C</code>``
+    (the whole path without ``~``, as Sphinx shows it)."""
+    return _ROLE.sub(
+        lambda m: f"<code>{m[2].rsplit('.', 1)[-1] if m[1] else m[2].lstrip('.')}</code>", html
+    )

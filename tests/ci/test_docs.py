@@ -143,6 +143,8 @@ def test_the_site_builds_strict(tmp_path: Path) -> None:
         assert f"<td>{code}</td>" in rules, code
     api = (site / "api" / "reference" / "index.html").read_text(encoding="utf-8")
     assert "TServer" in api and "Options" in api
+    assert re.findall(r":[a-z]+:<code>", api) == []  # no raw reStructuredText role
+    assert [p.name for p in site.rglob("*") if p.suffix == ".pyc" or p.name == "__pycache__"] == []
     for page in DOCS.rglob("*.md"):
         relative = page.relative_to(DOCS)
         folder = relative.parent if page.name == "index.md" else relative.with_suffix("")
