@@ -8,10 +8,7 @@ from typing import TYPE_CHECKING
 
 from .deprecation import renamed_attributes
 from .lazy import lazy_attributes
-
-__version__ = "0.2.0"
-"""The release: the package's version (pyproject.toml reads it), the component schema's
-(``plugin/schema.json``) and ``tars-components --version``'s; a git tag ``v0.2.0`` marks it."""
+from .version import __version__ as __version__
 
 # Every public name is imported on first use (module ``__getattr__`` below), so that
 # ``tars-components framework`` does not pay for what only other commands and the Pulumi

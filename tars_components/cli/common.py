@@ -61,7 +61,7 @@ def package_version() -> str:
     """The package's version (``tars-components --version``): the declared
     :data:`tars_components.__version__`, which the distribution and the component schema
     carry too."""
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 

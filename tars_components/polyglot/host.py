@@ -317,7 +317,7 @@ def registry_grade(schema: Mapping[str, Any]) -> dict[str, Any]:
 def plugin_version() -> str:
     """The schema's version: the package's (:data:`tars_components.__version__`), so that a
     generated SDK, the plugin and ``tars-components --version`` name one release."""
-    from .. import __version__
+    from ..version import __version__
 
     return __version__
 

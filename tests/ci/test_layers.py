@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "secrets",
         "batch",
         "deprecation",
+        "version",
     ),
     ("models", "options"),
     # the registry and the rules the loader reports (the package __init__ imports lazily)
