@@ -184,6 +184,30 @@ class ImageBuild(TypedDict):
     """The format of build ids. Defaults to the CRD's."""
 
 
+class RecordLimit(TypedDict):
+    """How much history the framework keeps: ``recordLimit`` (each 10 to 100)."""
+
+    texitedPod: Optional[int]
+    """Exited pods recorded per server. Defaults to 48."""
+    tconfigHistory: Optional[int]
+    """Versions kept per config file. Defaults to 48."""
+    timageRelease: Optional[int]
+    """Releases kept per TImage. Defaults to 48."""
+
+
+class UpChainEndpoint(TypedDict):
+    """An endpoint outside the cluster that a Tars service calls: ``upChain.<name>[]``."""
+
+    host: str
+    """The host. Required."""
+    port: int
+    """The port (1 to 65535). Required."""
+    timeout: Optional[int]
+    """Milliseconds. Defaults to 6000."""
+    isTcp: Optional[bool]
+    """TCP (true) or UDP. Defaults to true."""
+
+
 class FrameworkConfig(TypedDict):
     """The namespace's ``tars-framework`` TFrameworkConfig, as its fields (v1beta3)."""
 
@@ -193,6 +217,10 @@ class FrameworkConfig(TypedDict):
     """How server images are built. Required."""
     imageUpload: RegistryRef
     """Where built images are pushed. Required."""
+    recordLimit: Optional[RecordLimit]
+    """How much history the framework keeps. Defaults to 48 of each."""
+    upChain: Optional[dict[str, list[UpChainEndpoint]]]
+    """Endpoints outside the cluster, by name. Defaults to none."""
     expand: Optional[dict[str, str]]
     """Free-form settings of the framework (``expand`` of the CRD). Defaults to none."""
 

@@ -119,10 +119,25 @@ export interface ImageBuildArgs {
     idFormat?: string;
 }
 
+export interface RecordLimitArgs {
+    texitedPod?: number;
+    tconfigHistory?: number;
+    timageRelease?: number;
+}
+
+export interface UpChainEndpointArgs {
+    host: string;
+    port: number;
+    timeout?: number;
+    isTcp?: boolean;
+}
+
 export interface FrameworkConfigArgs {
     nodeImage: ImageRefArgs;
     imageBuild: ImageBuildArgs;
     imageUpload: RegistryRefArgs;
+    recordLimit?: RecordLimitArgs;
+    upChain?: { [key: string]: UpChainEndpointArgs[] };
     expand?: { [key: string]: string };
 }
 
