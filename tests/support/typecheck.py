@@ -10,11 +10,22 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def mypy_strict(tmp_path: Path, programs: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """``mypy --strict`` over user programs (one run: mypy's startup dominates)."""
+    """``mypy --strict`` over user programs (one run: mypy's startup dominates). The runs of
+    one test session share mypy's cache (``<basetemp>/mypy-cache``): the library is analysed
+    once, not once per test."""
     for name, text in programs.items():
         (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+    cache = tmp_path.parents[1] / "mypy-cache"  # pytest's basetemp, shared by the session
     return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", *(f"{name}.py" for name in programs)],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--cache-dir",
+            str(cache),
+            *(f"{name}.py" for name in programs),
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
