@@ -15,7 +15,7 @@ def mypy_strict(tmp_path: Path, programs: dict[str, str]) -> subprocess.Complete
     once, not once per test."""
     for name, text in programs.items():
         (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
-    cache = tmp_path.parents[1] / "mypy-cache"  # pytest's basetemp, shared by the session
+    cache = tmp_path.parent / "mypy-cache"  # pytest's basetemp: this session's own
     return subprocess.run(
         [
             sys.executable,
