@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .account_salts import local_salt_key, previous_hashes
 from .batch import suspended_gc
@@ -23,6 +23,9 @@ from .options import Mode, Options, check_options
 from .pipeline import Build, build
 from .tree_writer import check_out_dir, write_tree
 from .yaml_writer import dump
+
+if TYPE_CHECKING:
+    from .secrets import AccountHashing
 
 
 def render_path(obj: Mapping[str, Any]) -> str:
@@ -66,6 +69,24 @@ def render_stream(objects: Iterable[Mapping[str, Any]], fmt: str) -> str:
     return "".join(f"---\n{dump(obj)}" for obj in ordered)
 
 
+def account_hashing(
+    stack: DocumentSet, options: Options, salt_key: bytes | None, out_dir: str | Path | None
+) -> AccountHashing | None:
+    """How a render salts TAccount password hashes (None when it writes no TAccount: expand
+    mode skips them): the salt key, else the previous render's salt in ``out_dir`` (none to
+    read for a render to stdout), else this machine's key, else a random salt."""
+    if not stack.accounts or options.mode != Mode.CRD:
+        return None
+    from .secrets import AccountHashing
+
+    return AccountHashing(
+        key=salt_key,
+        previous=previous_hashes(out_dir, stack) if out_dir is not None else {},
+        local_key=None if salt_key is not None else local_salt_key(),
+        entropy=os.urandom,
+    )
+
+
 @dataclass(frozen=True)
 class RenderResult:
     """What :func:`render_stack` did: the stack, its build, and the files it wrote (relative
@@ -103,16 +124,7 @@ def render_stack(
     with suspended_gc():
         if stack is None:
             stack = load_stack(stack_dir, options.namespace, limits, options.release)
-        hashing = None
-        if stack.accounts and options.mode == Mode.CRD:  # expand mode skips TAccounts
-            from .secrets import AccountHashing
-
-            hashing = AccountHashing(
-                key=salt_key,
-                previous=previous_hashes(out_dir, stack),
-                local_key=None if salt_key is not None else local_salt_key(),
-                entropy=os.urandom,
-            )
+        hashing = account_hashing(stack, options, salt_key, out_dir)
         result = build(stack, options, hashing)
         if not result.ok:
             return RenderResult(stack=stack, build=result)

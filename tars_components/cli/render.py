@@ -135,17 +135,9 @@ def run_stream(
     inventory: of ``--cluster``'s cluster, or the Karmada hand-over) on stdout, nothing written;
     the violations, notes and summary on stderr. A rule error prints nothing on stdout."""
     from ..expansion.rollout import plan_lines
-    from ..options import Mode
-    from ..render import render_stream
+    from ..render import account_hashing, render_stream
 
-    hashing = None
-    if stack.accounts and found.options.mode == Mode.CRD:  # expand mode skips TAccounts
-        from ..account_salts import local_salt_key
-        from ..secrets import AccountHashing
-
-        # no previous render to keep salts from: the key's, this machine's, or random ones
-        local = None if key is not None else local_salt_key()
-        hashing = AccountHashing(key=key, previous={}, local_key=local, entropy=os.urandom)
+    hashing = account_hashing(stack, found.options, key, None)  # no previous render to read
     objects, violations, summary = _stream_build(found, stack, args, hashing)
     print_violations(violations, sys.stderr)
     errors = error_count(violations)
