@@ -44,9 +44,11 @@ def lint(session: nox.Session) -> None:
 
 @nox.session
 def types(session: nox.Session) -> None:
-    """``mypy --strict tars_components`` (settings in pyproject's ``[tool.mypy]``)."""
+    """``mypy --strict tars_components``, then the fuzz harness (settings in pyproject's
+    ``[tool.mypy]``)."""
     session.install(".[test]")
     session.run("mypy", "--strict", "tars_components")
+    session.run("mypy", "--strict", "fuzz", env={"MYPYPATH": "tests"})
 
 
 @nox.session

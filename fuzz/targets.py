@@ -234,8 +234,8 @@ class Provider:
                         outs = self.process.update(self.URN, "id", olds, news)
                         stored.append(_messages(from_struct(outs)))
                 except grpc.RpcError as exc:
-                    details = exc.details() or ""  # type: ignore[attr-defined]
-                    texts.append(f"{call}: {exc.code()}: {details}")  # type: ignore[attr-defined]
+                    details = exc.details() or ""
+                    texts.append(f"{call}: {exc.code()}: {details}")
                     crashed = crashed or not _own_error(details)
         if not sent:
             return None
@@ -385,8 +385,8 @@ class Construct:
             code, text = "OK", ""
             state: Any = from_struct(response.state)
         except grpc.RpcError as exc:
-            code = str(exc.code())  # type: ignore[attr-defined]
-            text, state = exc.details() or "", None  # type: ignore[attr-defined]
+            code = str(exc.code())
+            text, state = exc.details() or "", None
         except (TypeError, ValueError) as exc:  # inputs protobuf cannot carry: not sent
             return Outcome("unsendable", str(exc))
         registered = [{"type": r.type, "name": r.name} for r in self.engine.registrations[before:]]

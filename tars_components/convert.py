@@ -13,9 +13,10 @@ each one atomically (a temporary file renamed into place), only when nothing is 
 
 from __future__ import annotations
 
+import bisect
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -136,12 +137,34 @@ def _upgrade_documents(
         stack = load_texts({name: body}, limits=limits)
     except LoadError as exc:
         return exc.problems[0]
-    found = [replace(v, line=None) for v in stack.violations]  # lines of a text not written
+    positions = [position for position, d in enumerate(upgraded) if d is not None]
+    found = _in_input(stack.violations, FileIndex(name, body), FileIndex(name, text), positions)
     target = Path(name).name
     note = f"{name}: {changed} document(s) upgraded to {V1BETA3} -> {target}"
     if dropped:
         note += f"; not carried over: {', '.join(dropped)}"
     return target, body, found, note
+
+
+def _in_input(
+    violations: Iterable[Violation], upgraded: FileIndex, given: FileIndex, positions: list[int]
+) -> list[Violation]:
+    """The violations of the upgraded text (which is not written), each at the line of its
+    field in the input file (``positions``: the input position of each upgraded document);
+    a field the input spells differently points at its deepest parent there."""
+    starts = [upgraded.document_line(i) for i in range(len(positions))]
+    located = []
+    for v in violations:
+        if v.line is None or not starts:
+            located.append(replace(v, line=None))
+            continue
+        position = positions[max(bisect.bisect_right(starts, v.line) - 1, 0)]
+        try:
+            line = given.line(position, v.field)
+        except ValueError:  # a field path that does not parse: the document's line
+            line = given.document_line(position)
+        located.append(replace(v, line=line))
+    return located
 
 
 def _name(raw: Mapping[str, Any]) -> str:

@@ -14,7 +14,7 @@ them.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,9 @@ class Request:
     source: Source | None = field(default=None, compare=False)
     has_deployed: bool = False
     """The request carries ``deployed`` (the controller's field)."""
+    document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The request as written (``apiVersion``, ``kind``, ``metadata``, ``apply``, ``approve``,
+    ``deployed``), for the validation resource of the Pulumi program."""
 
     @property
     def kind(self) -> str:
@@ -111,7 +114,15 @@ class Requests:
             "pending" if approve is None else "approved" if approve.get("result") else "rejected"
         )
         request = Request(
-            ns, str(name), state, apply, approve, _server_name(apply), source, "deployed" in raw
+            ns,
+            str(name),
+            state,
+            apply,
+            approve,
+            _server_name(apply),
+            source,
+            "deployed" in raw,
+            body,
         )
         violations = [
             document_schema_violation(
@@ -168,9 +179,85 @@ def _message(error: Mapping[str, Any]) -> str:
     return re.sub(r"\s+", " ", str(error["msg"]))
 
 
+STATES = ("pending", "approved", "rejected", "deployed")
+"""A request's states: ``deployed`` is an approved request whose approval was already in the
+stack as last deployed (its server exists)."""
+
+
+def request_state(request: Request, previous: Request | None) -> str:
+    """The state of ``request`` given its version in the stack as last deployed."""
+    if request.state == "approved" and previous is not None and previous.state == "approved":
+        return "deployed"
+    return request.state
+
+
+def _decision(request: Request) -> str:
+    approve = request.approve or {}
+    return f"by {approve.get('person')} at {approve.get('time')}"
+
+
+def _what(request: Request, state: str) -> str:
+    server = f"TServer {request.server_name or '?'}"
+    return {
+        "pending": "deploys nothing until approved",
+        "approved": f"{_decision(request)}: deploys {server}",
+        "rejected": f"{_decision(request)}: deploys nothing",
+        "deployed": f"{server} deployed",
+    }[state]
+
+
+def request_lines(
+    current: Sequence[Request],
+    previous: Sequence[Request] | None,
+    servers: Collection[tuple[str, str]] = (),
+) -> list[str]:
+    """One line per request: ``NAMESPACE/NAME: STATE (…)``, for ``render``'s summary (no
+    ``previous``) and ``diff`` (``previous``: the requests of the old stack; only those whose
+    state changes, each as ``OLD -> NEW``, removed ones last; ``servers``: ``(namespace,
+    name)`` of the new stack's TServer documents, which may take over a removed request's
+    server). A request that was approved in the old stack counts as deployed there."""
+    before = {(r.namespace, r.name): r for r in previous or ()}
+    lines = []
+    for request in current:
+        old = before.pop((request.namespace, request.name), None)
+        state = request_state(request, old)
+        change = state
+        if previous is not None:
+            if old is not None and old.state == request.state:
+                continue  # no change of state
+            change = f"{_state_of(old)} -> {state}"
+        lines.append(f"{request.namespace}/{request.name}: {change} ({_what(request, state)})")
+    for old in before.values():
+        was = _state_of(old)
+        effect = ""
+        if was == "deployed":
+            taken = (old.namespace, old.server_name) in servers
+            effect = (
+                f" (TServer {old.server_name} taken over by its own document: not recreated)"
+                if taken
+                else f" (deletes TServer {old.server_name or '?'})"
+            )
+        lines.append(f"{old.namespace}/{old.name}: {was} -> removed{effect}")
+    return lines
+
+
+def _state_of(old: Request | None) -> str:
+    return "new" if old is None else request_state(old, old)
+
+
 def request_of(source: Source | None) -> Request | None:
     """The request behind a TServer that an approved TDeploy deploys, if any."""
     return source.request if isinstance(source, RequestSource) else None
 
 
-__all__ = ["KIND", "Request", "RequestSource", "Requests", "is_request", "request_of"]
+__all__ = [
+    "KIND",
+    "STATES",
+    "Request",
+    "RequestSource",
+    "Requests",
+    "is_request",
+    "request_lines",
+    "request_of",
+    "request_state",
+]

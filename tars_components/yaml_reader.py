@@ -119,6 +119,9 @@ for _tag, _constructor in list(yaml.SafeLoader.yaml_constructors.items()):
         YamlLoader.add_constructor(_tag, _reported(_constructor))
 
 
+DUPLICATE_KEY = "duplicate key: the key on this line is already in this mapping"
+"""The message of a duplicate key. The key itself is not quoted: a key may be a value written
+in the wrong place (a password as a key), and the line says which one it is."""
 _NOT_A_STRING_KEY = (
     "a mapping key must be a string: YAML reads an unquoted 1, 1.5, yes, no, on, off, true, "
     'false, ~ or null as a number, boolean or null; quote the key ("1")'
@@ -138,7 +141,7 @@ def _construct_unique_mapping(loader: Any, node: yaml.MappingNode, deep: bool = 
                 raise yaml.constructor.ConstructorError(
                     "while constructing a mapping",
                     node.start_mark,
-                    f"duplicate key {key_node.value!r}",
+                    DUPLICATE_KEY,
                     key_node.start_mark,
                 )
             seen.add(key_node.value)
@@ -163,11 +166,11 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 
 
-def _duplicate_key(node: yaml.Node, key: Any, key_node: yaml.Node) -> Exception:
+def _duplicate_key(node: yaml.Node, key_node: yaml.Node) -> Exception:
     return yaml.constructor.ConstructorError(
         "while constructing a mapping",
         node.start_mark,
-        f"duplicate key {key!r}",
+        DUPLICATE_KEY,
         key_node.start_mark,
     )
 
@@ -213,7 +216,7 @@ class CachedLoader(YamlLoader):
                 return result
             key = key_node.value
             if key in mapping:
-                raise _duplicate_key(node, key, key_node)
+                raise _duplicate_key(node, key_node)
             if type(value_node) is yaml.ScalarNode and value_node.tag == _STR:
                 mapping[key] = value_node.value
             else:
@@ -251,7 +254,7 @@ class AliasFreeLoader(CachedLoader):
                 return self.construct_object(node, deep=True)  # as in CachedLoader
             key = key_node.value
             if key in mapping:
-                raise _duplicate_key(node, key, key_node)
+                raise _duplicate_key(node, key_node)
             mapping[key] = self._build(value_node)
         return mapping
 

@@ -91,6 +91,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Render the stack into ``--out``: 0 written, 1 a rule error (nothing written)."""
     from ..expansion.rollout import plan_lines
     from ..render import render_stack
+    from ..tdeploy import request_lines
+    from ..text import printable
 
     found = settings(args)
     options = found.options
@@ -112,6 +114,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         print(f"note: {note}", file=out)
     for line in plan_lines(result.stack):  # which ordinals run which release (Rollouts)
         print(f"plan: {line}", file=out)
+    for line in request_lines(result.stack.requests, None):  # TDeploy: pending, approved, …
+        print(f"request: {printable(line)}", file=out)
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.build.kinds().items()))
     print(
         f"rendered {len(result.stack.servers)} servers from {found.stack_dir} into "
@@ -136,6 +140,8 @@ def run_stream(
     the violations, notes and summary on stderr. A rule error prints nothing on stdout."""
     from ..expansion.rollout import plan_lines
     from ..render import account_hashing, render_stream
+    from ..tdeploy import request_lines
+    from ..text import printable
 
     hashing = account_hashing(stack, found.options, key, None)  # no previous render to read
     objects, violations, summary = _stream_build(found, stack, args, hashing)
@@ -149,6 +155,8 @@ def run_stream(
         print(f"note: {note}", file=sys.stderr)
     for line in plan_lines(stack):  # which ordinals run which release (Rollouts)
         print(f"plan: {line}", file=sys.stderr)
+    for line in request_lines(stack.requests, None):  # TDeploy: pending, approved, …
+        print(f"request: {printable(line)}", file=sys.stderr)
     print(f"rendered {summary} from {found.stack_dir} to stdout ({fmt})", file=sys.stderr)
     return EXIT_OK
 

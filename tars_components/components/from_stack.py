@@ -18,6 +18,7 @@ from ..expansion.tconfig import config_maps
 from ..models import MASTER, TConfigDocument, TServerDocument
 from ..models.taccount import SecretRef
 from ..options import Mode, Options
+from ..tdeploy import Request, request_of
 from .args import (
     TAccountArgs,
     TConfigArgs,
@@ -33,6 +34,7 @@ from .plain import KubernetesObject, plain_name
 from .server import TServer
 from .taccount import TAccount
 from .tconfig import TConfig
+from .tdeploy import TDeploy
 from .template import TTemplate
 from .timage import TImage
 from .ttree import TTree
@@ -49,6 +51,9 @@ class StackComponents:
     images: dict[str, TImage] = field(default_factory=dict)
     configs: dict[str, TConfig] = field(default_factory=dict)
     accounts: dict[str, TAccount] = field(default_factory=dict)
+    requests: dict[str, TDeploy] = field(default_factory=dict)
+    """The TDeploy requests, whatever their state (an approved one's server is in
+    :attr:`servers`)."""
     plain: dict[str, KubernetesObject] = field(default_factory=dict)
     """The plain Kubernetes objects (and, in expand mode with ``tconfig_config_maps``, the
     TConfig ConfigMaps) by logical name."""
@@ -177,10 +182,16 @@ def components_from_stack(
                 built.templates[key] = TTemplate(
                     f"{prefix}{key}", TTemplateArgs(framework, document=template)
                 )
+        requests = {
+            id(request): _request(built, request, prefix, framework)
+            for request in stack.requests
+            if request.namespace == namespace
+        }
         for server in stack.servers:
             if server.namespace == namespace:
                 key = f"{namespace}/{server.name}"
                 old = before.get((server.kind, namespace, server.name))
+                deploy = requests.get(id(request_of(server.source)))
                 built.servers[key] = TServer(
                     f"{prefix}{key}",
                     TServerArgs(
@@ -188,10 +199,28 @@ def components_from_stack(
                         document=server,
                         previous=old if isinstance(old, TServerDocument) else None,
                     ),
+                    # nothing of an approved request's server before its request passed
+                    pulumi.ResourceOptions(depends_on=[deploy.validation]) if deploy else None,
                 )
+                if deploy is not None:
+                    deploy.deploys(built.servers[key])
         _declare_kinds(built, stack, framework, namespace, prefix, before, secrets or {}, salt_key)
+    first = next(iter(built.frameworks.values()), None)
+    for pending in stack.requests:  # pending or rejected, in a namespace without documents
+        if f"{pending.namespace}/{pending.name}" not in built.requests:
+            _request(built, pending, prefix, first)
     _declare_plain(built, stack, options, opts, prefix)
     return built
+
+
+def _request(
+    built: StackComponents, request: Request, prefix: str, parent: TFramework | None
+) -> TDeploy:
+    """The TDeploy component of ``request``, under ``parent`` (its framework)."""
+    key = f"{request.namespace}/{request.name}"
+    component = TDeploy(f"{prefix}{key}", request, pulumi.ResourceOptions(parent=parent))
+    built.requests[key] = component
+    return component
 
 
 def _declare_kinds(

@@ -261,13 +261,14 @@ class RecordingMocks(mocks.Mocks):
         inputs = strip_secrets(given)  # the engine strips them for pulumi.dynamic
         props = {k: v for k, v in inputs.items() if k != PROVIDER_KEY}
         provider = dill.loads(base64.b64decode(inputs[PROVIDER_KEY]))
-        checked = provider.check({}, props)
+        old = self.state.get((args.typ, args.name))
+        # As the engine does: check gets the old inputs of a resource in the state, else none.
+        checked = provider.check(old or {}, props)
         if checked.failures:
             failed = [(args.name, args.typ, f.property, f.reason) for f in checked.failures]
             self.failures.extend(failed)
             raise ValidationFailed(failed)
         news = checked.inputs or props
-        old = self.state.get((args.typ, args.name))
         if old is not None and not rpc.contains_unknowns(props):
             old_id, olds = f"{args.name}-id", old
             diff = provider.diff(old_id, olds, news)

@@ -99,6 +99,9 @@ class Diff:
     release_changes: tuple[str, ...] = ()
     """The ordinals whose release changes (``shop-orderserver: ordinal 2 v1.4.0 -> v1.5.0``),
     for the TServers a Rollout names in either stack."""
+    requests: tuple[str, ...] = ()
+    """The TDeploy requests whose state changes (``tars-dev/r: pending -> approved (…)``;
+    :func:`tars_components.tdeploy.request_lines`)."""
 
     def summary(self) -> dict[str, int]:
         """Number of changed objects per action (every action present, 0 when none)."""
@@ -109,7 +112,7 @@ class Diff:
 
     def to_json(self) -> dict[str, Any]:
         """``{"changes": [...], "summary": {...}}``, with ``plan`` and ``releaseChanges``
-        when a Rollout is involved."""
+        when a Rollout is involved, and ``requests`` when a TDeploy request changes state."""
         out: dict[str, Any] = {
             "changes": [c.to_json() for c in self.changes],
             "summary": self.summary(),
@@ -117,4 +120,6 @@ class Diff:
         if self.plan or self.release_changes:
             out["plan"] = list(self.plan)
             out["releaseChanges"] = list(self.release_changes)
+        if self.requests:
+            out["requests"] = list(self.requests)
         return out

@@ -128,11 +128,12 @@ def to_text(diff: Diff, colour: bool = False) -> str:
     then each field as ``@@ path`` with ``-``/``+`` lines; crd-mode effects indented below
     their TServer; a summary line last. ``No changes.`` when nothing changes."""
     if not diff.changes:
-        return "\n".join([NO_CHANGES, *rollout_lines(diff)]) + "\n"
+        return "\n".join([NO_CHANGES, *rollout_lines(diff), *request_lines(diff)]) + "\n"
     out: list[str] = []
     for change in diff.changes:
         out.extend(_text_change(change, "", colour))
     out.extend(rollout_lines(diff))
+    out.extend(request_lines(diff))
     out.append(summary_line(diff))
     return "\n".join(out) + "\n"
 
@@ -144,6 +145,11 @@ def rollout_lines(diff: Diff) -> list[str]:
         *(f"plan: {printable(line)}" for line in diff.plan),
         *(f"release: {printable(line)}" for line in diff.release_changes),
     ]
+
+
+def request_lines(diff: Diff) -> list[str]:
+    """``request: <line>`` per TDeploy request whose state changes (docs/concepts/tdeploy.md)."""
+    return [f"request: {printable(line)}" for line in diff.requests]
 
 
 def _paint(text: str, code: str, colour: bool) -> str:
@@ -182,6 +188,8 @@ def to_markdown(diff: Diff, limit: int = GITHUB_COMMENT_LIMIT) -> str:
     a note says how many objects are not shown."""
     plan = "".join(f"- {_escape(line)}\n" for line in rollout_lines(diff))
     plan = f"Rollout:\n\n{plan}\n" if plan else ""
+    requests = "".join(f"- {_escape(line)}\n" for line in diff.requests)
+    plan += f"TDeploy requests:\n\n{requests}\n" if requests else ""
     if not diff.changes:
         return NO_CHANGES + "\n" + (f"\n{plan}" if plan else "")
     head = f"**{summary_line(diff)}**\n\n{plan}"

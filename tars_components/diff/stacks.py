@@ -38,6 +38,7 @@ from ..models.ownership import FieldOwnership
 from ..options import Mode, Options, Workload
 from ..pipeline import all_violations, output_objects
 from ..rules.storage import StorageChange, storage_changes
+from ..tdeploy import request_lines, request_of
 from .model import Action, Change, Diff, FieldChange
 from .objects import api_group, diff_objects
 from .redact import redact_pair
@@ -96,6 +97,13 @@ def diff_stacks(
             crd_mode=crd,
             plan=tuple(plan_lines(current)),
             release_changes=tuple(release_changes(previous, current)),
+            requests=tuple(
+                request_lines(
+                    current.requests,
+                    previous.requests,
+                    {(s.namespace, s.name) for s in current.servers if not request_of(s.source)},
+                )
+            ),
         ),
         previous_errors=previous_errors,
     )

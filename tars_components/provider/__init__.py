@@ -133,7 +133,11 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         per problem (:class:`AdmissionError`, or :class:`InvalidInputs`).
         """
         result = _evaluated("create", props)
-        result.raise_errors()
+        try:
+            created = change_violations({}, decoded(props))  # a TDeploy request's creation (TD001)
+        except Exception as exc:
+            raise InvalidInputs(_unexpected("create", exc)) from None
+        result.raise_errors(created)
         return pulumi.dynamic.CreateResult(result.resource_id, result.outputs(props))
 
     def update(

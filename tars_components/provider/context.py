@@ -22,6 +22,8 @@ from ..models import (
     TTemplateDocument,
 )
 from ..paths import parse_path
+from ..tdeploy import KIND as REQUEST_KIND
+from ..tdeploy import Request
 from ..yaml_writer import dump
 from .editing import leaf_texts
 from .preview import (
@@ -103,8 +105,10 @@ class Subject:
             unknown_context=frozenset(unknown_context),
         )
 
-    def load(self) -> tuple[DocumentSet, Document | Rejected]:
-        """The document loaded like a stack file, next to stand-ins for its facts.
+    def load(self) -> tuple[DocumentSet, Document | Rejected | Request]:
+        """The document loaded like a stack file, next to stand-ins for its facts; a TDeploy
+        request alone (the TServer an approved one deploys is validated as its server's
+        document).
 
         Raises :class:`~tars_components.errors.LoadError` when the document cannot be read as
         a TarsK8S document.
@@ -116,6 +120,10 @@ class Subject:
             return load_texts({DOCUMENT_FILE: dump(raw)}, self.namespace)
 
         loaded, numbers = with_stand_in_numbers(raw, self.unknown_fields, load, DOCUMENT_FILE)
+        if loaded.requests:  # a TDeploy: its own rules; an approved one's TServer has its own
+            request = loaded.requests[0]
+            own = tuple(v for v in loaded.violations if v.kind == request.kind)
+            return DocumentSet(loaded.namespace, violations=own, requests=(request,)), request
         if not loaded.documents and not loaded.rejected:  # a plain object, or a skipped kind
             kinds = [o.kind for o in loaded.objects] or ["a kind written by the controller"]
             raise LoadError([LoadProblem(DOCUMENT_FILE, 1, f"{kinds[0]} is not validated here")])
@@ -136,6 +144,11 @@ class Subject:
             rejected=tuple(rejected),
         )
         return stack, target
+
+    @property
+    def is_request(self) -> bool:
+        """True for a TDeploy request (whose change rules also apply to its creation)."""
+        return self.document.get("kind") == REQUEST_KIND
 
     def deferred_rules(self) -> frozenset[str]:
         """The rules that relate an unknown field of the document to another field

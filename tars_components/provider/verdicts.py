@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..document_set import DocumentSet
 from ..errors import LoadError, Violation
 from ..models import Document
 from ..mutation import mutate
@@ -215,12 +216,23 @@ def changed_inputs(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[str
 
 
 def change_violations(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[Violation]:
-    """TS001/TS002 between the old and the new document of this resource (matched, as in
-    ``validate --previous``, by kind, namespace and name)."""
+    """The change rules between the old and the new document of this resource (matched, as in
+    ``validate --previous``, by kind, namespace and name); for a TDeploy request without old
+    inputs, its creation (TD001)."""
     old_document = olds.get(DOCUMENT) if olds else None
-    if not isinstance(old_document, Mapping):
-        return []
     current = Subject.parse(news)
+    if not isinstance(old_document, Mapping):
+        # No old inputs: the engine creates the resource. For a TDeploy request that is the
+        # request's creation, which must not carry its approval (TD001).
+        if not current.is_request:
+            return []
+        with masking(current.secret_values(), current.secret_paths()):
+            try:
+                current_stack, _ = current.load()
+            except LoadError:
+                return []
+            created = DocumentSet(current_stack.namespace)
+            return relevant(current, validate_change(created, current_stack))
     try:
         previous = Subject.parse(olds)
     except ValueError:

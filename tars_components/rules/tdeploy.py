@@ -1,18 +1,25 @@
 """TDeploy rules (docs/concepts/tdeploy.md), as a stack in version control applies them.
 
-The request is a file; its approval is a reviewed change to that file:
+The request is a file; its approval is a reviewed change to that file. The change rules
+compare the request with its version in the stack as last deployed: the base branch's
+(``validate --previous``, ``tars:previousStackDir``) or, in a plain ``pulumi preview``, the
+Pulumi state (the request's validation resource, whose old inputs the provider compares):
 
 * TD001 (change): a request new in this change already carries ``approve``: the seed's
   webhook refuses ``approve`` on create, so the request and its approval are two changes
   (two pull requests, or two reviewed commits);
-* TD002 (change): once approved (or rejected), ``apply`` does not change unless ``approve``
-  does: the approval is bound to the ``apply`` it approved;
+* TD002 (change): once approved (or rejected), ``apply`` does not change: the decision is
+  bound to the ``apply`` it decided on (to change a deployed server, its TServer document
+  takes the request's place);
 * TD003: a request whose server (its name, or ``lower(app)-lower(server)`` of ``apply``) is
   also a TServer of the stack: the seed's "the object must not exist yet";
 * TD004 (warning): ``deployed`` is the controller's field; it is ignored;
 * TD005 (warning): a pending request deploys nothing until approved;
 * TD006: ``approve.person`` is not in the stack's approver list (``tars:approvers`` /
   ``--approvers``, when set);
+* TD008 (change): ``approve`` never changes once set, the seed's "禁止重复修改 approve 域": no
+  second approval, and an approved request is not turned into a rejected one (which would
+  delete its server);
 * TD007: the request's own schema (``approve`` fields, ``apply`` a mapping), reported by the
   loader; ``apply`` itself is checked as a TServer (TS rules) once approved.
 """
@@ -125,15 +132,23 @@ TD002 = rule(
     "TD002",
     ERROR,
     "TDeploy",
-    "apply does not change while approve stays the same (the approval is bound to the approved "
-    "apply)",
+    "apply does not change once the request is approved or rejected (the decision is bound to "
+    "the apply it decided on)",
+    origin="seed",
+    change=True,
+)
+TD008 = rule(
+    "TD008",
+    ERROR,
+    "TDeploy",
+    "approve never changes once set: no second approval, no rejection of an approved request",
     origin="seed",
     change=True,
 )
 
 
 def request_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
-    """TD001 and TD002: the current requests against the previous stack's."""
+    """TD001, TD002 and TD008: the current requests against the previous stack's."""
     before = _by_key(previous.requests)
     for request in current.requests:
         old = before.get((request.namespace, request.name))
@@ -147,16 +162,43 @@ def request_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Vio
                     "approve, and approve it in a later reviewed change",
                 )
             continue
-        bound = old.approve is not None and request.approve == old.approve
-        if bound and old.approve is not None and dict(request.apply) != dict(old.apply):
+        if old.approve is None:
+            continue
+        decided = f"{old.state} by {old.approve.get('person')} at {old.approve.get('time')}"
+        if request.approve != old.approve:
+            yield _report(request, TD008, ("approve",), _final(request, old, decided))
+        elif dict(request.apply) != dict(old.apply):
             yield _report(
                 request,
                 TD002,
                 ("apply",),
-                f"apply changed but approve did not: the approval by "
-                f"{old.approve.get('person')} at {old.approve.get('time')} is for the "
-                "previous apply; approve the new one (a new approve) or restore it",
+                f"apply changed after the request was {decided}: the decision is for the "
+                "previous apply; restore it"
+                + (
+                    f", and change the server through its own TServer document (replace the "
+                    f"request by TServer {old.server_name}: nothing is recreated)"
+                    if old.state == "approved"
+                    else ", and file a new request (a new name) for the new apply"
+                ),
             )
+
+
+def _final(request: Request, old: Request, decided: str) -> str:
+    """TD008's message: why the decision stands, and what to do instead."""
+    if old.state == "approved" and request.state == "rejected":
+        return (
+            f"the request was {decided} and is final: rejecting it now would not undo the "
+            f"deployment; remove the request (or TServer {old.server_name}) to delete the server"
+        )
+    if request.approve is None:
+        return (
+            f"the request was {decided} and is final: approve cannot be removed; restore it, "
+            "or remove the whole request"
+        )
+    return (
+        f"the request was {decided} and is final: approve is set once (no second approval); "
+        "restore it, and file a new request (a new name) for a new decision"
+    )
 
 
 TD006 = rule(

@@ -261,7 +261,7 @@ def zizmor(*args: str) -> list[dict[str, Any]]:
         capture_output=True,
         text=True,
         check=False,
-        timeout=300,
+        timeout=1800,  # a hang guard: slow while the other CI leg shares the cores
     )
     assert result.stdout.strip(), result.stderr
     findings: list[dict[str, Any]] = json.loads(result.stdout)
@@ -895,7 +895,7 @@ def run_step(project: Path, code: str, **env: str) -> subprocess.CompletedProces
         capture_output=True,
         text=True,
         check=False,
-        timeout=300,
+        timeout=1800,  # a hang guard: slow while the other CI leg shares the cores
     )
 
 

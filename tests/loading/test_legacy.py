@@ -89,7 +89,11 @@ def test_convert_refuses_what_it_cannot_convert(
     assert cli(["convert", str(current), "--out", str(tmp_path / "out")]) == 2
     assert "nothing to convert" in capsys.readouterr().err
     broken = tmp_path / "broken.yaml"
-    broken.write_text(dump(v1beta1_server()).replace("port: 10001", "port: 99999"))
+    text = "---\n# an empty document first\n---\n" + dump(v1beta1_server())
+    broken.write_text(text.replace("port: 10001", "port: 99999"))
     assert cli(["convert", str(broken), "--out", str(tmp_path / "out")]) == 1
-    assert "TS021 error" in capsys.readouterr().out
+    [error] = [line for line in capsys.readouterr().out.splitlines() if "TS021 error" in line]
+    # at the port's line in the input (the upgraded text is never written)
+    line = text.splitlines().index(next(x for x in text.splitlines() if "port: 10001" in x)) + 1
+    assert error.startswith(f"{broken}:{line}: TS021 error TServer")
     assert not (tmp_path / "out").exists()

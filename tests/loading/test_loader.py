@@ -301,8 +301,14 @@ def test_a_key_given_twice_is_a_load_error() -> None:
     [problem] = caught.value.problems
     assert (problem.line, problem.message) == (
         4,
-        "invalid YAML: duplicate key 'metadata' (while constructing a mapping at line 1)",
+        "invalid YAML: duplicate key: the key on this line is already in this mapping (while "
+        "constructing a mapping at line 1)",
     )
+    # the key is not quoted: it may be a secret written in the wrong place
+    secret = "password: {Zq9SECmarker: 1, Zq9SECmarker: 2}\n"
+    with pytest.raises(LoadError) as caught:
+        load_texts({"d.yaml": text.replace("metadata: {}\n", secret)})
+    assert "Zq9SECmarker" not in str(caught.value) and caught.value.problems[0].line == 4
 
 
 def test_an_empty_stack_directory_is_a_load_error(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ ones deploy nothing; the approval is bound to the approved apply (issue 20)."""
 from __future__ import annotations
 
 import copy
+import json
 import runpy
 import shutil
 from pathlib import Path
@@ -13,10 +14,11 @@ import pytest
 import yaml
 
 from tars_components.cli import main as cli
-from tars_components.components.testing import record
+from tars_components.components.testing import ValidationFailed, record
 from tars_components.loading.load import load_texts
 from tars_components.options import Options
 from tars_components.pipeline import build
+from tars_components.provider import AdmissionError, TarsValidationProvider
 from tars_components.rules import validate_change
 from tars_components.yaml_writer import dump
 
@@ -106,8 +108,9 @@ def test_pending_request_deploys_nothing_and_is_reported(
     assert cli(["diff", str(pending_dir), str(approved_dir), "--namespace", NS]) == 0
     captured = capsys.readouterr()
     assert "test-demotest" in captured.out
-    assert cli(["diff", str(approved_dir), str(pending_dir), "--namespace", NS]) == 0
-    assert "TD005 warning" in capsys.readouterr().err
+    # taking the approval back is changing approve once set (TD008)
+    assert cli(["diff", str(approved_dir), str(pending_dir), "--namespace", NS]) == 1
+    assert "TD008 error TDeploy tars-dev/test-demotest approve" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("api_version", ["k8s.tars.io/v1beta2", "k8s.tars.io/v1beta3"])
@@ -141,34 +144,188 @@ def test_apply_goes_through_every_tserver_rule_at_the_request_line() -> None:
     assert text.splitlines()[ts005.line - 2].strip() == "- name: NodeObj"
 
 
-def test_binding_approval_to_the_approved_apply(tmp_path: Path) -> None:
+def test_the_decision_is_final_and_bound_to_its_apply(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The seed's webhook: approve is set once ("禁止重复修改 approve 域"), so neither a second
+    approval (s2 -> s4, a new approver) nor a rejection of an approved request passes, and the
+    apply a decision was made on does not change under it."""
     pending = request()
     approved = request(approve=APPROVE)
     changed = request(approve=APPROVE)
     changed["apply"]["release"]["image"] = "example.com/test/demotest:v2"
-    reapproved = request(approve={**APPROVE, "time": "2026-11-26T09:00:00Z"})
+    reapproved = request(approve={**APPROVE, "person": "bob", "time": "2026-11-26T09:00:00Z"})
     reapproved["apply"] = changed["apply"]
-    dirs = {
-        name: stack_dir(tmp_path, name, doc)
-        for name, doc in (
-            ("pending", pending),
-            ("approved", approved),
-            ("changed", changed),
-            ("reapproved", reapproved),
-        )
+    rejected = request(approve={**APPROVE, "result": False, "reason": "too early"})
+    rejected_changed = request(approve=rejected["approve"])
+    rejected_changed["apply"] = changed["apply"]
+    docs = {
+        "pending": pending,
+        "approved": approved,
+        "changed": changed,
+        "reapproved": reapproved,
+        "rejected": rejected,
+        "rejected-changed": rejected_changed,
     }
+    dirs = {name: stack_dir(tmp_path, name, doc) for name, doc in docs.items()}
 
-    def validate(new: str, old: str) -> int:
-        return cli(["validate", str(dirs[new]), "--namespace", NS, "--previous", str(dirs[old])])
+    def validate(new: str, old: str) -> str:
+        code = cli(["validate", str(dirs[new]), "--namespace", NS, "--previous", str(dirs[old])])
+        errors = {
+            line.split()[1] for line in capsys.readouterr().out.splitlines() if " error " in line
+        }
+        return f"{code} {' '.join(sorted(errors))}".strip()
 
-    assert validate("approved", "pending") == 0  # approving is a reviewed change
-    assert validate("changed", "approved") == 1  # TD002
-    assert validate("reapproved", "approved") == 0  # a new approval for the new apply
-    assert validate("approved", "approved") == 0
+    assert validate("approved", "pending") == "0"  # approving is a reviewed change
+    assert validate("rejected", "pending") == "0"
+    assert validate("approved", "approved") == "0"
+    assert validate("changed", "approved") == "1 TD002"
+    assert validate("reapproved", "approved") == "1 TD008"  # no second approval
+    assert validate("rejected", "approved") == "1 TD008"  # not a deletion of the server
+    assert validate("pending", "approved") == "1 TD008"  # the approval is not taken back
+    assert validate("approved", "rejected") == "1 TD008"
+    assert validate("rejected-changed", "rejected") == "1 TD002"
     previous = load_texts({"r.yaml": dump(approved)}, NS)
-    current = load_texts({"r.yaml": dump(changed)}, NS)
-    [td002] = [v for v in validate_change(previous, current) if v.code == "TD002"]
-    assert (td002.field, td002.line) == ("apply", 5)
+    current = load_texts({"r.yaml": dump(rejected)}, NS)
+    [td008] = [v for v in validate_change(previous, current) if v.code.startswith("TD")]
+    line = dump(rejected).splitlines().index("approve:") + 1
+    assert (td008.code, td008.field, td008.line) == ("TD008", "approve", line)
+    assert "would not undo the deployment" in td008.message
+
+
+def _check(olds: dict[str, Any] | None, news: dict[str, Any]) -> list[tuple[str, str]]:
+    """The dynamic provider's check, as the engine calls it: the old inputs from the Pulumi
+    state (none for a resource it creates)."""
+    provider = TarsValidationProvider()
+
+    def props(doc: dict[str, Any]) -> dict[str, Any]:
+        return {"document": json.dumps({**doc, "metadata": {**doc["metadata"], "namespace": NS}})}
+
+    checked = provider.check(props(olds) if olds else {}, props(news))
+    return [(f.property, f.reason.split(":")[0]) for f in checked.failures]
+
+
+def test_a_plain_preview_takes_the_previous_request_from_the_pulumi_state() -> None:
+    """No previous stack directory: the request's validation resource holds the request as
+    last deployed, and its check compares with it."""
+    approved = request(approve=APPROVE)
+    assert _check(None, approved) == [("approve", "TD001")]  # created with its own approval
+    assert _check(None, request()) == []
+    assert _check(request(), approved) == []
+    assert _check(approved, approved) == []
+    assert _check(approved, request(approve={**APPROVE, "person": "bob"})) == [("approve", "TD008")]
+    assert _check(approved, request(approve={**APPROVE, "result": False})) == [("approve", "TD008")]
+    changed = request(approve=APPROVE)
+    changed["apply"]["k8s"]["replicas"] = 2
+    assert _check(approved, changed) == [("apply", "TD002")]
+    with pytest.raises(AdmissionError, match="TD001"):  # create refuses it too
+        TarsValidationProvider().create({"document": json.dumps(approved), "namespace": NS})
+
+
+def _program(directory: Path, previous: Any = None) -> Any:
+    return record(
+        lambda: runpy.run_path(str(ROOT / "__main__.py")),
+        config={"tars:namespace": NS, "tars:stackDir": str(directory), "tars:mode": "expand"},
+        stack="dev",
+        previous=previous,
+    )
+
+
+def test_the_pulumi_program_keeps_requests_in_the_state_and_waits_for_them(
+    tmp_path: Path,
+) -> None:
+    """A request is a ``tars:index:TDeploy`` component; an approved one's server waits for its
+    check; approving in the same change as requesting fails the program (no previous stack
+    directory needed), approving later deploys, and a second approval fails."""
+    pending = _program(stack_dir(tmp_path, "pending", request()))
+    [component] = pending.of_type("tars:index:TDeploy")
+    assert component.name == "tars-dev/test-demotest"
+    assert pending.component_outputs[component.urn]["state"] == "pending"
+    assert not any("test-demotest" in r.name for r in pending.kubernetes())
+
+    with pytest.raises(ValidationFailed) as refused:
+        _program(stack_dir(tmp_path, "self-approved", request(approve=APPROVE)))
+    assert refused.value.resources == ["tars-dev/test-demotest-request-validation"]
+    assert "TD001" in str(refused.value)
+
+    approved = _program(stack_dir(tmp_path, "approved", request(approve=APPROVE)), pending)
+    [check] = [r for r in approved.validations() if r.name.endswith("-request-validation")]
+    server = next(
+        r for r in approved.validations() if r.name == "tars-dev/test-demotest-validation"
+    )
+    assert check.urn in server.dependencies
+    [component] = approved.of_type("tars:index:TDeploy")
+    assert approved.component_outputs[component.urn]["state"] == "deployed"
+    assert {r.name for r in approved.kubernetes()} >= {
+        "tars-dev/test-demotest-service",
+        "tars-dev/test-demotest-statefulset",
+    }
+    again = request(approve={**APPROVE, "person": "bob"})
+    with pytest.raises(ValidationFailed, match="TD008"):
+        _program(stack_dir(tmp_path, "again", again), approved)
+
+
+def test_a_deployed_request_hands_over_to_its_tserver_without_recreating_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Once the decision is final, the server changes through its own document: the
+    request's Kubernetes objects and the TServer's are the same resources (same URNs, same
+    inputs), and diff says so."""
+    req = request(approve=APPROVE)
+    pending = _program(stack_dir(tmp_path, "pending", request()))
+    from_request = _program(stack_dir(tmp_path, "approved", req), pending)
+    from_server = _program(stack_dir(tmp_path, "server", server_of(req)), from_request)
+
+    def objects(recording: Any) -> dict[str, Any]:
+        return {r.urn: r.inputs for r in recording.kubernetes()}
+
+    assert objects(from_server) == objects(from_request)
+    assert (
+        cli(["diff", str(tmp_path / "approved"), str(tmp_path / "server"), "--namespace", NS]) == 0
+    )
+    assert capsys.readouterr().out.splitlines() == [
+        "No changes.",
+        "request: tars-dev/test-demotest: deployed -> removed (TServer test-demotest taken over "
+        "by its own document: not recreated)",
+    ]
+
+
+def test_request_states_in_render_and_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pending_dir = stack_dir(tmp_path, "pending", request())
+    approved_dir = stack_dir(tmp_path, "approved", request(approve=APPROVE))
+    assert (
+        cli(["render", str(approved_dir), "--namespace", NS, "--out", str(tmp_path / "out")]) == 0
+    )
+    assert (
+        "request: tars-dev/test-demotest: approved (by alice at 2026-11-25T01:00:00Z: deploys "
+        "TServer test-demotest)"
+    ) in capsys.readouterr().out
+    assert cli(["render", str(pending_dir), "--namespace", NS, "-o", "yaml"]) == 0
+    assert (
+        "request: tars-dev/test-demotest: pending (deploys nothing until approved)"
+        in capsys.readouterr().err
+    )
+    assert (
+        cli(["diff", str(pending_dir), str(approved_dir), "--namespace", NS, "--format", "json"])
+        == 0
+    )
+    assert json.loads(capsys.readouterr().out)["requests"] == [
+        "tars-dev/test-demotest: pending -> approved (by alice at 2026-11-25T01:00:00Z: "
+        "deploys TServer test-demotest)"
+    ]
+    assert (
+        cli(
+            ["diff", str(pending_dir), str(approved_dir), "--namespace", NS, "--format", "markdown"]
+        )
+        == 0
+    )
+    assert "TDeploy requests:\n\n- tars-dev/test-demotest: pending -&gt; approved" in (
+        capsys.readouterr().out
+    )
+    assert cli(["diff", str(approved_dir), str(approved_dir), "--namespace", NS]) == 0
+    assert capsys.readouterr().out == "No changes.\n"  # deployed stays deployed: no line
 
 
 def test_new_request_with_its_own_approval_is_refused_on_change() -> None:

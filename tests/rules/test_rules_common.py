@@ -151,7 +151,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TC{n:03d}" for n in range(1, 14)} | {f"TI{n:03d}" for n in range(1, 5)}
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
-    expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 8)}
+    expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 9)}
     expected |= {f"TM{n:03d}" for n in range(1, 10)}
     expected |= {"TO001", "TO002"} | {f"TP{n:03d}" for n in range(1, 18)}
     expected |= {f"TV{n:03d}" for n in range(1, 8)}  # storage changes, all TServer
@@ -218,6 +218,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TR007",
         "TD001",
         "TD002",
+        "TD008",
         *(f"TV{n:03d}" for n in range(1, 8)),
         "TP016",
     }

@@ -30,6 +30,8 @@ def mypy_strict(tmp_path: Path, programs: dict[str, str]) -> subprocess.Complete
         text=True,
         cwd=tmp_path,
         env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-        timeout=300,
+        # a guard against a hang, not a measure: a first analysis of pulumi's stubs takes a
+        # minute alone, and much longer while .ci/run's other leg and Go builds share the cores
+        timeout=1800,
         check=False,
     )
