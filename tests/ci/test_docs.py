@@ -149,3 +149,11 @@ def test_the_site_builds_strict(tmp_path: Path) -> None:
         relative = page.relative_to(DOCS)
         folder = relative.parent if page.name == "index.md" else relative.with_suffix("")
         assert (site / folder / "index.html").is_file(), page
+    # the component reference: a generated page per component, none of the example files
+    for kind in ("tframework", "tserver", "taccount", "tarsframeworkinstall"):
+        page = (site / "pulumi" / "components" / kind / "index.html").read_text(encoding="utf-8")
+        assert "Inputs" in page and "Outputs" in page and "tabbed-set" in page, kind
+    assert [p.name for p in site.rglob("*") if p.suffix in (".ts", ".py")] == []
+    # the diagrams: Mermaid source blocks, drawn by the theme in the browser
+    for page in ("index.html", "concepts/rollout/index.html", "pulumi/pr-review/index.html"):
+        assert '<pre class="mermaid"><code>' in (site / page).read_text(encoding="utf-8"), page
