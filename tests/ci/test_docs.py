@@ -32,12 +32,19 @@ def codes() -> list[str]:
     return [rule.code for rule in rules]
 
 
-def hooks() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+def module_at(path: Path, name: str) -> ModuleType:
+    """The Python file at ``path`` (a hook or a tool, not a package module) as a module."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+def hooks() -> ModuleType:
+    """``docs/hooks.py``."""
+    return module_at(DOCS / "hooks.py", "docs_hooks")
 
 
 def blocks(text: str) -> list[tuple[str, str]]:
@@ -162,13 +169,8 @@ def test_the_site_builds_strict(tmp_path: Path) -> None:
 
 
 def layout() -> ModuleType:
-    """``tools/docs_layout.py`` as a module."""
-    spec = importlib.util.spec_from_file_location("docs_layout", ROOT / "tools" / "docs_layout.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    """``tools/docs_layout.py``."""
+    return module_at(ROOT / "tools" / "docs_layout.py", "docs_layout")
 
 
 def test_the_layout_check_tells_clipped_from_scrolled_content() -> None:
