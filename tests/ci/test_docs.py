@@ -7,7 +7,9 @@ links are the ones a reader can run and follow; the docs' test example passes.
 
 from __future__ import annotations
 
+import html
 import importlib.util
+import json
 import re
 import subprocess
 import sys
@@ -30,12 +32,19 @@ def codes() -> list[str]:
     return [rule.code for rule in rules]
 
 
-def hooks() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("docs_hooks", DOCS / "hooks.py")
+def module_at(path: Path, name: str) -> ModuleType:
+    """The Python file at ``path`` (a hook or a tool, not a package module) as a module."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
+
+
+def hooks() -> ModuleType:
+    """``docs/hooks.py``."""
+    return module_at(DOCS / "hooks.py", "docs_hooks")
 
 
 def blocks(text: str) -> list[tuple[str, str]]:
@@ -149,3 +158,98 @@ def test_the_site_builds_strict(tmp_path: Path) -> None:
         relative = page.relative_to(DOCS)
         folder = relative.parent if page.name == "index.md" else relative.with_suffix("")
         assert (site / folder / "index.html").is_file(), page
+    # the component reference: a generated page per component, none of the example files
+    for kind in ("tframework", "tserver", "taccount", "tarsframeworkinstall"):
+        text = (site / "pulumi" / "components" / kind / "index.html").read_text(encoding="utf-8")
+        assert "Inputs" in text and "Outputs" in text and "tabbed-set" in text, kind
+    assert [p.name for p in site.rglob("*") if p.suffix in (".ts", ".py")] == []
+    # the diagrams: Mermaid source blocks, drawn by the theme in the browser
+    for built in ("index.html", "concepts/rollout/index.html", "pulumi/pr-review/index.html"):
+        assert '<pre class="mermaid"><code>' in (site / built).read_text(encoding="utf-8"), built
+
+
+def layout() -> ModuleType:
+    """``tools/docs_layout.py``."""
+    return module_at(ROOT / "tools" / "docs_layout.py", "docs_layout")
+
+
+def test_the_layout_check_tells_clipped_from_scrolled_content() -> None:
+    tool = layout()
+
+    def box(overflow: str, scroll: float, container: object = None, **more: float) -> object:
+        return tool.Box(
+            page="p/index.html",
+            selector="pre",
+            section="",
+            text="x",
+            overflow_x=overflow,
+            left=100.0,
+            right=more.get("right", 700.0),
+            client_width=600.0,
+            scroll_width=scroll,
+            container=container,
+            column_right=more.get("column"),
+        )
+
+    hidden, auto = tool.Container("hidden", 700.0, "div"), tool.Container("auto", 700.0, "div")
+    # fits: nothing to say
+    assert tool.clipping(box("visible", 600.0)) is None
+    assert tool.clipping(box("hidden", 600.5)) is None  # rounding
+    # its own overflow hides content
+    assert "hides 200 px" in tool.clipping(box("hidden", 800.0))
+    assert "hides" in tool.clipping(box("clip", 800.0))
+    # a scroll container: reachable, not clipped, but scrolls sideways
+    assert tool.clipping(box("auto", 1800.0)) is None
+    assert tool.scrolled(box("auto", 1800.0)) and not tool.scrolled(box("auto", 600.0))
+    # spilling content: fine inside a scroll container, clipped by a hiding one
+    assert tool.clipping(box("visible", 800.0, auto)) is None
+    assert "cut off by div" in tool.clipping(box("visible", 800.0, hidden))
+    # past the content column (under the sidebar) or the viewport, with nothing to scroll
+    assert "past the content column" in tool.clipping(box("visible", 800.0, column=750.0))
+    assert tool.clipping(box("visible", 640.0, column=750.0)) is None
+    assert "beyond the viewport" in tool.clipping(box("visible", 1300.0), 1280)
+    assert "beyond the viewport" in tool.clipping(box("visible", 100.0, right=1400.0), 1280)
+
+
+def test_the_layout_check_reads_the_measurement_of_a_page(tmp_path: Path) -> None:
+    tool = layout()
+    page = tmp_path / "index.html"
+    page.write_text(
+        '<html><head></head><body><pre class="mermaid"><code>flowchart LR</code></pre>'
+        "</body></html>",
+        encoding="utf-8",
+    )
+    tool.instrument(page, "mermaid.min.js")
+    text = page.read_text(encoding="utf-8")
+    assert '<script src="mermaid.min.js"></script></head>' in text
+    assert "const DIAGRAMS = 1;" in text
+    measured = {
+        "viewport": 1280,
+        "drawn": 1,
+        "diagrams": 2,
+        "boxes": [
+            {
+                "selector": "code",
+                "section": "usage",
+                "text": "a < b & c",
+                "overflowX": "auto",
+                "left": 10,
+                "right": 700,
+                "clientWidth": 690,
+                "scrollWidth": 900,
+                "container": {"overflowX": "hidden", "right": 720, "selector": "div.x"},
+                "columnRight": 720,
+            }
+        ],
+    }
+    dom = (
+        f'<body><script type="application/json" id="{tool.REPORT_ID}">'
+        f"{html.escape(json.dumps(measured), quote=False)}</script></body>"
+    )
+    report = tool.parse_report("p/index.html", dom)
+    assert (report.viewport, report.drawn, report.undrawn) == (1280.0, 1, 1)
+    [found] = report.boxes
+    assert found.text == "a < b & c" and found.container.overflow_x == "hidden"
+    assert tool.scrolled(found) and tool.clipping(found) is None
+    with pytest.raises(ValueError, match="no measurement"):
+        tool.parse_report("p/index.html", "<body></body>")

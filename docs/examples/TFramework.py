@@ -1,0 +1,18 @@
+"""A TarsK8S framework: the namespace tars-dev, its tars-framework config and its templates."""
+
+from tars_components import Mode, Options, TFramework, TFrameworkArgs
+
+framework = TFramework(
+    "tars-dev",
+    TFrameworkArgs(
+        namespace="tars-dev",
+        options=Options(namespace="tars-dev", mode=Mode.EXPAND),
+        config={
+            "nodeImage": {"image": "reg.example.com/tars/tarsnode:v1.4.0"},
+            "imageBuild": {"executor": {"image": "reg.example.com/tars/kaniko:v1.4.0"}},
+            "imageUpload": {"registry": "reg.example.com/shop"},
+        },
+        # the templates the namespace has already (installed with the framework)
+        templates={"tars.default": "tars.default", "tars.cpp": "tars.default"},
+    ),
+)
