@@ -21,7 +21,7 @@ from typing import Any
 
 import pulumi
 import pytest
-from support.components import unknown
+from support.components import output, registered, same, unknown
 
 from tars_components.components import (
     ComponentError,
@@ -38,7 +38,6 @@ from tars_components.components import (
 from tars_components.components.namespace_input import STAND_IN, replaced
 from tars_components.components.platform_stack import namespace_among, templates_in
 from tars_components.components.testing import (
-    DYNAMIC_PREFIX,
     Recording,
     RecordingMocks,
     ValidationFailed,
@@ -49,7 +48,6 @@ from tars_components.expansion import crd_documents, expand
 from tars_components.loading.load import load_texts
 from tars_components.models import TServerDocument
 from tars_components.options import Mode, Options
-from tars_components.provider.wire import EMPTY_FACTS
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMESPACE = "shop"
@@ -61,14 +59,6 @@ CONFIG: dict[str, Any] = {
 }
 SALT_KEY = "a-salt-key-of-thirty-two-bytes-long!"
 Wrap = Callable[[Any], Any]
-
-
-def same(value: Any) -> Any:
-    return value
-
-
-def output(value: Any) -> Any:
-    return pulumi.Output.from_input(value)
 
 
 def every_kind(namespace: Any, templates: Any, mode: Mode) -> None:
@@ -179,27 +169,11 @@ def server_document(server: str, namespace: str | None = None) -> TServerDocumen
     )
 
 
-def view(recording: Recording) -> list[tuple[str, str, Any, tuple[str, ...]]]:
-    """What was registered, secret markers left out; a validation fact that is not sent
-    stands for its empty value (the provider reads it so; an Output fact is sent even when
-    it resolves empty)."""
-    return [
-        (r.type, r.urn, strip_secrets(_with_empty_facts(r.type, r.inputs)), r.dependencies)
-        for r in sorted(recording.registrations, key=lambda r: r.urn)
-    ]
-
-
-def _with_empty_facts(type_: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    if not type_.startswith(DYNAMIC_PREFIX):
-        return inputs
-    return {**EMPTY_FACTS, **inputs}
-
-
 @pytest.mark.parametrize("mode", [Mode.EXPAND, Mode.CRD])
 def test_outputs_register_exactly_what_plain_values_register(mode: Mode) -> None:
     plain = record(lambda: every_kind(NAMESPACE, TEMPLATES, mode))
     lifted = record(lambda: every_kind(output(NAMESPACE), output(TEMPLATES), mode))
-    assert view(lifted) == view(plain)
+    assert registered(lifted) == registered(plain)
     assert strip_secrets(lifted.outputs) == strip_secrets(plain.outputs)
     assert (
         lifted.outputs["order.objects"]
