@@ -1,14 +1,20 @@
 """A minimal Pulumi program of your own built on tars_components.
 
-One TarsK8S framework (namespace ``shop-dev`` by default), one config template and two
-servers declared in Python. The order server's image is an input from elsewhere: the
-``orderImage`` output of another stack when ``imagesStack`` is set (a StackReference), else
-the ``orderImage`` config value. Config (namespace of this project, ``tars-consumer``):
+One TarsK8S framework, one config template and two servers declared in Python. The framework
+is the platform team's when ``platformStack`` names a stack of the project's program
+(``org/tars/prod``; ``organization/tars/dev`` on a file backend): its namespace and its
+templates come through a StackReference (``PlatformStack``), as Outputs. Without it, the
+namespace is the ``namespace`` config value (``shop-dev`` by default) with the framework
+chart's two templates. The order server's image is an input from elsewhere too: the
+``orderImage`` output of another stack when ``imagesStack`` is set, else the ``orderImage``
+config value. Config (namespace of this project, ``tars-consumer``): ``platformStack``,
 ``namespace``, ``mode`` (expand or crd), ``renderDir`` or ``kubeContext``, ``orderImage``,
 ``imagesStack``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -23,11 +29,24 @@ from tars_components import (
     TTemplate,
     TTemplateArgs,
 )
+from tars_components.components import PlatformStack
 
 FRAMEWORK_IMAGES = "docker.tarsyun.com/tarscloud"
 
 config = pulumi.Config()
-namespace = config.get("namespace") or "shop-dev"
+mode = Mode(config.get("mode") or "expand")
+
+platform_stack = config.get("platformStack")
+namespace: pulumi.Input[str]
+templates: pulumi.Input[Mapping[str, pulumi.Input[str]]]
+if platform_stack:
+    # The platform team's framework: its namespace and templates, as Outputs of its stack.
+    platform = PlatformStack(platform_stack)
+    namespace, templates = platform.namespace, platform.templates
+else:
+    # Templates the TarsK8S framework chart installed in the namespace.
+    namespace = config.get("namespace") or "shop-dev"
+    templates = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
 
 images_stack = config.get("imagesStack")
 order_image: pulumi.Input[str] = (
@@ -46,16 +65,17 @@ framework = TFramework(
     "shop",
     TFrameworkArgs(
         namespace=namespace,
-        options=Options(namespace=namespace, mode=Mode(config.get("mode") or "expand")),
+        options=Options(mode=mode),
         # The namespace's tars-framework config (a TFrameworkConfigArgsDict: its fields, typed):
-        # its nodeImage is every Tars server's default tarsnode image.
+        # its nodeImage is every Tars server's default tarsnode image. The platform's stack
+        # owns it in its namespace: in crd mode it is read from the cluster, never applied.
         config={
             "imageBuild": {"executor": {"image": f"{FRAMEWORK_IMAGES}/tars.tarskaniko:v1.4.0"}},
             "imageUpload": {"registry": "docker.tarsyun.com/shop"},
             "nodeImage": {"image": f"{FRAMEWORK_IMAGES}/tars.tarsnode:v1.4.0"},
         },
-        # Templates the TarsK8S framework chart installed in the namespace.
-        templates={"tars.default": "tars.default", "tars.cpp": "tars.default"},
+        existing_config=bool(platform_stack) and mode == Mode.CRD,
+        templates=templates,
     ),
     pulumi.ResourceOptions(provider=provider),
 )
@@ -99,6 +119,7 @@ portal = TServer(
     ),
 )
 
+pulumi.export("namespace", framework.namespace)
 pulumi.export("templateChain", shop_cpp.parent_chain)
 pulumi.export(
     "objects", pulumi.Output.all(order.objects, portal.objects).apply(lambda o: [*o[0], *o[1]])

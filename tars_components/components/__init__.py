@@ -5,7 +5,9 @@ the pure core.
 A component turns the expansion (or, in crd mode, the mutated documents) into
 ``pulumi_kubernetes`` resources and adds one validation resource per document; it never
 re-implements a mapping rule. :func:`components_from_stack` declares a whole loaded stack
-directory; :mod:`.testing` runs a program under Pulumi's mocks and records what it registers.
+directory; :class:`PlatformStack` reads another stack of the project's program (its
+framework's namespace and templates, for a program of one's own); :mod:`.testing` runs a
+program under Pulumi's mocks and records what it registers.
 
 One module per component, named after its kind (:mod:`.framework`, :mod:`.template`,
 :mod:`.server`, :mod:`.tconfig`, :mod:`.timage`, :mod:`.ttree`, :mod:`.taccount`), its
@@ -26,6 +28,7 @@ from .failure import ComponentError
 from .framework import TFramework
 from .from_stack import StackComponents, components_from_stack, config_secrets
 from .plain import KubernetesObject
+from .platform_stack import PlatformStack
 from .release import TServerRelease
 from .server import TServer
 from .shapes import (
@@ -55,6 +58,7 @@ __all__ = [
     "K8sSpecArgsDict",
     "KubernetesObject",
     "NormalSpecArgsDict",
+    "PlatformStack",
     "ReleaseArgsDict",
     "ServantArgsDict",
     "StackComponents",

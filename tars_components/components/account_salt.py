@@ -66,7 +66,11 @@ class TAccountSalt(pulumi.dynamic.Resource, module="tars", name="TAccountSalt"):
     """The salt: 22 characters of bcrypt's base64."""
 
     def __init__(
-        self, name: str, namespace: str, account_name: str, opts: pulumi.ResourceOptions
+        self,
+        name: str,
+        namespace: pulumi.Input[str],
+        account_name: str,
+        opts: pulumi.ResourceOptions,
     ) -> None:
         args: dict[str, Any] = {NAMESPACE: namespace, ACCOUNT_NAME: account_name, SALT: None}
         args[PROVIDER_KEY] = _serialized_provider()

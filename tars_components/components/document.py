@@ -110,7 +110,7 @@ class DocumentComponent(pulumi.ComponentResource):
         if scope.options.mode == Mode.CRD:
             obj = self._kind_object(document, scope, secrets)
             manifests.append(obj)
-            applied = self._applied(obj, guard)
+            applied = self._applied(scope.placed(obj), guard)
             self.resources[str(obj["kind"])] = kubernetes_resource(
                 child_name(name, obj),
                 applied,
@@ -122,10 +122,10 @@ class DocumentComponent(pulumi.ComponentResource):
                     ignore_changes=list(ignore_changes) if ignore_changes else None,
                 ),
             )
-        self._manifests = manifests
+        self._manifests = scope.placed(manifests)
         self.object_name = known(document.name)
-        self.namespace = known(document.namespace)
-        self.objects = known([object_id(m) for m in manifests])
+        self.namespace = scope.namespace_of()
+        self.objects = lift(scope.placed([object_id(m) for m in manifests]))
         self.mutated = with_secrecy_of(self.validation.mutated, leaves)
         self.register_outputs(
             {

@@ -63,13 +63,13 @@ class TFramework(pulumi.ComponentResource):
         resource_name: str,
         opts: pulumi.ResourceOptions | None = None,
         *,
-        namespace: str | None = None,
+        namespace: pulumi.Input[str] | None = None,
         config: TFrameworkConfigDocument
         | TFrameworkConfigArgsDict
         | TFrameworkConfigV1beta2ArgsDict
         | None = None,
         options: Options = ...,
-        templates: Mapping[str, str] = ...,
+        templates: pulumi.Input[Mapping[str, pulumi.Input[str]]] = ...,
         documents: Sequence[Document] = (),
         skip_await: bool | None = None,
         existing_config: bool | None = None,
@@ -107,7 +107,9 @@ class TFramework(pulumi.ComponentResource):
         super().__init__("tars:index:TFramework", name, None, opts)
         provider = kubernetes_provider(self)
         self.options: Options = options
-        """The output options, with the framework's namespace and ``skip_await``."""
+        """The output options, with the framework's namespace (the stand-in of
+        :mod:`~tars_components.components.namespace_input` when it is an Output) and
+        ``skip_await``."""
         self.scope = FrameworkScope(
             self.options,
             self,
@@ -115,6 +117,7 @@ class TFramework(pulumi.ComponentResource):
             templates=args.templates,
             external_replicas=args.external_replicas,
             retain_on_delete=retain_on_delete(opts),
+            namespace=args.namespace,
         )
         """What the framework's components share: options, config, the namespace's facts."""
         config = given or self.scope.config
@@ -130,7 +133,7 @@ class TFramework(pulumi.ComponentResource):
         if existing:
             self.existing_config = CustomResource.get(
                 f"{name}-{FRAMEWORK_CONFIG_NAME}",
-                id=f"{namespace}/{FRAMEWORK_CONFIG_NAME}",
+                id=self.scope.placed(f"{namespace}/{FRAMEWORK_CONFIG_NAME}"),
                 api_version=self.options.crd_api_version,
                 kind=TFrameworkConfigDocument.KIND,
                 opts=pulumi.ResourceOptions(parent=self, provider=provider),
@@ -152,7 +155,7 @@ class TFramework(pulumi.ComponentResource):
                 manifests.append(document)
                 self.resources[document["kind"]] = kubernetes_resource(
                     child_name(name, document),
-                    document,
+                    self.scope.placed(document),
                     pulumi.ResourceOptions(
                         parent=self,
                         provider=provider,
@@ -161,10 +164,10 @@ class TFramework(pulumi.ComponentResource):
                     ),
                 )
 
-        self.namespace = known(namespace)
+        self.namespace = self.scope.namespace_of()
         self.mode = known(self.options.mode.value)
-        self.objects = known([object_id(m) for m in manifests])
-        self.manifests = lift(manifests)
+        self.objects = lift(self.scope.placed([object_id(m) for m in manifests]))
+        self.manifests = lift(self.scope.placed(manifests))
         self.register_outputs(
             {"namespace": self.namespace, "mode": self.mode, "objects": self.objects}
         )
@@ -199,12 +202,16 @@ class TFramework(pulumi.ComponentResource):
         return config.node_image.image if config else None
 
     def template_parents(self) -> dict[str, str]:
-        """Every known template as ``{name: parent}``."""
+        """Every template known now as ``{name: parent}`` (not those of ``templates`` given as
+        an Output: :attr:`FrameworkScope.templates_output
+        <tars_components.components.scope.FrameworkScope.templates_output>` has them)."""
         return dict(self.scope.facts.parents)
 
     def parent_chain(self, template: str) -> list[str]:
         """``template``, its parent, … up to a root (a template that is its own parent) or the
-        first unknown or repeated name: the order in which tarsregistry merges configs."""
+        first unknown or repeated name: the order in which tarsregistry merges configs. Among
+        the templates known now (:meth:`template_parents`); ``TTemplate.parent_chain`` is an
+        Output that counts those given as an Output too."""
         return self.scope.parent_chain(template)
 
 

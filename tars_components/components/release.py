@@ -90,7 +90,7 @@ class TServerRelease(pulumi.ComponentResource):
             kind=TServerDocument.KIND,
             metadata={
                 "name": document.name,
-                "namespace": options.namespace,
+                "namespace": scope.namespace_input,
                 "annotations": {FIELD_MANAGER_ANNOTATION: manager},
             },
             spec={"release": applied},
@@ -100,7 +100,7 @@ class TServerRelease(pulumi.ComponentResource):
         self.field_manager = manager
         """The server-side apply field manager of the patch."""
         self.object_name = pulumi.Output.from_input(document.name)
-        self.namespace = pulumi.Output.from_input(options.namespace)
+        self.namespace = pulumi.Output.from_input(scope.namespace_input)
         self.release = pulumi.Output.from_input(applied)
         self.register_outputs(
             {"objectName": self.object_name, "namespace": self.namespace, "release": self.release}

@@ -158,6 +158,7 @@ class TServer(pulumi.ComponentResource):
         super().__init__("tars:index:TServer", name, None, opts)
         self._previous = previous
         self._storage = storage
+        self._scope = scope
         self.document = document
         """The TServer document as given (before mutation); None while a structural field is
         an Output (the document is known only with its values: :attr:`manifests`)."""
@@ -185,7 +186,7 @@ class TServer(pulumi.ComponentResource):
             self._declare_known(name, args, document, raw, leaves, scope, options, opts)
         else:
             self._declare_deferred(name, args, raw, leaves, scope, options, opts)
-        self.namespace = known(options.namespace)
+        self.namespace = scope.namespace_of()
         self.mutated = with_secrecy_of(self.validation.mutated, leaves)
         self.register_outputs(
             {
@@ -241,7 +242,7 @@ class TServer(pulumi.ComponentResource):
             register_claim_patches(
                 name,
                 growing,
-                patches,
+                scope.placed(patches),
                 options,
                 pulumi.ResourceOptions(
                     parent=self,
@@ -252,7 +253,7 @@ class TServer(pulumi.ComponentResource):
         target = objects[0] if options.mode == Mode.CRD else _workload(objects)
         self._set_scale_target(target)
         self.object_name = known(document.object_name)
-        self.objects = known([object_id(o) for o in objects])
+        self.objects = lift(scope.placed([object_id(o) for o in objects]))
 
     def _declare_deferred(
         self,
@@ -270,16 +271,22 @@ class TServer(pulumi.ComponentResource):
         decided now, from the component's name, the mode and ``k8s.daemonSet``."""
         kinds = self._kinds(raw, options)
         position = scope.reserve()
+        # Templates given as an Output are resolved with the leaves (first, when there are).
+        given = [] if scope.templates_output is None else [scope.templates_output]
 
         def core(values: list[Any]) -> _Box:
-            resolved = _resolved(raw, leaves, values)
+            external = values[0] if given else None
+            resolved = _resolved(raw, leaves, values[len(given) :])
             try:
                 document = parse_built(resolved, options.namespace, TServerDocument)
             except ValueError:
                 # The validation resource reports why, rule by rule (values redacted).
                 return _Box({"objects": None, "templates": {}, "serverNames": []})
             # Earlier and later servers alike: a later one could not see this one's name.
-            inputs = scope.inputs(document, _LAST)
+            inputs = scope.facts.inputs(document, _LAST)
+            if external is not None:
+                parents = {**external, **scope.facts.parents}
+                inputs = replace(inputs, templates=scope.templates_of(document, parents))
             scope.learn(document, position)
             if options.mode == Mode.CRD:
                 objects = [crd_document(document, scope.config, options)]
@@ -300,19 +307,24 @@ class TServer(pulumi.ComponentResource):
         # Computed from unsecreted values; each part is then as secret as the leaves that
         # reach it (names: app, server; the spec: every leaf).
         bundle = pulumi.Output.all(
-            *(pulumi.Output.unsecret(pulumi.Output.from_input(leaf)) for _, leaf in leaves)
+            *(pulumi.Output.unsecret(output) for output in given),
+            *(pulumi.Output.unsecret(pulumi.Output.from_input(leaf)) for _, leaf in leaves),
         ).apply(core)
         naming = touching(leaves, ("spec", "app"), ("spec", "server"), ("metadata",))
         template = touching(leaves, ("spec", "tars", "template"))
         self.validation = TarsValidation(
             f"{name}-validation",
-            ValidationInputs(
-                document=_with_defaults(raw, leaves, options.namespace),
-                namespace=options.namespace,
-                templates=as_secret_as(bundle.apply(lambda b: b.value["templates"]), template),
-                framework_node_image=scope.facts.node_image,
-                server_names=as_secret_as(bundle.apply(lambda b: b.value["serverNames"]), naming),
-                secret_fields=secret_fields(leaves),
+            scope.validation_props(
+                ValidationInputs(
+                    document=_with_defaults(raw, leaves, options.namespace),
+                    namespace=options.namespace,
+                    templates=as_secret_as(bundle.apply(lambda b: b.value["templates"]), template),
+                    framework_node_image=scope.facts.node_image,
+                    server_names=as_secret_as(
+                        bundle.apply(lambda b: b.value["serverNames"]), naming
+                    ),
+                    secret_fields=secret_fields(leaves),
+                )
             ),
             pulumi.ResourceOptions(parent=self, depends_on=opts.depends_on if opts else None),
         )
@@ -351,9 +363,11 @@ class TServer(pulumi.ComponentResource):
                 target = {"apiVersion": api_version, "kind": kind, "metadata": {"name": name_input}}
         self._set_scale_target(target)
         self.object_name = pulumi.Output.from_input(name_input)
-        self.objects = as_secret_as(
-            objects_output.apply(lambda b: [object_id(o) for o in b.value if o["metadata"]]),
-            naming,
+        self.objects = scope.placed(
+            as_secret_as(
+                objects_output.apply(lambda b: [object_id(o) for o in b.value if o["metadata"]]),
+                naming,
+            )
         )
 
     def _kinds(self, raw: dict[str, Any], options: Options) -> list[str]:
@@ -370,6 +384,7 @@ class TServer(pulumi.ComponentResource):
         self, name: str, obj: Mapping[str, Any], ignored: list[str] | None = None
     ) -> None:
         kind = str(obj["kind"])
+        obj = self._scope.placed(obj)
         replicas = REPLICAS_PATHS.get(kind) if self.external_replicas else None
         ignore = [replicas] if replicas else []
         for path in [*ignored_paths(kind, self.field_ownership), *(ignored or [])]:
@@ -411,11 +426,12 @@ class TServer(pulumi.ComponentResource):
         """The applied objects, as ``render`` writes them with the same options (secret when
         an input placed in them is)."""
         if isinstance(self._objects, list):
-            return lift(self._objects)
+            return lift(self._scope.placed(self._objects))
         manifests: pulumi.Output[list[dict[str, Any]]] = self._objects.apply(
             lambda b: [o for o in b.value if o["metadata"]]
         )
-        return as_secret_as(manifests, self._leaves)
+        placed: pulumi.Output[list[dict[str, Any]]] = self._scope.placed(manifests)
+        return as_secret_as(placed, self._leaves)
 
     def _warn_on_replacement(
         self, args: TServerArgs, scope: FrameworkScope, objects: list[dict[str, Any]]

@@ -115,15 +115,20 @@ class TAccount(DocumentComponent):
         password = self.document.spec.authentication.password
         if isinstance(password, SecretRef) and password.config_secret not in (secrets or {}):
             password = None  # the placeholder: nothing to salt
-        hashing = None if password is None else AccountHashing(salt=self._salt())
+        hashing = None if password is None else AccountHashing(salt=self._salt(scope))
         return kind_object(document, scope, secrets, hashing)
 
-    def _salt(self) -> pulumi.Output[str]:
-        """The account's salt: from the salt key, else from a ``TAccountSalt`` child."""
-        namespace, name = self.document.namespace, self.document.name
+    def _salt(self, scope: FrameworkScope) -> pulumi.Output[str]:
+        """The account's salt: from the salt key, else from a ``TAccountSalt`` child. The
+        salt is derived from the namespace itself (:attr:`FrameworkScope.namespace_input`),
+        an Output or not."""
+        namespace, name = scope.namespace_input, self.document.name
         if self._salt_key is not None:
-            return pulumi.Output.secret(self._salt_key).apply(
-                lambda key: _keyed_salt(key, namespace, name)
+            key = pulumi.Output.secret(self._salt_key)
+            if isinstance(namespace, str):
+                return key.apply(lambda text: _keyed_salt(text, namespace, name))
+            return pulumi.Output.all(key, namespace).apply(
+                lambda given: _keyed_salt(given[0], given[1], name)
             )
         self.salt_resource = TAccountSalt(
             f"{self._resource_name}-salt", namespace, name, pulumi.ResourceOptions(parent=self)

@@ -37,7 +37,7 @@ class TTemplate(pulumi.ComponentResource):
     """``spec.parent``: the parent template's name (the template's own for a root)."""
     parent_chain: pulumi.Output[list[str]]
     """The template and its ancestors up to the root, among the templates the framework knows
-    when this one is declared."""
+    when this one is declared (and its ``templates`` given as an Output, once known)."""
     objects: pulumi.Output[list[str]]
     """The applied objects (``apiVersion/kind:namespace/name``); empty in expand mode."""
     manifests: pulumi.Output[list[dict[str, Any]]]
@@ -98,7 +98,7 @@ class TTemplate(pulumi.ComponentResource):
             manifests.append(document)
             self.resources[document["kind"]] = kubernetes_resource(
                 child_name(name, document),
-                document,
+                scope.placed(document),
                 pulumi.ResourceOptions(
                     parent=self,
                     provider=provider,
@@ -109,9 +109,9 @@ class TTemplate(pulumi.ComponentResource):
 
         self.template_name = known(self.document.name)
         self.parent_template = known(self.document.spec.parent)
-        self.parent_chain = known(scope.parent_chain(self.document.name))
-        self.objects = known([object_id(m) for m in manifests])
-        self.manifests = lift(manifests)
+        self.parent_chain = scope.parent_chain_of(self.document.name)
+        self.objects = lift(scope.placed([object_id(m) for m in manifests]))
+        self.manifests = lift(scope.placed(manifests))
         self.register_outputs(
             {
                 "templateName": self.template_name,

@@ -45,14 +45,19 @@ def validation_resource(
     text: the SDK and the engine handle one string instead of one value per field (per field,
     serializing a document cost as much as a third of its Kubernetes objects), and the
     engine's display still diffs it field by field. A document with ``pulumi.Input`` leaves
-    stays a mapping, so that each leaf stays unknown or secret on its own."""
+    stays a mapping, so that each leaf stays unknown or secret on its own.
+
+    A framework namespace given as an Output is the resource's ``namespace`` input and is put
+    in the document (its text, or its mapping) once known: the resource's inputs are then
+    those of the plain namespace (:meth:`FrameworkScope.validation_props
+    <tars_components.components.scope.FrameworkScope.validation_props>`)."""
     text = None if leaves else document_text(raw)
     inputs = scope.inputs(document, position, raw, secret_fields(leaves))
     if text is not None:
         inputs = replace(inputs, document=text)
     return TarsValidation(
         name,
-        inputs,
+        scope.validation_props(inputs),
         pulumi.ResourceOptions(
             parent=parent,
             depends_on=opts.depends_on if opts else None,

@@ -79,6 +79,31 @@ def test_image_from_another_stack() -> None:
     assert order_image(recording) == "reg.example.com/o:v9"
 
 
+def test_framework_from_the_platform_stack() -> None:
+    platform = {
+        "mode": "expand",
+        "namespaces": ["shop-prod"],
+        "templates": {
+            "shop-prod/tars.default": ["tars.default"],
+            "shop-prod/tars.cpp": ["tars.cpp", "tars.default"],
+        },
+        "servers": {},
+        "objects": [],
+    }
+    mock = RecordingMocks(stack_outputs={"acme/tars/prod": platform})
+    config = {"platformStack": "acme/tars/prod", "orderImage": "reg.example.com/o:v1"}
+    recording = run(config, mock)
+    assert recording.outputs["namespace"] == "shop-prod"
+    assert recording.outputs["templateChain"] == ["shop.cpp", "tars.cpp", "tars.default"]
+    assert [r.inputs["metadata"]["namespace"] for r in recording.kubernetes()] == ["shop-prod"] * 4
+    # The platform's tars-framework is its own: the consumer never applies one (crd mode
+    # reads the cluster's)
+    crd = run({**config, "mode": "crd"}, RecordingMocks(stack_outputs={"acme/tars/prod": platform}))
+    assert sorted(r.inputs["kind"] for r in crd.kubernetes()) == ["TServer", "TServer", "TTemplate"]
+    [read] = [r for r in crd.registrations if r.name == "shop-tars-framework"]
+    assert read.read and read.inputs["id"] == "shop-prod/tars-framework"
+
+
 def test_crd_mode() -> None:
     recording = run({"orderImage": "reg.example.com/shop/order:v1", "mode": "crd"})
     assert sorted(r.inputs["kind"] for r in recording.kubernetes()) == [

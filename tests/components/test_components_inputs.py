@@ -18,12 +18,11 @@ from typing import Any
 import pulumi
 import pytest
 from pulumi.output import Unknown
-from support.components import unknown
+from support.components import output, registered, same, unknown
 from support.documents import FRAMEWORK, NAMESPACE
 
 from tars_components.components import ComponentError, TFramework, TServer
 from tars_components.components.testing import (
-    DYNAMIC_PREFIX,
     Recording,
     ValidationFailed,
     contains_secret,
@@ -33,20 +32,11 @@ from tars_components.components.testing import (
 )
 from tars_components.loading.documents import parse_document
 from tars_components.options import Mode, Options
-from tars_components.provider.wire import EMPTY_FACTS
 
 CONFIG = parse_document(FRAMEWORK, NAMESPACE)
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
 PASSWORD = "hunter2-s3cr3t-pw"
 Wrap = Callable[[Any], Any]
-
-
-def same(value: Any) -> Any:
-    return value
-
-
-def output(value: Any) -> Any:
-    return pulumi.Output.from_input(value)
 
 
 def server_program(
@@ -97,21 +87,6 @@ def server_program(
     return program
 
 
-def view(recording: Recording) -> list[tuple[str, str, Any, tuple[str, ...]]]:
-    """What was registered, secret markers left out; a validation fact that is not sent
-    stands for its empty value (an Output fact is sent even when it resolves empty)."""
-    return [
-        (r.type, r.urn, strip_secrets(_with_empty_facts(r.type, r.inputs)), r.dependencies)
-        for r in sorted(recording.registrations, key=lambda r: r.urn)
-    ]
-
-
-def _with_empty_facts(type_: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    if not type_.startswith(DYNAMIC_PREFIX):
-        return inputs
-    return {**EMPTY_FACTS, **inputs}
-
-
 def one(recording: Recording, type_: str) -> Any:
     [found] = recording.of_type(type_)
     return found
@@ -123,7 +98,7 @@ def one(recording: Recording, type_: str) -> Any:
 def test_known_outputs_register_what_plain_values_register(daemon: bool, mode: Mode) -> None:
     plain = record(server_program(same, daemon, mode))
     lifted = record(server_program(output, daemon, mode))
-    assert view(lifted) == view(plain)
+    assert registered(lifted) == registered(plain)
     assert strip_secrets(lifted.outputs) == strip_secrets(plain.outputs)
     kinds = {r.type.rsplit(":", 1)[1] for r in lifted.kubernetes() if r.name.startswith("srv-")}
     expected = (

@@ -152,6 +152,32 @@ def test_dev_stack_outputs(dev: Recording) -> None:
     assert any("TS015" in w for w in dev.warnings())
 
 
+def names_only(value: Any) -> bool:
+    """Names and lists or mappings of names: no object, no manifest."""
+    if isinstance(value, str):
+        return "\n" not in value and len(value) < 256
+    if isinstance(value, list):
+        return all(names_only(v) for v in value)
+    if isinstance(value, dict):
+        return "apiVersion" not in value and all(names_only(v) for v in value.values())
+    return False
+
+
+def test_stack_outputs_are_names_never_manifests(dev: Recording, prod: Recording) -> None:
+    # what another stack reads through a StackReference (PlatformStack): small, whatever
+    # the number of objects (a manifest would put every object's spec in the state twice)
+    for recording in (dev, prod):
+        assert set(recording.outputs) <= {
+            "mode",
+            "namespaces",
+            "servers",
+            "templates",
+            "objects",
+            "renderDir",
+        }
+        assert names_only(recording.outputs), recording.outputs
+
+
 def test_prod_builds_custom_resources_in_crd_mode(prod: Recording) -> None:
     settings = read_stack_config("prod", ROOT)
     expected = crd_documents(load_stack(settings.stack_dir, "tars-prod"), settings.options)

@@ -15,6 +15,7 @@ from ...errors import LoadError
 from ...loading.documents import SchemaError, parse_document
 from ...models import Document, TarsModel
 from ..failure import ArgumentProblems
+from ..namespace_input import STAND_IN
 
 A = TypeVar("A")
 D = TypeVar("D", bound=Document)
@@ -56,10 +57,15 @@ def in_namespace(document: D, namespace: str) -> D:
     """The document in the framework's namespace (set when it has none)."""
     own = document.metadata.namespace
     if own is not None and own != namespace:
+        framework = (
+            "namespace, an Output (leave metadata.namespace out: the document takes it)"
+            if namespace == STAND_IN
+            else f"namespace {namespace!r}"
+        )
         raise ArgumentProblems(
             [
                 f"metadata.namespace: {document.kind} {own}/{document.name} is not in the "
-                f"framework's namespace {namespace!r}"
+                f"framework's {framework}"
             ]
         )
     placed = DocumentSet.of([document], namespace).documents[0]

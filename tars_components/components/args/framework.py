@@ -5,9 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ...models import FRAMEWORK_CONFIG_NAME, V1BETA2, V1BETA3, Document, TFrameworkConfigDocument
+import pulumi
+
+from ...models import (
+    FRAMEWORK_CONFIG_NAME,
+    V1BETA2,
+    V1BETA3,
+    Document,
+    TFrameworkConfigDocument,
+    is_deferred,
+)
 from ...options import Options
 from ..failure import ArgumentProblems
+from ..namespace_input import STAND_IN
 from ..shapes import TFrameworkConfigArgsDict, TFrameworkConfigV1beta2ArgsDict
 from .common import in_namespace, parse_built
 
@@ -17,9 +27,13 @@ class TFrameworkArgs:
     """Arguments of a :class:`~tars_components.components.TFramework`: one TarsK8S framework,
     i.e. one namespace with its ``tars-framework`` config and the options of its servers."""
 
-    namespace: str | None = None
-    """Namespace of the framework and of every TServer and TTemplate that belongs to it.
-    Defaults to ``options.namespace`` (``default``)."""
+    namespace: pulumi.Input[str] | None = None
+    """Namespace of the framework and of every TServer and TTemplate that belongs to it: a
+    name, or a ``pulumi.Input`` such as another stack's output
+    (:class:`~tars_components.components.PlatformStack`). Every object is still registered
+    at once, its ``metadata.namespace`` (and the node affinity's label keys) an Output of it;
+    ``options.namespace`` must then be left at its default. Defaults to ``options.namespace``
+    (``default``)."""
 
     config: (
         TFrameworkConfigDocument | TFrameworkConfigArgsDict | TFrameworkConfigV1beta2ArgsDict | None
@@ -38,11 +52,13 @@ class TFrameworkArgs:
     ``tars.io/active`` readiness gate, crd apiVersion). Defaults to ``Options()``: expand mode
     and the defaults of the ``render`` command."""
 
-    templates: Mapping[str, str] = field(default_factory=dict)
+    templates: pulumi.Input[Mapping[str, pulumi.Input[str]]] = field(default_factory=dict)
     """Templates that exist in the namespace besides the TTemplate components declared with this
-    framework, as ``{name: parent}``: the ones the TarsK8S framework chart installed, or ones
-    declared later in the program. Rules use them to check ``spec.tars.template`` and parents.
-    Defaults to none."""
+    framework, as ``{name: parent}``: the ones the TarsK8S framework chart installed, ones
+    another stack declares (a ``pulumi.Input``, e.g. ``PlatformStack(...).templates``), or
+    ones declared later in the program. Rules use them to check ``spec.tars.template`` and
+    parents (given as an Output, once it is known: in the validation resources). Defaults to
+    none."""
 
     documents: Sequence[Document] = ()
     """Documents of the namespace known in advance, e.g. those of a loaded stack directory.
@@ -74,22 +90,37 @@ class TFrameworkArgs:
     def resolved_options(self) -> Options:
         """``options`` with the framework's namespace and ``skip_await`` (when given).
 
+        A namespace given as an Output gives the options the stand-in namespace that the
+        components replace by its value (:mod:`~tars_components.components.namespace_input`).
+
         Raises :class:`~tars_components.components.failure.ArgumentProblems` (a ValueError)
-        when ``namespace`` and ``options.namespace`` disagree.
+        when ``namespace`` and ``options.namespace`` disagree, or when ``namespace`` is an
+        Output and ``options.namespace`` is set.
         """
         options = self.options
         if self.skip_await is not None:
             options = replace(options, skip_await=self.skip_await)
-        if self.namespace is None:
+        namespace = self.namespace
+        if namespace is None:
             return options
-        if options.namespace not in ("default", self.namespace):
+        if not isinstance(namespace, str):
+            if not is_deferred(namespace):
+                raise ArgumentProblems(
+                    [f"namespace: expected a name or an Output, not {type(namespace).__name__}"]
+                )
+            if options.namespace != "default":
+                raise ArgumentProblems(
+                    [
+                        f"namespace: an Output, and options.namespace is "
+                        f"{options.namespace!r}: leave options.namespace at its default"
+                    ]
+                )
+            return replace(options, namespace=STAND_IN)
+        if options.namespace not in ("default", namespace):
             raise ArgumentProblems(
-                [
-                    f"namespace: {self.namespace!r} differs from options.namespace "
-                    f"{options.namespace!r}"
-                ]
+                [f"namespace: {namespace!r} differs from options.namespace {options.namespace!r}"]
             )
-        return replace(options, namespace=self.namespace)
+        return replace(options, namespace=namespace)
 
     def config_document(self, namespace: str) -> TFrameworkConfigDocument | None:
         """``config`` as a document in ``namespace`` (None without one). Raises
