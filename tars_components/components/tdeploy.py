@@ -16,6 +16,7 @@ import pulumi
 from ..provider import TarsValidation, ValidationInputs, document_text
 from ..tdeploy import Request
 from .outputs import known
+from .server import TServer
 
 TYPE_TOKEN = "tars:index:TDeploy"
 
@@ -64,11 +65,10 @@ class TDeploy(pulumi.ComponentResource):
         if request.state != "approved":
             self._register()
 
-    def deploys(self, server: pulumi.ComponentResource) -> None:
+    def deploys(self, server: TServer) -> None:
         """Record the TServer that deploys the approved request: ``state`` is ``deployed``
         once its Kubernetes objects exist."""
-        resources: dict[str, pulumi.CustomResource] = getattr(server, "resources", {})
-        ids = [resource.id for resource in resources.values()]
+        ids = [resource.id for resource in server.resources.values()]
         self.state = pulumi.Output.all(self.validation.id, *ids).apply(lambda _: "deployed")
         self._register()
 
