@@ -79,15 +79,29 @@ PATCHES: dict[str, dict[str, dict[str, Any]]] = {
             "minLength": BCRYPT_LENGTH,
             "maxLength": BCRYPT_LENGTH,
         },
+        # TarsK8S's Go types serialise a zero timestamp as null (pruned, so absent) and nothing
+        # fails on an incomplete token or grant: the API server admits what v1.4.1 admits and
+        # only ``validate`` asks for whole items
+        "spec.authentication.tokens[]": {"required": None},
+        "spec.authorization[]": {"required": None},
     },
     "TFrameworkConfig": {
         "expand": {"default": {}},
         "recordLimit": {"default": {}},
         "upChain": {"default": {}},
         "nodeImage.image": {"pattern": P_IMAGE_OR_EMPTY},
+        # an incomplete upChain endpoint fails nothing: as v1.4.1
+        "upChain{}[]": {"required": None},
     },
 }
 """Keywords set (``None``: removed) at a path."""
+
+VERSION_PATCHES: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
+    # v1.4.1's v1beta3 dropped the bound its v1beta2 has; a pod admits a longer pull-secret
+    # name (imagePullSecrets names are not validated), so the API server admits it too
+    ("TFrameworkConfig", "v1beta3"): {"nodeImage.secret": {"maxLength": None}},
+}
+"""Like :data:`PATCHES`, for one version of a kind."""
 
 STATUS: dict[str, dict[str, Any]] = {
     "TServer": {
@@ -152,7 +166,8 @@ def apply_overlays(kind: str, version: str, schema: dict[str, Any]) -> dict[str,
         node = _at(schema, path)
         if node is not None:
             node["format"] = "date-time"
-    for path, keywords in PATCHES.get(kind, {}).items():
+    patches = {**PATCHES.get(kind, {}), **VERSION_PATCHES.get((kind, version), {})}
+    for path, keywords in patches.items():
         node = _at(schema, path)
         if node is None:
             continue
