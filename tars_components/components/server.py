@@ -18,6 +18,7 @@ from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDoc
 from ..models.kind_facts import api_version_of
 from ..models.ownership import (
     FIELD_MANAGER_ANNOTATION,
+    PATCH_FORCE_ANNOTATION,
     FieldOwnership,
     Ownership,
     server_ownership,
@@ -472,14 +473,22 @@ def field_manager() -> str:
 
 
 def with_field_manager(obj: Mapping[str, Any], manager: str) -> dict[str, Any]:
-    """``obj`` annotated ``pulumi.com/patchFieldManager: <manager>`` (its metadata may be an
-    Output)."""
+    """``obj`` annotated ``pulumi.com/patchFieldManager: <manager>`` and
+    ``pulumi.com/patchForce: "true"`` (its metadata may be an Output).
+
+    The force is what makes the switch to a stable manager safe: pulumi-kubernetes applied the
+    object until then under its own random manager, which still owns the stack's fields, and
+    the first changed field would conflict with it (the engine refuses the ``up``). Forced, the
+    stack's managed fields are the stack's again whoever wrote them last, as ``managed`` says;
+    the fields handed over are not in the apply (``external`` leaves them out, ``initial`` is
+    left out by pulumi-kubernetes once another manager owns it), so no force reaches them."""
 
     def annotate(meta: Any) -> Any:
         if not isinstance(meta, Mapping):
             return meta
         annotations = dict(meta.get("annotations") or {})
         annotations[FIELD_MANAGER_ANNOTATION] = manager
+        annotations[PATCH_FORCE_ANNOTATION] = "true"
         return {**meta, "annotations": annotations}
 
     meta = obj.get("metadata")

@@ -30,6 +30,11 @@ ANNOTATION = "tars-components.io/field-ownership"
 FIELD_MANAGER_ANNOTATION = "pulumi.com/patchFieldManager"
 """The annotation pulumi-kubernetes reads the server-side apply field manager from."""
 
+PATCH_FORCE_ANNOTATION = "pulumi.com/patchForce"
+"""The annotation that makes pulumi-kubernetes apply with ``force``: set beside
+:data:`FIELD_MANAGER_ANNOTATION`, so that the stack's own fields, applied until then under
+pulumi-kubernetes' random manager, pass to the stable one instead of conflicting with it."""
+
 
 class Ownership(str, Enum):
     """Who owns a field: see the module docstring."""
@@ -231,6 +236,7 @@ __all__ = [
     "ALIASES",
     "ANNOTATION",
     "FIELD_MANAGER_ANNOTATION",
+    "PATCH_FORCE_ANNOTATION",
     "FieldOwnership",
     "Ownership",
     "canonical_field",

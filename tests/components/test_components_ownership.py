@@ -20,6 +20,7 @@ from tars_components.options import Mode, Options
 CONFIG: TFrameworkConfigDocument = parse_document(FRAMEWORK)  # type: ignore[assignment]
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}
 MANAGER = "pulumi.com/patchFieldManager"
+FORCE = "pulumi.com/patchForce"
 LABEL = 'metadata.labels["tars.io/ServerID"]'
 """The webhook derives this label from release.id: it goes with the release."""
 
@@ -50,7 +51,11 @@ def test_external_replicas_are_ignored_and_not_applied(mode: Mode, kind: str, pa
     assert target.ignore_changes == (path,)
     spec = target.inputs["spec"]
     assert "replicas" not in (spec["k8s"] if kind == "TServer" else spec)
-    assert target.inputs["metadata"]["annotations"][MANAGER] == "tars-components-prod"
+    annotations = target.inputs["metadata"]["annotations"]
+    assert annotations[MANAGER] == "tars-components-prod"
+    # applied with force: the fields Pulumi applied under its random manager pass to the stable
+    # one instead of conflicting with it (tests/e2e/test_crd_mode.py, on a real API server)
+    assert annotations[FORCE] == "true"
 
 
 def test_initial_replicas_are_applied_then_ignored() -> None:
@@ -94,7 +99,8 @@ def test_managed_servers_are_untouched() -> None:
     [server] = [r for r in record(program).kubernetes() if r.type.endswith(":TServer")]
     assert server.ignore_changes == ()
     assert "release" in server.inputs["spec"]
-    assert MANAGER not in (server.inputs["metadata"].get("annotations") or {})
+    annotations = server.inputs["metadata"].get("annotations") or {}
+    assert MANAGER not in annotations and FORCE not in annotations
 
 
 def test_external_replicas_is_the_alias_of_initial() -> None:
