@@ -71,7 +71,12 @@ class KubernetesObject(pulumi.CustomResource):
             for key in secret:
                 props[key] = pulumi.Output.secret(props[key])
         for key, value in props.items():
-            if key not in secret and _holds_credentials(value):
+            if key in secret:
+                continue
+            if _is_credential(key, value):  # a top-level ``token: ...``, whatever the kind
+                props[key] = pulumi.Output.secret(value)
+                secret.append(key)
+            elif _holds_credentials(value):
                 props[key] = _credentials_secret(value)
                 secret.append(key)
         merged = pulumi.ResourceOptions.merge(

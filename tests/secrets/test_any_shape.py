@@ -360,6 +360,15 @@ def test_plain_objects_register_their_credentials_as_pulumi_secrets() -> None:
             "metadata": {"name": "b"},
             "spec": {"dbPassword": SECRET, "auth": {"tokens": [{"content": SECRET}]}},
         },
+        # the 10,000-case run found a Secret whose stray top-level ``token`` was registered
+        # in plaintext: a field that names a secret is one at any depth, the top included
+        {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "c"}, "token": SECRET},
+        {
+            "apiVersion": "example.com/v1",
+            "kind": "Thing",
+            "metadata": {"name": "d"},
+            "apiKey": SECRET,
+        },
     ]
 
     def program() -> None:
@@ -367,7 +376,7 @@ def test_plain_objects_register_their_credentials_as_pulumi_secrets() -> None:
             KubernetesObject(f"o{index}", body)
 
     recording = record(program)
-    assert len(recording.registrations) == 2
+    assert len(recording.registrations) == 4
     assert recording.plaintext(SECRET) == []
 
 
