@@ -70,14 +70,7 @@ def project(
         text = source.read_text(encoding="utf-8").replace("tars-dev", NAMESPACE)
         (stack / source.name).write_text(text, encoding="utf-8")
     (stack / "70-account.yaml").write_text(ACCOUNT, encoding="utf-8")
-    (project / f"Pulumi.{STACK}.yaml").write_text(
-        "config:\n"
-        f"  tars:namespace: {NAMESPACE}\n"
-        f"  tars:stackDir: stacks/{STACK}\n"
-        "  tars:mode: crd\n"
-        '  tars:renderDir: ""\n',
-        encoding="utf-8",
-    )
+    e2e.stack_config(project, STACK, NAMESPACE, f"stacks/{STACK}", "crd")
     pulumi("stack", "init", STACK, cwd=project).ok()
     set_secret = ("config", "set", "--secret", f"tars:{SECRET_KEY}", PASSWORD)
     pulumi(*set_secret, "--stack", STACK, cwd=project).ok()
@@ -168,29 +161,6 @@ def state_files(pulumi: e2e.Pulumi) -> Iterator[tuple[Path, str]]:
         if path.suffix == ".gz":
             data = gzip.decompress(data)
         yield path, data.decode("utf-8", errors="replace")
-
-
-def test_the_secret_is_in_no_state_output_or_object(
-    up: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
-) -> None:
-    # the password, and the SHA-1 that TarsWeb's login compares (as good as the password)
-    needles = (PASSWORD, hashlib.sha1(PASSWORD.encode()).hexdigest())
-    exported = pulumi("stack", "export", "--stack", STACK, cwd=up).ok().stdout
-    haystacks = {"pulumi stack export": exported}
-    haystacks.update({f"the state file {p.name}": text for p, text in state_files(pulumi)})
-    haystacks.update({f"pulumi output {i}": text for i, text in enumerate(outputs)})
-    kinds = cluster.kubectl(
-        "api-resources", "--verbs=list", "--output=name", "--namespaced=true"
-    ).stdout.split()
-    listed = [k for k in kinds if k != "secrets" and not k.startswith("events")]
-    for kind in listed:
-        haystacks[f"kubectl get {kind}"] = cluster.kubectl(
-            "get", kind, "--all-namespaces", "-o", "json"
-        ).stdout
-    assert "taccounts.k8s.tars.io" in listed
-    assert len(haystacks) > 20
-    found = [(where, n) for where, text in haystacks.items() for n in needles if n in text]
-    assert found == [], found
 
 
 def test_kubectl_scale_goes_through_the_scale_subresource(up: Path, cluster: e2e.Cluster) -> None:
@@ -452,7 +422,7 @@ def server(version: str = "v1beta3") -> dict[str, Any]:
     }
 
 
-def statefulset(pod: dict[str, Any], claims: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def statefulset(pod: dict[str, Any]) -> dict[str, Any]:
     """A StatefulSet as the controller builds it, with ``pod`` merged into its pod spec."""
     container = {"name": "row-tighter", "image": "docker.tarsyun.com/row/tighter:v1"}
     container.update(pod.pop("container", {}))
@@ -466,7 +436,6 @@ def statefulset(pod: dict[str, Any], claims: list[dict[str, Any]] | None = None)
             "replicas": 0,
             "selector": {"matchLabels": {"tars.io/ServerName": "Tighter"}},
             "template": {"metadata": {"labels": {"tars.io/ServerName": "Tighter"}}, "spec": spec},
-            "volumeClaimTemplates": claims or [],
         },
     }
 
@@ -792,3 +761,25 @@ def test_every_tighter_row_has_its_test() -> None:
         if len(cells := line.split("|")) == 7 and cells[4].strip() == "tighter"
     }
     assert rows == {(t.kind, t.row) for t in TIGHTER}
+
+
+def test_the_secret_is_in_no_state_output_or_object(
+    up: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
+) -> None:
+    """Last: after every pulumi command of the journey (ups, previews, the PR diff)."""
+    # the password, and the SHA-1 that TarsWeb's login compares (as good as the password)
+    needles = (PASSWORD, hashlib.sha1(PASSWORD.encode()).hexdigest())
+    exported = pulumi("stack", "export", "--stack", STACK, cwd=up).ok().stdout
+    haystacks = {"pulumi stack export": exported}
+    haystacks.update({f"the state file {p.name}": text for p, text in state_files(pulumi)})
+    haystacks.update({f"pulumi output {i}": text for i, text in enumerate(outputs)})
+    kinds = cluster.kubectl("api-resources", "--verbs=list", "--output=name").stdout.split()
+    listed = [k for k in kinds if k != "secrets" and not k.startswith("events")]
+    for kind in listed:
+        haystacks[f"kubectl get {kind}"] = cluster.kubectl(
+            "get", kind, "--all-namespaces", "-o", "json"
+        ).stdout
+    assert "taccounts.k8s.tars.io" in listed
+    assert len(haystacks) > 20
+    found = [(where, n) for where, text in haystacks.items() for n in needles if n in text]
+    assert found == [], found

@@ -84,14 +84,7 @@ def project(
         framework.replace("tars-prod", NAMESPACE), encoding="utf-8"
     )
     write_version(project, "v1")
-    (project / f"Pulumi.{STACK}.yaml").write_text(
-        "config:\n"
-        f"  tars:namespace: {NAMESPACE}\n"
-        f"  tars:stackDir: stacks/{STACK}\n"
-        "  tars:mode: crd\n"
-        '  tars:renderDir: ""\n',
-        encoding="utf-8",
-    )
+    e2e.stack_config(project, STACK, NAMESPACE, f"stacks/{STACK}", "crd")
     pulumi("stack", "init", STACK, cwd=project).ok()
     return project
 

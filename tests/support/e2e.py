@@ -282,6 +282,19 @@ def project_copy(dest: Path, venv: Path) -> Path:
     return dest
 
 
+def stack_config(project: Path, stack: str, namespace: str, stack_dir: str, mode: str) -> None:
+    """``Pulumi.<stack>.yaml`` of the project's program: the namespace, the stack directory and
+    the mode, applied to the cluster (``tars:renderDir`` off)."""
+    (project / f"Pulumi.{stack}.yaml").write_text(
+        "config:\n"
+        f"  tars:namespace: {namespace}\n"
+        f"  tars:stackDir: {stack_dir}\n"
+        f"  tars:mode: {mode}\n"
+        '  tars:renderDir: ""\n',
+        encoding="utf-8",
+    )
+
+
 def install_crds(cluster: Cluster, venv: Path, project: Path) -> None:
     """The TarsK8S CRDs as ``tars-components controller`` renders them for the project's
     ``platform/controller.values.yaml`` (crd mode's stacks need them)."""
