@@ -28,6 +28,7 @@ Usage::
     python benchmarks/engine_scale.py                 # builds or reuses the toolchain
     python benchmarks/engine_scale.py --sizes 100 500
     python benchmarks/engine_scale.py --json results.json
+    python benchmarks/engine_scale.py --skip-checkpoints  # the state written once, at the end
 """
 
 from __future__ import annotations
@@ -300,12 +301,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES))
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--skip-checkpoints",
+        action="store_true",
+        help="PULUMI_SKIP_CHECKPOINTS=true: the engine writes the state once at the end, not "
+        "after every step (separates the backend's cost from the program's)",
+    )
     args = parser.parse_args(argv)
     # a time-out's SIGTERM ends the run through ``finally``: the cluster is stopped
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="engine-scale-") as tmp:
         bench = Bench(Path(tmp))
+        if args.skip_checkpoints:
+            bench.pulumi.extra_env["PULUMI_SKIP_CHECKPOINTS"] = "true"
         try:
             print(HEADER, flush=True)
             for size in args.sizes:
