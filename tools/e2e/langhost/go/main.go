@@ -1,6 +1,7 @@
 // pulumi-language-go for the e2e toolchain: builds a Go Pulumi program with `go build` (or
 // takes the prebuilt `binary` runtime option) and runs it with the environment the Go SDK's
-// pulumi.Run reads.
+// pulumi.Run reads; generates a package's Go SDK and links it into the program's go.mod for
+// `pulumi package add` and `pulumi install`.
 package main
 
 import (
@@ -14,8 +15,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"golang.org/x/mod/modfile"
 
+	"local/tools-pulumi/langhost/sdkgen"
 	"local/tools-pulumi/langhost/serve"
 )
 
@@ -207,4 +212,68 @@ func (h *host) GetProgramDependencies(
 		}
 	}
 	return &pulumirpc.GetProgramDependenciesResponse{Dependencies: deps}, nil
+}
+
+// GeneratePackage writes the package's Go SDK (pkg/v3/codegen/go); for `pulumi package add`
+// it is a module of its own (the schema's importBasePath without its last element).
+func (h *host) GeneratePackage(
+	_ context.Context, req *pulumirpc.GeneratePackageRequest,
+) (*pulumirpc.GeneratePackageResponse, error) {
+	if len(req.GetExtraFiles()) > 0 {
+		return nil, fmt.Errorf("overlays are not supported for Go")
+	}
+	return sdkgen.GeneratePackage(req, func(
+		pkg *schema.Package, req *pulumirpc.GeneratePackageRequest, _ schema.ReferenceLoader,
+	) (map[string][]byte, error) {
+		return codegen.GeneratePackage("pulumi-language-go", pkg, req.GetLocalDependencies())
+	})
+}
+
+// Link points the program's go.mod at each generated SDK: a require of the SDK's module and a
+// replace of it by the SDK's directory (`go mod tidy`, the install step, completes the rest).
+func (h *host) Link(_ context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	dir := req.GetInfo().GetProgramDirectory()
+	path := filepath.Join(dir, "go.mod")
+	stat, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("the program's go.mod: %w", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	mod, err := modfile.Parse(path, data, nil)
+	if err != nil {
+		return nil, err
+	}
+	var imports strings.Builder
+	for _, dep := range req.GetPackages() {
+		sdk := filepath.Join(dir, dep.GetPath())
+		sdkMod, err := os.ReadFile(filepath.Join(sdk, "go.mod"))
+		if err != nil {
+			return nil, fmt.Errorf("the generated SDK of %s: %w", dep.GetPackage().GetName(), err)
+		}
+		module := modfile.ModulePath(sdkMod)
+		if module == "" {
+			return nil, fmt.Errorf("the generated SDK of %s has no module path", dep.GetPackage().GetName())
+		}
+		if err := mod.AddRequire(module, "v0.0.0-00010101000000-000000000000"); err != nil {
+			return nil, err
+		}
+		if err := mod.AddReplace(module, "", "./"+filepath.ToSlash(dep.GetPath()), ""); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&imports, "  import \"%s/%s\"\n", module, dep.GetPackage().GetName())
+	}
+	mod.Cleanup()
+	data, err = mod.Format()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, data, stat.Mode().Perm()); err != nil {
+		return nil, err
+	}
+	return &pulumirpc.LinkResponse{
+		ImportInstructions: "You can import the SDK in your Go code with:\n\n" + imports.String(),
+	}, nil
 }

@@ -1,20 +1,25 @@
 // pulumi-language-nodejs for the e2e toolchain: runs a Node.js Pulumi program (TypeScript
 // through ts-node, as the SDK's runner does) with the runner of the @pulumi/pulumi the program
-// installed, and installs its dependencies with the SDK's package-manager package.
+// installed, installs its dependencies with the SDK's package-manager package, and generates
+// and links a package's SDK for `pulumi package add` and `pulumi install`.
 package main
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
+	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
+	"local/tools-pulumi/langhost/sdkgen"
 	"local/tools-pulumi/langhost/serve"
 )
 
@@ -209,4 +214,46 @@ func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.Langu
 	cmd.Env = append(append(os.Environ(), req.GetEnv()...), nodeEnv(req.GetInfo())...)
 	cmd.Dir = req.GetPwd()
 	return serve.RunPlugin(ctx, cmd, server)
+}
+
+// GeneratePackage writes the package's TypeScript SDK (pkg/v3/codegen/nodejs).
+func (h *host) GeneratePackage(
+	_ context.Context, req *pulumirpc.GeneratePackageRequest,
+) (*pulumirpc.GeneratePackageResponse, error) {
+	return sdkgen.GeneratePackage(req, func(
+		pkg *schema.Package, req *pulumirpc.GeneratePackageRequest, loader schema.ReferenceLoader,
+	) (map[string][]byte, error) {
+		return codegen.GeneratePackage("pulumi-language-nodejs", pkg, req.GetExtraFiles(),
+			req.GetLocalDependencies(), req.GetLocal(), loader)
+	})
+}
+
+// Link adds each generated SDK to the program's package.json as a `file:` dependency, under
+// the name its own package.json gives it, with the program's package manager.
+func (h *host) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	dir := req.GetInfo().GetProgramDirectory()
+	pm, err := npm.ResolvePackageManager(packageManager(req.GetInfo()), dir)
+	if err != nil {
+		return nil, err
+	}
+	var imports strings.Builder
+	for _, dep := range req.GetPackages() {
+		data, err := os.ReadFile(filepath.Join(dir, dep.GetPath(), "package.json"))
+		if err != nil {
+			return nil, fmt.Errorf("the generated SDK of %s: %w", dep.GetPackage().GetName(), err)
+		}
+		var manifest struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(data, &manifest); err != nil || manifest.Name == "" {
+			return nil, fmt.Errorf("the generated SDK of %s has no package name", dep.GetPackage().GetName())
+		}
+		if err := pm.Link(ctx, dir, manifest.Name, dep.GetPath()); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&imports, "  import * as %s from \"%s\";\n", dep.GetPackage().GetName(), manifest.Name)
+	}
+	return &pulumirpc.LinkResponse{
+		ImportInstructions: "You can import the SDK in your TypeScript code with:\n\n" + imports.String(),
+	}, nil
 }
