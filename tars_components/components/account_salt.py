@@ -7,10 +7,11 @@ is drawn once, with ``os.urandom``, by this dynamic resource's ``create``, and t
 hands the same value back on every run from the state; a new password is hashed with it too.
 The salt is registered as a secret output, like the hash it goes into.
 
-Type token ``pulumi-python:dynamic/tars:TAccountSalt``; inputs ``namespace`` and
-``accountName`` (the account it salts: another account is a replacement, with a new salt);
-output ``salt`` (22 characters of bcrypt's base64). The provider class lives here so that
-``pulumi.dynamic`` pickles it by reference, as
+Type token ``pulumi-python:dynamic/tars:TAccountSalt`` (``tars:index:TAccountSalt`` when the
+component provider plugin serves it: :mod:`tars_components.provider.hosting`); inputs
+``namespace`` and ``accountName`` (the account it salts: another account is a replacement,
+with a new salt); output ``salt`` (22 characters of bcrypt's base64). The provider class lives
+here so that ``pulumi.dynamic`` pickles it by reference, as
 ``tars_components.components.account_salt.TAccountSaltProvider``.
 """
 
@@ -24,6 +25,7 @@ import pulumi
 import pulumi.dynamic
 from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
 
+from ..provider.hosting import register
 from ..secrets import SALT_BYTES, encode_salt
 
 RESOURCE_TYPE = "pulumi-python:dynamic/tars:TAccountSalt"
@@ -79,9 +81,7 @@ class TAccountSalt(pulumi.dynamic.Resource, module="tars", name="TAccountSalt"):
         )
         # As TarsValidation does: the provider is stateless and pickled by reference, so its
         # serialization is computed once instead of once per resource.
-        pulumi.CustomResource.__init__(
-            self, f"pulumi-python:{self._resource_type_name}", name, args, opts
-        )
+        register(self, self._resource_type_name, name, args, opts)
 
 
 @functools.cache

@@ -14,6 +14,9 @@ an older one says so.
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import contextlib
 import difflib
 import inspect
 import json
@@ -22,10 +25,18 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+import grpc
 import pulumi
+import pulumi.dynamic
+from google.protobuf import empty_pb2
 from pulumi.errors import InputPropertiesError, InputPropertyError
+from pulumi.runtime import proto, rpc
+from pulumi.runtime.proto import provider_pb2_grpc
 
+from ..components.account_salt import TAccountSaltProvider
 from ..errors import UsageError
+from ..provider import TarsValidationProvider
+from ..provider.hosting import PluginPackage, serve_from_plugin
 from .components import COMPONENTS, argument_path
 
 PACKAGE = "tars"
@@ -34,7 +45,7 @@ PACKAGE = "tars"
 try:
     from pulumi.provider.experimental.analyzer import PropertyDefinition, PropertyType
     from pulumi.provider.experimental.component import ComponentProvider
-    from pulumi.provider.server import ComponentInitError
+    from pulumi.provider.server import ComponentInitError, ProviderServicer
 except ImportError as exc:  # pragma: no cover - pulumi older than the declared floor
     raise ImportError(
         "the multi-language components need pulumi>=3.166 "
@@ -266,12 +277,16 @@ LANGUAGE: dict[str, dict[str, Any]] = {
     "go": {
         "importBasePath": "github.com/tars-components/tars-components/sdk/go/tars",
         "generateResourceContainerTypes": True,
+        # the Args types of the object types every input takes plain (Authorization, ...),
+        # which the resources' Args structs refer to
+        "generateExtraInputTypes": True,
     },
     "csharp": {"rootNamespace": "TarsComponents"},
     "java": {"basePackage": "io.github.tarscomponents"},
 }
 """Each language's SDK settings (on top of the analyzer's ``respectSchemaVersion``): a Node
-scope of ours (not ``@pulumi/tars``), a Go import path, a C# namespace, a Java package."""
+scope of ours (not ``@pulumi/tars``), a Go import path (and every object type's ``Args``: the
+resources refer to them even where an input is plain), a C# namespace, a Java package."""
 
 _ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|obj|exc):`(~?)([^`]+)`")
 _LITERAL = re.compile(r"``([^`]+)``")
@@ -345,19 +360,162 @@ def schema_text() -> str:
     return json.dumps(package_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def main(args: list[str] | None = None) -> None:
-    """Serve the components (the plugin's entry point). ``args``: the engine's (its address
-    first); defaults to ``sys.argv[1:]``."""
-    from pulumi.provider import main as serve
+PLUGIN_RESOURCES: dict[str, type[pulumi.dynamic.ResourceProvider]] = {
+    "TarsValidation": TarsValidationProvider,
+    "TAccountSalt": TAccountSaltProvider,
+}
+"""The custom resources the plugin serves itself, by kind, and their providers
+(:mod:`tars_components.provider.hosting`)."""
 
-    serve(TarsComponentProvider(), sys.argv[1:] if args is None else args)
+
+def _plain(value: Any) -> tuple[Any, bool]:
+    """``value`` with every secret unwrapped (the plugin accepts secrets, the providers take
+    plain values), and whether it held one."""
+    if rpc.is_rpc_secret(value):
+        return _plain(value["value"])[0], True
+    if isinstance(value, dict):
+        items = {k: _plain(v) for k, v in value.items()}
+        return {k: v for k, (v, _) in items.items()}, any(s for _, s in items.values())
+    if isinstance(value, list):
+        found = [_plain(v) for v in value]
+        return [v for v, _ in found], any(s for _, s in found)
+    return value, False
+
+
+def _properties(struct: Any, keep_unknowns: bool = False) -> tuple[dict[str, Any], set[str]]:
+    """The properties of a request, plain, and the names of those that held a secret."""
+    props = rpc.deserialize_properties(struct, keep_unknowns) or {}
+    plain: dict[str, Any] = {}
+    secret: set[str] = set()
+    for key, value in props.items():
+        plain[key], held = _plain(value)
+        if held:
+            secret.add(key)
+    return plain, secret
+
+
+async def _struct(outs: Mapping[str, Any], secret: set[str]) -> Any:
+    """``outs`` for the engine, each output named like a secret input a secret too (what the
+    engine does itself for a provider that takes no secrets, ``pulumi.dynamic``'s)."""
+    marked = {k: rpc.wrap_rpc_secret(v) if k in secret else v for k, v in outs.items()}
+    return await rpc.serialize_properties(marked, {})
+
+
+MAX_MESSAGE = 400 * 1024 * 1024
+"""The largest request the plugin takes, as the SDK's own provider server (400 MiB)."""
+
+
+class PluginServicer(ProviderServicer):
+    """The SDK's servicer of components (``Construct``, ``GetSchema``, ...) plus the resource
+    methods of :data:`PLUGIN_RESOURCES`, which call the very providers ``pulumi.dynamic``
+    runs for a Python program (:mod:`tars_components.provider.hosting`)."""
+
+    async def _provider(self, request: Any, context: Any) -> pulumi.dynamic.ResourceProvider:
+        kind = str(request.urn).split("::")[-2].rsplit(":", 1)[-1] if request.urn else ""
+        if kind not in PLUGIN_RESOURCES:
+            await context.abort(grpc.StatusCode.UNIMPLEMENTED, f"{PACKAGE}: no resource {kind!r}")
+        return PLUGIN_RESOURCES[kind]()
+
+    async def Check(self, request: Any, context: Any) -> Any:
+        """``check``: the failures; the inputs go back as they came (secrets and unknowns)."""
+        provider = await self._provider(request, context)
+        olds, _ = _properties(request.olds, keep_unknowns=True)
+        news, _ = _properties(request.news, keep_unknowns=True)
+        result = provider.check(olds, news)
+        failures = [
+            proto.CheckFailure(property=f.property, reason=f.reason) for f in result.failures
+        ]
+        return proto.CheckResponse(inputs=request.news, failures=failures)
+
+    async def Diff(self, request: Any, context: Any) -> Any:
+        """``diff``."""
+        provider = await self._provider(request, context)
+        olds, _ = _properties(request.olds, keep_unknowns=True)
+        news, _ = _properties(request.news, keep_unknowns=True)
+        result = provider.diff(request.id, olds, news)
+        changes = (
+            proto.DiffResponse.DIFF_UNKNOWN
+            if result.changes is None
+            else proto.DiffResponse.DIFF_SOME
+            if result.changes
+            else proto.DiffResponse.DIFF_NONE
+        )
+        return proto.DiffResponse(
+            changes=changes,
+            replaces=result.replaces or [],
+            deleteBeforeReplace=bool(result.delete_before_replace),
+        )
+
+    async def Create(self, request: Any, context: Any) -> Any:
+        """``create``; a refusal is the call's error, one line per problem."""
+        provider = await self._provider(request, context)
+        props, secret = _properties(request.properties)
+        try:
+            result = provider.create(props)
+        except Exception as exc:
+            await context.abort(grpc.StatusCode.UNKNOWN, str(exc))
+        return proto.CreateResponse(
+            id=result.id, properties=await _struct(result.outs or {}, secret)
+        )
+
+    async def Read(self, request: Any, context: Any) -> Any:
+        """``read`` (``pulumi refresh``): the state as it is (the resources contact nothing)."""
+        await self._provider(request, context)
+        return proto.ReadResponse(
+            id=request.id, properties=request.properties, inputs=request.inputs
+        )
+
+    async def Update(self, request: Any, context: Any) -> Any:
+        """``update``; a refusal is the call's error, one line per problem."""
+        provider = await self._provider(request, context)
+        olds, _ = _properties(request.olds)
+        news, secret = _properties(request.news)
+        try:
+            result = provider.update(request.id, olds, news)
+        except Exception as exc:
+            await context.abort(grpc.StatusCode.UNKNOWN, str(exc))
+        return proto.UpdateResponse(properties=await _struct(result.outs or {}, secret))
+
+    async def Delete(self, request: Any, context: Any) -> Any:
+        """``delete``."""
+        provider = await self._provider(request, context)
+        props, _ = _properties(request.properties)
+        provider.delete(request.id, props)
+        return empty_pb2.Empty()
+
+
+def main(args: list[str] | None = None) -> None:
+    """Serve the components and :data:`PLUGIN_RESOURCES` (the plugin's entry point), as
+    ``pulumi.provider.main`` serves components: print the port, then answer the engine.
+    ``args``: the engine's (its address first); defaults to ``sys.argv[1:]``."""
+    argv = sys.argv[1:] if args is None else args
+    parser = argparse.ArgumentParser(description="the tars component provider plugin")
+    parser.add_argument("engine", help="the Pulumi engine's address")
+    engine = parser.parse_known_args(argv)[0].engine
+    provider = TarsComponentProvider()
+    serve_from_plugin(PluginPackage(PACKAGE, provider.version or plugin_version()))
+
+    async def serve() -> None:
+        server = grpc.aio.server(options=[("grpc.max_receive_message_length", MAX_MESSAGE)])
+        servicer = PluginServicer(provider, argv, engine_address=engine)
+        provider_pb2_grpc.add_ResourceProviderServicer_to_server(servicer, server)
+        port = server.add_insecure_port(address="127.0.0.1:0")
+        await server.start()
+        sys.stdout.buffer.write(f"{port}\n".encode())
+        sys.stdout.buffer.flush()
+        await server.wait_for_termination()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve())
 
 
 __all__ = [
     "LANGUAGE",
     "METADATA",
     "PACKAGE",
+    "PLUGIN_RESOURCES",
     "REPOSITORY",
+    "PluginServicer",
     "TarsComponentProvider",
     "comparable",
     "main",

@@ -40,6 +40,7 @@ from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
 
 from .context import Subject
 from .facts import NamespaceFacts, inputs_for_document
+from .hosting import register
 from .standins import build_documents, stub_framework, stub_server, stub_template
 from .verdicts import (
     AdmissionError,
@@ -164,7 +165,8 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
 class TarsValidation(pulumi.dynamic.Resource, module=RESOURCE_TYPE_MODULE, name=RESOURCE_TYPE_NAME):
     """The admission rules of one TarsK8S document, enforced at ``pulumi preview``.
 
-    Type token ``pulumi-python:dynamic/tars:TarsValidation``. Inputs: see
+    Type token ``pulumi-python:dynamic/tars:TarsValidation`` (``tars:index:TarsValidation``
+    when the component provider plugin serves it: :mod:`.hosting`). Inputs: see
     :class:`ValidationInputs`; outputs ``mutated``, ``violations`` and ``warnings``, registered
     as secret outputs whenever the document may carry a secret (its ``secretFields`` are not
     known to be empty), since the provider never sees which values were secret.
@@ -199,9 +201,7 @@ class TarsValidation(pulumi.dynamic.Resource, module=RESOURCE_TYPE_MODULE, name=
         # pulumi.dynamic.Resource.__init__ pickles the provider again for every resource
         # (dill, recursively: milliseconds each); the provider is stateless and pickled by
         # reference, so its serialization is computed once and registered as the SDK would.
-        pulumi.CustomResource.__init__(
-            self, f"pulumi-python:{self._resource_type_name}", name, args, opts
-        )
+        register(self, self._resource_type_name, name, args, opts)
 
 
 def _failure(field_path: str, reason: str) -> pulumi.dynamic.CheckFailure:

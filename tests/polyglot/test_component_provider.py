@@ -11,28 +11,31 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import bcrypt
 import grpc
 import pulumi
 import pytest
 import yaml
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
-from pulumi.runtime.proto import errors_pb2, status_pb2
+from pulumi.runtime.proto import errors_pb2, provider_pb2, status_pb2
 from support.component_provider import (
+    DYNAMIC_PROVIDER,
     PLUGIN,
     Child,
     ComponentProviderProcess,
     RecordingEngine,
     python_children,
 )
-from support.grpc_provider import from_struct
+from support.grpc_provider import from_struct, to_struct, with_props
 from support.platform_values import CONTROLLER_VALUES, FRAMEWORK_VALUES
 
 from tars_components import components as python
-from tars_components.components import platform
+from tars_components.components import ComponentError, platform
 from tars_components.components.testing import plaintext_paths, record
 from tars_components.options import Mode, Options
 from tars_components.platform.certificates import generate_ca
+from tars_components.polyglot import components as served
 from tars_components.polyglot.host import comparable
 
 pytest.importorskip("pulumi.provider.experimental.component", reason="needs pulumi>=3.166")
@@ -139,7 +142,7 @@ def test_a_tserver_from_plain_json_registers_what_the_python_program_registers(
     assert [(c.type, c.name) for c in children] == [
         ("kubernetes:apps/v1:StatefulSet", "order-statefulset"),
         ("kubernetes:core/v1:Service", "order-service"),
-        ("pulumi-python:dynamic/tars:TarsValidation", "order-validation"),
+        ("tars:index:TarsValidation", "order-validation"),
     ]
     assert children == python_children(program, "tars:index:TServer", "order")
     statefulset = children[0].inputs
@@ -189,7 +192,7 @@ def test_a_tserver_in_crd_mode_registers_the_custom_resource_the_python_program_
 
     assert [c.type for c in children] == [
         "kubernetes:k8s.tars.io/v1beta3:TServer",
-        "pulumi-python:dynamic/tars:TarsValidation",
+        "tars:index:TarsValidation",
     ]
     assert children == python_children(program, "tars:index:TServer", "cart")
 
@@ -354,7 +357,7 @@ def test_each_component_registers_what_the_python_program_registers(
     children = grpc_children(plugin, f"tars:index:{kind}", name, {"framework": CRD, **args})
     expected = python_children(lambda: build(python_framework(CRD)), f"tars:index:{kind}", name)
     assert children == expected
-    assert children[-1].type == "pulumi-python:dynamic/tars:TarsValidation"
+    assert children[-1].type == "tars:index:TarsValidation"
     assert any(c.type == f"kubernetes:k8s.tars.io/v1beta3:{kind}" for c in children)
 
 
@@ -384,7 +387,7 @@ def test_the_yaml_example_constructs_through_the_provider(
     assert [c.type for c in children] == [
         "kubernetes:apps/v1:StatefulSet",
         "kubernetes:core/v1:Service",
-        "pulumi-python:dynamic/tars:TarsValidation",
+        "tars:index:TarsValidation",
     ]
     image = children[0].inputs["spec"]["template"]["spec"]["containers"][0]["image"]
     assert image == defaults["orderImage"]
@@ -416,7 +419,7 @@ def test_a_preview_with_an_unknown_image_constructs_and_leaves_the_image_unknown
     children = engine.children_of(response.urn)
     assert [c.type for c in children] == [
         "kubernetes:k8s.tars.io/v1beta3:TServer",
-        "pulumi-python:dynamic/tars:TarsValidation",
+        "tars:index:TarsValidation",
     ]
     release = children[0].inputs["spec"]["release"]
     assert release["id"] == "v2"
@@ -436,7 +439,7 @@ def test_a_secret_password_stays_secret_in_every_registration_and_output(
     response = plugin.construct("tars:index:TAccount", "ops", args, preview=True)
     children = engine.children_of(response.urn)
     assert {c.type for c in children} >= {
-        "pulumi-python:dynamic/tars:TarsValidation",
+        "tars:index:TarsValidation",
         "kubernetes:k8s.tars.io/v1beta3:TAccount",
     }
     leaks = [
@@ -577,3 +580,138 @@ def test_a_wrong_json_type_is_invalid_argument_at_its_property_the_same_every_ru
     assert "Traceback" not in details[0] and " at 0x" not in details[0]
     assert "Hunter2-planted" not in details[0]
     assert len(engine.registrations) == before
+
+
+def plugin_resource(engine: RecordingEngine, kind: str, name: str) -> tuple[str, Any]:
+    """The URN and the registered inputs (as the engine sends them on) of the plugin's own
+    ``kind`` resource ``name``."""
+    found = next(
+        r for r in engine.registrations if r.type == f"tars:index:{kind}" and r.name == name
+    )
+    return engine.urn_of(found.parent, found.type, found.name), found.object
+
+
+def test_the_plugin_serves_its_validation_resources_itself(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    """A program in another language has no Python for a ``pulumi-python`` dynamic provider
+    (pulumi/pulumi#5455): the plugin registers ``tars:index:TarsValidation`` and answers its
+    check, diff and create with the rules of a Python program's dynamic provider."""
+    plugin.construct(
+        "tars:index:TServer", "served", {"framework": EXPAND, **SERVER, "server": "Served"}
+    )
+    urn, inputs = plugin_resource(engine, "TarsValidation", "served-validation")
+    assert DYNAMIC_PROVIDER not in from_struct(inputs)
+
+    checked = plugin.stub.Check(provider_pb2.CheckRequest(urn=urn, olds=to_struct({}), news=inputs))
+    assert list(checked.failures) == []
+    assert checked.inputs == inputs
+
+    document = json.loads(from_struct(inputs)["document"])
+    document["spec"]["tars"]["servants"][1]["port"] = 10000
+    clashing = with_props(inputs, document=json.dumps(document))
+    refused = plugin.stub.Check(
+        provider_pb2.CheckRequest(urn=urn, olds=to_struct({}), news=clashing)
+    )
+    assert [(f.property, f.reason) for f in refused.failures] == [
+        (
+            "spec.tars.servants[1].port",
+            "TS004: port 10000 is already used by servant OrderObj",
+        )
+    ]
+
+    created = plugin.stub.Create(provider_pb2.CreateRequest(urn=urn, properties=inputs))
+    assert created.id == f"TServer/{EXPAND}/shop-served"
+    mutated = from_struct(created.properties)["mutated"]
+    assert mutated["spec"]["k8s"]["replicas"] == 2
+    same = plugin.stub.Diff(
+        provider_pb2.DiffRequest(urn=urn, id=created.id, olds=created.properties, news=inputs)
+    )
+    assert same.changes == provider_pb2.DiffResponse.DIFF_NONE
+    with pytest.raises(grpc.RpcError) as refusal:
+        plugin.stub.Create(provider_pb2.CreateRequest(urn=urn, properties=clashing))
+    assert "TS004" in str(refusal.value.details())
+
+
+def test_the_plugins_validation_keeps_a_secret_input_secret(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    password = bcrypt.hashpw(b"plugin-Passw0rd", bcrypt.gensalt(rounds=4)).decode()
+    args = {
+        "framework": CRD,
+        "username": "plugin",
+        "bcryptPassword": output_value(password, secret=True),
+        "authorization": [{"role": "operator", "flag": "Shop"}],
+    }
+    plugin.construct("tars:index:TAccount", "plugin", args)
+    urn, inputs = plugin_resource(engine, "TarsValidation", "plugin-validation")
+    registered = next(r for r in engine.registrations if r.name == "plugin-validation")
+    # what the engine makes secret itself: the outputs the registration names
+    engine_secret = set(registered.additionalSecretOutputs)
+    assert engine_secret >= {"mutated", "violations", "warnings"}
+    created = plugin.stub.Create(provider_pb2.CreateRequest(urn=urn, properties=inputs))
+    updated = plugin.stub.Update(
+        provider_pb2.UpdateRequest(urn=urn, id=created.id, olds=created.properties, news=inputs)
+    )
+    for response in (created, updated):
+        outputs = from_struct(response.properties)
+        assert rpc.is_rpc_secret(outputs["document"])  # as the input was
+        plain = plaintext_paths(outputs, password)
+        assert plain and {p.split(".", 1)[0] for p in plain} <= engine_secret
+
+
+def test_the_plugin_draws_a_taccount_salt_once(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    args = {
+        "framework": CRD,
+        "username": "salted",
+        "password": output_value("salted-Passw0rd", secret=True),
+        "authorization": [{"role": "operator", "flag": "Shop"}],
+    }
+    plugin.construct("tars:index:TAccount", "salted", args, preview=True)
+    urn, inputs = plugin_resource(engine, "TAccountSalt", "salted-salt")
+    created = plugin.stub.Create(provider_pb2.CreateRequest(urn=urn, properties=inputs))
+    salt = rpc.unwrap_rpc_secret(from_struct(created.properties)["salt"])
+    assert isinstance(salt, str) and len(salt) == 22
+    kept = plugin.stub.Diff(
+        provider_pb2.DiffRequest(urn=urn, id=created.id, olds=created.properties, news=inputs)
+    )
+    assert kept.changes == provider_pb2.DiffResponse.DIFF_NONE
+    other = with_props(inputs, accountName="someone-else")
+    moved = plugin.stub.Diff(
+        provider_pb2.DiffRequest(urn=urn, id=created.id, olds=created.properties, news=other)
+    )
+    assert list(moved.replaces) == ["accountName"]
+
+
+def test_the_plugin_refuses_a_resource_it_does_not_serve(plugin: ComponentProviderProcess) -> None:
+    urn = "urn:pulumi:dev::tars::tars:index:Nothing::x"
+    with pytest.raises(grpc.RpcError) as refusal:
+        plugin.stub.Check(
+            provider_pb2.CheckRequest(urn=urn, olds=to_struct({}), news=to_struct({}))
+        )
+    assert refusal.value.code() == grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_a_controller_needs_its_ca_where_pulumi_tls_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The plugin leaves pulumi-tls out (its provider is downloaded from get.pulumi.com):
+    there, a controller without a CA is refused at ``caCertPem``, saying what to give."""
+    monkeypatch.setattr(served, "_has_tls", lambda: False)
+    errors: list[str] = []
+
+    def program() -> None:
+        try:
+            served.TarsController("no-ca", {"values": CONTROLLER_VALUES})  # type: ignore[typeddict-item]
+        except ComponentError as exc:
+            errors.append(str(exc))
+
+    recording = record(program)
+    assert errors == [
+        "TarsController 'no-ca': caCertPem: required here, with caKeyPem: the plugin does not "
+        "install pulumi-tls, whose provider would be downloaded from get.pulumi.com "
+        "(docs/pulumi/multi-language.md); give the webhook CA"
+    ]
+    assert not [r for r in recording.registrations if r.type.startswith("kubernetes:")]

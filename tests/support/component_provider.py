@@ -261,9 +261,29 @@ def python_children(program: Callable[[], Any], component_type: str, name: str) 
         return found
 
     return canonical(
-        [(r.type, r.name, r.parent, r.custom, r.inputs) for r in recording.registrations],
+        [
+            (plugin_type(r.type), r.name, r.parent, r.custom, r.inputs)
+            for r in recording.registrations
+        ],
         root.urn,
-        urn_of,
+        lambda parent, type_, child: urn_of(parent, python_type(type_), child),
+    )
+
+
+def plugin_type(type_: str) -> str:
+    """The type the plugin registers for a Python program's ``type_``: its own custom resource
+    for a ``pulumi-python`` dynamic resource (``tars_components.provider.hosting``)."""
+    prefix = "pulumi-python:dynamic/tars:"
+    return f"tars:index:{type_.removeprefix(prefix)}" if type_.startswith(prefix) else type_
+
+
+def python_type(type_: str) -> str:
+    """The inverse of :func:`plugin_type`."""
+    kind = type_.removeprefix("tars:index:")
+    return (
+        f"pulumi-python:dynamic/tars:{kind}"
+        if kind in ("TarsValidation", "TAccountSalt")
+        else type_
     )
 
 
