@@ -18,6 +18,7 @@ This module must not use ``from __future__ import annotations``: Pulumi's analyz
 annotations of ``__init__`` and of the classes as types.
 """
 
+import importlib.util
 from collections.abc import Callable, Mapping
 from typing import Any, Optional
 
@@ -431,6 +432,11 @@ _CONTROLLERS: dict[str, platform.TarsController] = {}
 """The controllers constructed in this process, by resource name."""
 
 
+def _has_tls() -> bool:
+    """Whether ``pulumi_tls`` (the platform extra, which the plugin leaves out) is installed."""
+    return importlib.util.find_spec("pulumi_tls") is not None
+
+
 class TarsController(platform.TarsController):
     """The TarsK8S controller install (the ``tarscontroller`` chart), with a webhook CA of its
     own unless one is given."""
@@ -449,6 +455,15 @@ class TarsController(platform.TarsController):
         """Declare the controller install from plain arguments
         (docs/pulumi/multi-language.md)."""
         given = plain(args)
+        if given.get("ca_cert_pem") is None and given.get("ca_key_pem") is None and not _has_tls():
+            refuse(
+                f"TarsController {resource_name!r}",
+                [
+                    "caCertPem: required here, with caKeyPem: the plugin does not install "
+                    "pulumi-tls, whose provider would be downloaded from get.pulumi.com "
+                    "(docs/pulumi/multi-language.md); give the webhook CA"
+                ],
+            )
         super().__init__(
             resource_name,
             platform.TarsControllerArgs(

@@ -456,8 +456,9 @@ class TarsControllerArgs(TypedDict):
     """The ``tarscontroller`` chart's values, as in its values file (``controller.registry``,
     ``controller.tag``, …); chart defaults apply. Required."""
     ca_cert_pem: Optional[pulumi.Input[str]]
-    """An existing webhook CA certificate (PEM). With ``caKeyPem``; without both, a new CA is
-    made."""
+    """An existing webhook CA certificate (PEM). With ``caKeyPem``. Without both, a new CA is
+    made with pulumi-tls, which the plugin does not install: from another language, give
+    both."""
     ca_key_pem: Optional[pulumi.Input[str]]
     """The CA's key (PKCS#1 RSA PEM; keep it a secret). With ``caCertPem``."""
     existing_namespace: Optional[bool]
