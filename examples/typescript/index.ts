@@ -1,5 +1,5 @@
 // The tars components from TypeScript: a framework, a template and a Tars server, through the
-// Python component provider in ../../plugin (`pulumi package add ../../plugin`).
+// Python component provider in ../../plugin (`pulumi install` generates the SDK into sdks/tars).
 import * as pulumi from "@pulumi/pulumi";
 import * as tars from "@tars-components/tars";
 

@@ -4,19 +4,16 @@ the package schema, and examples in Python, TypeScript and YAML that cannot drif
 Every example names only inputs the schema has, with the types it gives them (nested objects,
 lists, maps and enums included), gives every required input, and reads only outputs the
 component has. The Python examples also pass only arguments of the Python ``...Args`` classes
-and run under Pulumi's mocks (rules and all); the TypeScript ones type-check against the
-package's declarations when ``tsc`` is installed (``tests/polyglot/test_examples.py``)."""
+and run under Pulumi's mocks (rules and all); the TypeScript ones type-check against the SDK
+``pulumi install`` generates, on the real engine (``tests/e2e/test_languages.py``)."""
 
 from __future__ import annotations
 
 import ast
 import importlib.util
 import inspect
-import os
 import re
 import runpy
-import shutil
-import subprocess
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -29,7 +26,6 @@ from tars_components.components.testing import record
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-TYPESCRIPT = ROOT / "examples" / "typescript"
 PREFIX = "tars:index:"
 
 
@@ -382,34 +378,6 @@ def test_the_python_example_runs_under_mocks(kind: str) -> None:
     )
     assert recording.of_type(f"{PREFIX}{kind}"), [r.type for r in recording.registrations]
     assert recording.plaintext("Correct-Horse-4417") == []
-
-
-_NODE_MODULES = Path(os.environ.get("TARS_TS_NODE_MODULES") or TYPESCRIPT / "node_modules")
-
-
-@pytest.mark.skipif(
-    not (_NODE_MODULES / ".bin" / "tsc").exists() or shutil.which("node") is None,
-    reason="no typescript and @pulumi/pulumi: npm install in examples/typescript",
-)
-def test_the_typescript_examples_type_check(tmp_path: Path) -> None:
-    shutil.copytree(TYPESCRIPT / "sdks", tmp_path / "sdks")
-    names = []
-    for kind in KINDS:
-        shutil.copy(HOOKS.example_path(kind, "ts"), tmp_path / f"{kind}.ts")
-        names.append(f"{kind}.ts")
-    config = (TYPESCRIPT / "tsconfig.json").read_text(encoding="utf-8")
-    config = config.replace('"files": ["index.ts"]', f'"files": {names!r}'.replace("'", '"'))
-    assert names[0] in config
-    (tmp_path / "tsconfig.json").write_text(config, encoding="utf-8")
-    (tmp_path / "node_modules").symlink_to(_NODE_MODULES)
-    done = subprocess.run(
-        [str(_NODE_MODULES / ".bin" / "tsc"), "--noEmit", "-p", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 # --- the pages ------------------------------------------------------------------------------
