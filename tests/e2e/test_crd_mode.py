@@ -91,19 +91,6 @@ def up(project: Path, pulumi: e2e.Pulumi) -> Path:
     return project
 
 
-def rendered(project: Path, venv: Path) -> list[dict[str, Any]]:
-    """What ``tars-components render --stack crd`` predicts."""
-    out = project.parent / "render-crd"
-    shutil.rmtree(out, ignore_errors=True)
-    tars_components(venv, "render", "--stack", STACK, "--out", str(out), cwd=project)
-    return list(e2e.objects_of(out))
-
-
-def resource(obj: dict[str, Any]) -> str:
-    group = obj["apiVersion"].split("/")[0] if "/" in obj["apiVersion"] else ""
-    return f"{obj['kind'].lower()}.{group}" if group else obj["kind"].lower()
-
-
 def comparable(obj: dict[str, Any]) -> dict[str, Any]:
     """An object as the API server would store it, without what the server writes itself
     (status, uid, timestamps, managed fields) or what the secret makes (the password hash)."""
@@ -134,12 +121,12 @@ def test_the_crds_are_established(up: Path, cluster: e2e.Cluster) -> None:
 def test_the_api_server_stores_what_render_predicts(
     up: Path, venv: Path, cluster: e2e.Cluster
 ) -> None:
-    expected = rendered(up, venv)
+    expected = e2e.render_stack(up, venv, STACK)
     kinds = sorted({o["kind"] for o in expected})
     assert kinds == ["TAccount", "TFrameworkConfig", "TServer", "TTemplate"], kinds
     for obj in expected:
         meta = obj["metadata"]
-        stored = cluster.get(resource(obj), meta["name"], f"--namespace={meta['namespace']}")
+        stored = cluster.get(e2e.resource_of(obj), meta["name"], f"--namespace={meta['namespace']}")
         # nothing defaulted that render did not write, nothing pruned that it wrote
         assert comparable(stored) == comparable(obj), (obj["kind"], meta["name"])
 

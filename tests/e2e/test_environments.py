@@ -5,8 +5,6 @@ as a user would check them."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,32 +22,9 @@ def project(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return e2e.project_copy(tmp_path_factory.mktemp("environments") / "tars", venv)
 
 
-def render(project: Path, venv: Path, stack: str) -> list[dict[str, Any]]:
-    """The objects ``tars-components render --stack STACK`` writes, as the project has it."""
-    out = project.parent / f"render-{stack}"
-    shutil.rmtree(out, ignore_errors=True)
-    subprocess.run(
-        [str(venv / "bin" / "tars-components"), "render", "--stack", stack, "--out", str(out)],
-        cwd=project,
-        check=True,
-        capture_output=True,
-    )
-    return list(e2e.objects_of(out))
-
-
 def key(obj: dict[str, Any]) -> tuple[str, str, str]:
     meta = obj["metadata"]
     return obj["kind"], meta.get("namespace", ""), meta["name"]
-
-
-def live(cluster: e2e.Cluster, obj: dict[str, Any]) -> dict[str, Any]:
-    kind, namespace, name = key(obj)
-    resource = (
-        f"{kind.lower()}.{obj['apiVersion'].split('/')[0]}"
-        if "/" in obj["apiVersion"]
-        else kind.lower()
-    )
-    return cluster.get(resource, name, f"--namespace={namespace}", "--show-managed-fields")
 
 
 def appliers(obj: dict[str, Any]) -> list[str]:
@@ -90,10 +65,10 @@ def dev(pulumi: e2e.Pulumi, project: Path, cluster: e2e.Cluster) -> Iterator[Pat
 
 
 def test_up_creates_every_rendered_object(dev: Path, venv: Path, cluster: e2e.Cluster) -> None:
-    expected = render(dev, venv, "dev")
+    expected = e2e.render_stack(dev, venv, "dev")
     assert expected, "render --stack dev wrote nothing"
     for obj in expected:
-        stored = live(cluster, obj)
+        stored = e2e.live(cluster, obj)
         assert stored["metadata"]["name"] == obj["metadata"]["name"]
         managers = [
             m
@@ -220,10 +195,10 @@ def test_staging_and_prod_beside_dev(
         # context per namespace (tars-staging, tars-prod)
         pulumi("up", "--yes", "--skip-preview", "--stack", stack, cwd=dev).ok()
     assert workloads_ready(cluster, "tars-staging") is True
-    for obj in render(dev, venv, "staging"):
-        assert live(cluster, obj)["metadata"]["namespace"] == "tars-staging"
-    for obj in render(dev, venv, "prod"):
-        assert live(cluster, obj)["metadata"]["namespace"] == "tars-prod"
+    for obj in e2e.render_stack(dev, venv, "staging"):
+        assert e2e.live(cluster, obj)["metadata"]["namespace"] == "tars-staging"
+    for obj in e2e.render_stack(dev, venv, "prod"):
+        assert e2e.live(cluster, obj)["metadata"]["namespace"] == "tars-prod"
     assert cluster.get("tservers.k8s.tars.io", "--namespace=tars-prod")["items"]
     # dev is untouched by the other two
     pulumi("preview", "--expect-no-changes", "--stack", "dev", cwd=dev).ok()
@@ -232,7 +207,7 @@ def test_staging_and_prod_beside_dev(
 def test_destroy_leaves_nothing(
     dev: Path, venv: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
 ) -> None:
-    expected = {stack: render(dev, venv, stack) for stack in ("dev", "staging", "prod")}
+    expected = {stack: e2e.render_stack(dev, venv, stack) for stack in ("dev", "staging", "prod")}
     for stack, objects in expected.items():
         pulumi("destroy", "--yes", "--skip-preview", "--stack", stack, cwd=dev).ok()
         for obj in objects:

@@ -22,7 +22,6 @@ NAMESPACE = "tars-platform"
 PLATFORM = "platform"
 REFERENCE = f"organization/tars/{PLATFORM}"  # the file backend's fully qualified name
 CONSUMER = e2e.ROOT / "examples" / "consumer"
-NODE = "local-tars-platform-0"
 
 
 def platform_documents(project: Path) -> None:
@@ -42,37 +41,9 @@ def platform_documents(project: Path) -> None:
 
 @pytest.fixture(scope="module")
 def namespace(cluster: e2e.Cluster) -> Iterator[str]:
-    """The platform's namespace with a fake node of its own (``tars.io/node.<ns>``), as
-    ``tools/e2e/cluster`` prepares the environments' namespaces."""
-    node = {
-        "apiVersion": "v1",
-        "kind": "Node",
-        "metadata": {
-            "name": NODE,
-            "annotations": {"kwok.x-k8s.io/node": "fake"},
-            "labels": {
-                f"tars.io/node.{NAMESPACE}": "",
-                "tars.io/SupportLocalVolume": "",
-                "kubernetes.io/hostname": NODE,
-                "kubernetes.io/os": "linux",
-                "kubernetes.io/arch": "amd64",
-                "type": "kwok",
-            },
-        },
-        "status": {
-            "capacity": {"cpu": "32", "memory": "128Gi", "pods": "110"},
-            "allocatable": {"cpu": "32", "memory": "128Gi", "pods": "110"},
-        },
-    }
-    ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE}}
-    objects = json.dumps({"apiVersion": "v1", "kind": "List", "items": [node, ns]})
-    cluster.kubectl("apply", "-f", "-", stdin=objects)
-    cluster.kubectl("wait", "--for=condition=Ready", f"node/{NODE}", "--timeout=120s")
-    try:
-        yield NAMESPACE
-    finally:
-        cluster.kubectl("delete", "namespace", NAMESPACE, "--wait=false", check=False)
-        cluster.kubectl("delete", "node", NODE, check=False)
+    """The platform's namespace, with a fake node of its own."""
+    with e2e.namespace_with_node(cluster, NAMESPACE) as name:
+        yield name
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ the control plane, and every check reads the API server with ``kubectl``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -113,6 +114,42 @@ class Cluster:
             capture_output=True,
             text=True,
         )
+
+
+@contextlib.contextmanager
+def namespace_with_node(cluster: Cluster, namespace: str) -> Iterator[str]:
+    """``namespace`` with a fake node of its own (``tars.io/node.<namespace>``), as
+    ``tools/e2e/cluster`` prepares the environments' namespaces; both deleted afterwards."""
+    node_name = f"{cluster.name}-{namespace}-0"
+    node = {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": node_name,
+            "annotations": {"kwok.x-k8s.io/node": "fake"},
+            "labels": {
+                f"tars.io/node.{namespace}": "",
+                "tars.io/SupportLocalVolume": "",
+                "kubernetes.io/hostname": node_name,
+                "kubernetes.io/os": "linux",
+                "kubernetes.io/arch": "amd64",
+                "type": "kwok",
+            },
+        },
+        "status": {
+            "capacity": {"cpu": "32", "memory": "128Gi", "pods": "110"},
+            "allocatable": {"cpu": "32", "memory": "128Gi", "pods": "110"},
+        },
+    }
+    ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}
+    objects = json.dumps({"apiVersion": "v1", "kind": "List", "items": [node, ns]})
+    cluster.kubectl("apply", "-f", "-", stdin=objects)
+    cluster.kubectl("wait", "--for=condition=Ready", f"node/{node_name}", "--timeout=120s")
+    try:
+        yield namespace
+    finally:
+        cluster.kubectl("delete", "namespace", namespace, "--wait=false", check=False)
+        cluster.kubectl("delete", "node", node_name, check=False)
 
 
 def cluster_up(dir: Path, names: Sequence[str] = ("local",)) -> None:
@@ -315,6 +352,40 @@ def install_crds(cluster: Cluster, venv: Path, project: Path) -> None:
     )
     cluster.kubectl("apply", "--server-side", "-f", str(out / "0-crd"))
     cluster.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+
+
+def render_stack(project: Path, venv: Path, stack: str) -> list[dict[str, Any]]:
+    """The objects ``tars-components render --stack STACK`` writes for ``project`` (what the
+    product predicts the cluster will hold)."""
+    out = project.parent / f"render-{stack}"
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run(
+        [str(venv / "bin" / "tars-components"), "render", "--stack", stack, "--out", str(out)],
+        cwd=project,
+        check=True,
+        capture_output=True,
+    )
+    return list(objects_of(out))
+
+
+def resource_of(obj: dict[str, Any]) -> str:
+    """The ``kubectl`` resource of an object: ``kind.group``, or the kind of the core group."""
+    version = obj["apiVersion"]
+    return (
+        f"{obj['kind'].lower()}.{version.split('/')[0]}" if "/" in version else obj["kind"].lower()
+    )
+
+
+def live(cluster: Cluster, obj: dict[str, Any]) -> dict[str, Any]:
+    """What the API server stores for ``obj`` (its kind, namespace and name), managed fields
+    included."""
+    meta = obj["metadata"]
+    return cluster.get(
+        resource_of(obj),
+        meta["name"],
+        f"--namespace={meta.get('namespace', '')}",
+        "--show-managed-fields",
+    )
 
 
 def preview_steps(result: Result) -> list[dict[str, Any]]:
