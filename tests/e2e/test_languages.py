@@ -5,7 +5,8 @@ the schema the plugin serves, and linked into the program) and ``pulumi up`` a f
 template and a Tars server to the loopback cluster. A rule error fails their preview with its
 code and the argument's path; the admission rules' own resources are served by the plugin,
 never by a ``pulumi-python`` dynamic provider the program's language cannot start
-(pulumi/pulumi#5455)."""
+(pulumi/pulumi#5455). ``examples/consumer``, a Python program of your own, goes through
+``pulumi install`` and ``pulumi up`` too."""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ SECOND_PORT = {
     "go": ("Port: pulumi.Int(10001)", "Port: pulumi.Int(10000)"),
     "yaml": ("port: 10001", "port: 10000"),
 }
-#: What the examples need of the repository (``plugin/requirements.txt`` installs ``..``).
+#: What the examples need of the repository (``plugin/requirements.txt`` installs ``..``,
+#: ``examples/consumer/requirements.txt`` ``../..``).
 PACKAGE = ("pyproject.toml", "README.md", "tars_components", "plugin")
 SKIP = shutil.ignore_patterns("__pycache__", "venv", "node_modules", "sdks", "go.sum", "out")
 
@@ -227,3 +229,28 @@ def test_the_arguments_are_typed_as_the_schema_says(
         program.write_text(text, encoding="utf-8")
     assert code != 0, output
     assert refusal in output, output
+
+
+def test_the_python_consumer_installs_and_runs(
+    workspace: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
+) -> None:
+    """``examples/consumer`` (a Python program of your own) through ``pulumi install`` (its
+    virtualenv from its requirements: this repository and the pinned pulumi-kubernetes), then
+    ``pulumi up`` on the cluster instead of its default render directory."""
+    project = workspace / "examples" / "consumer"
+    shutil.copytree(e2e.ROOT / "examples" / "consumer", project, ignore=SKIP)
+    namespace = "tars-consumer"
+    with e2e.namespace_with_node(cluster, namespace):
+        pulumi("install", cwd=project, timeout=1800).ok()
+        assert (project / "venv" / "bin" / "python").exists()
+        pulumi("stack", "init", "dev", cwd=project).ok()
+        pulumi("config", "rm", "renderDir", "--stack", "dev", cwd=project).ok()
+        pulumi("config", "set", "namespace", namespace, "--stack", "dev", cwd=project).ok()
+        try:
+            pulumi("up", "--yes", "--skip-preview", "--stack", "dev", cwd=project).ok()
+            for name in ("shop-orderserver", "web-portal"):
+                sts = cluster.get("statefulset", name, f"--namespace={namespace}")
+                assert sts["status"].get("readyReplicas") == sts["spec"]["replicas"], sts["status"]
+            pulumi("preview", "--expect-no-changes", "--stack", "dev", cwd=project).ok()
+        finally:
+            pulumi("destroy", "--yes", "--skip-preview", "--stack", "dev", cwd=project)
