@@ -40,6 +40,7 @@ SECOND_PORT = {
 #: What the examples need of the repository (``plugin/requirements.txt`` installs ``..``,
 #: ``examples/consumer/requirements.txt`` ``../..``).
 PACKAGE = ("pyproject.toml", "README.md", "tars_components", "plugin")
+CONSUMER_STACK = "installed"
 SKIP = shutil.ignore_patterns("__pycache__", "venv", "node_modules", "sdks", "go.sum", "out")
 
 
@@ -243,14 +244,19 @@ def test_the_python_consumer_installs_and_runs(
     with e2e.namespace_with_node(cluster, namespace):
         pulumi("install", cwd=project, timeout=1800).ok()
         assert (project / "venv" / "bin" / "python").exists()
-        pulumi("stack", "init", "dev", cwd=project).ok()
-        pulumi("config", "rm", "renderDir", "--stack", "dev", cwd=project).ok()
-        pulumi("config", "set", "namespace", namespace, "--stack", "dev", cwd=project).ok()
+        # a stack name of its own: the suite's file backend is shared (tars-consumer/dev is
+        # test_other_stacks')
+        shutil.copy2(project / "Pulumi.dev.yaml", project / f"Pulumi.{CONSUMER_STACK}.yaml")
+        pulumi("stack", "init", CONSUMER_STACK, cwd=project).ok()
+        stack = ("--stack", CONSUMER_STACK)
+        pulumi("config", "rm", "renderDir", *stack, cwd=project).ok()
+        pulumi("config", "set", "namespace", namespace, *stack, cwd=project).ok()
         try:
-            pulumi("up", "--yes", "--skip-preview", "--stack", "dev", cwd=project).ok()
+            pulumi("up", "--yes", "--skip-preview", *stack, cwd=project).ok()
             for name in ("shop-orderserver", "web-portal"):
                 sts = cluster.get("statefulset", name, f"--namespace={namespace}")
                 assert sts["status"].get("readyReplicas") == sts["spec"]["replicas"], sts["status"]
-            pulumi("preview", "--expect-no-changes", "--stack", "dev", cwd=project).ok()
+            pulumi("preview", "--expect-no-changes", *stack, cwd=project).ok()
         finally:
-            pulumi("destroy", "--yes", "--skip-preview", "--stack", "dev", cwd=project)
+            pulumi("destroy", "--yes", "--skip-preview", *stack, cwd=project)
+            pulumi("stack", "rm", "--yes", *stack, cwd=project)
