@@ -52,8 +52,8 @@ from .limits import Limits
 from .loading.documents import parse_document
 from .loading.files import read_texts
 from .loading.load import load_texts
+from .models.credential import P_CONFIG_KEY
 from .models.document import Document, Source
-from .models.taccount import P_CONFIG_KEY
 from .options import Mode, Options, check_option_values
 from .pipeline import check
 from .rules.taccount import TA006

@@ -48,6 +48,7 @@ from .rules.rollout import check_max_unavailable, check_stopped, engine_ignored
 from .rules.storage import storage_violations
 from .rules.taccount import unresolved_credentials
 from .rules.tdeploy import approver_violations
+from .rules.tframework import unresolved_expand
 from .secrets import AccountHashing
 
 if TYPE_CHECKING:
@@ -211,10 +212,11 @@ def diff(
 
 
 def kind_violations(stack: DocumentSet, options: Options) -> list[Violation]:
-    """What the output mode says about the wave-2 kinds: TA006 (crd mode, credentials from
-    Pulumi config secrets), TX001 (expand mode skips them)."""
+    """What the output mode says about the wave-2 kinds: TA006 and TF006 (crd mode,
+    credentials and ``expand`` values from Pulumi config secrets), TX001 (expand mode skips
+    them)."""
     if options.mode == Mode.CRD:
-        return list(unresolved_credentials(stack))
+        return [*unresolved_credentials(stack), *unresolved_expand(stack)]
     return expand_mode_warnings(stack)
 
 

@@ -200,7 +200,8 @@ def verify(password: str, hashed: str) -> bool:
 
 
 def placeholder(key: str) -> str:
-    """The 60-character stand-in for an unresolved ``bcryptPassword`` (see the module doc)."""
+    """The 60-character stand-in for an unresolved ``bcryptPassword`` (see the module doc), and
+    for an unresolved TFrameworkConfig ``expand`` value."""
     marker = f"{PLACEHOLDER_PREFIX}tars:{key}!"
     if len(marker) > 60:
         import hashlib

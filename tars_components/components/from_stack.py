@@ -15,8 +15,8 @@ from ..document_set import DocumentSet
 from ..expansion.resources import plain_objects
 from ..expansion.rollout import apply_rollouts, plan_lines
 from ..expansion.tconfig import config_maps
-from ..models import MASTER, TConfigDocument, TServerDocument
-from ..models.taccount import SecretRef
+from ..models import MASTER, SecretRef, TConfigDocument, TFrameworkConfigDocument, TServerDocument
+from ..mutation.tframework import resolve_expand
 from ..options import Mode, Options
 from ..tdeploy import Request, request_of
 from .args import (
@@ -90,28 +90,30 @@ class StackComponents:
 
 
 def referenced_secrets(stack: DocumentSet) -> list[str]:
-    """The config keys (``KEY`` of ``{configSecret: KEY}``) the stack's TAccounts reference,
-    sorted."""
+    """The config keys (``KEY`` of ``{configSecret: KEY}``) the stack's TAccounts and its
+    TFrameworkConfigs' ``expand`` reference, sorted."""
     keys = set()
     for account in stack.accounts:
         auth = account.spec.authentication
         for value in (auth.password, auth.bcrypt_password):
             if isinstance(value, SecretRef):
                 keys.add(value.config_secret)
+    for framework in stack.frameworks:
+        keys.update(v.config_secret for v in framework.expand.values() if isinstance(v, SecretRef))
     return sorted(keys)
 
 
 def config_secrets(stack: DocumentSet, config: pulumi.Config) -> dict[str, pulumi.Output[str]]:
-    """The Pulumi config secrets ``tars:KEY`` that the stack's TAccounts reference and that
-    are set, as secret Outputs (a key that is not set stays a placeholder, warned as TA006)."""
+    """The Pulumi config secrets ``tars:KEY`` that the stack references and that are set, as
+    secret Outputs (a key that is not set stays a placeholder, warned as TA006)."""
     found: dict[str, pulumi.Output[str]] = {}
     for key in referenced_secrets(stack):
         value = config.get_secret(key)
         if value is None:
             pulumi.log.warn(
-                f"{config.name}:{key} is not set: TAccounts referencing it get the placeholder "
-                f"hash, which no password verifies against (pulumi config set --secret "
-                f"{config.name}:{key})"
+                f"{config.name}:{key} is not set: a TAccount referencing it gets the placeholder "
+                f"hash, which no password verifies against, and a TFrameworkConfig's expand "
+                f"value the placeholder (pulumi config set --secret {config.name}:{key})"
             )
         else:
             found[key] = value
@@ -139,8 +141,9 @@ def components_from_stack(
     * ``external_replicas``: see :class:`TFrameworkArgs`. Defaults to false.
     * ``prefix``: prepended to every logical name (e.g. ``eu/``) when one program deploys the
       same namespaces to several clusters.
-    * ``secrets``: values of the TAccounts' ``{configSecret: KEY}`` references
-      (:func:`config_secrets` reads them from the Pulumi config).
+    * ``secrets``: values of the ``{configSecret: KEY}`` references of the TAccounts and of
+      the TFrameworkConfigs' ``expand`` (:func:`config_secrets` reads them from the Pulumi
+      config).
     * ``salt_key``: the secret key that salts the TAccounts' password hashes
       (``tars:accountSaltKey``; see :class:`TAccountArgs`). Defaults to None: a random salt
       per account, kept in the state.
@@ -163,7 +166,11 @@ def components_from_stack(
     before = {(d.kind, d.namespace, d.name): d for d in previous.documents} if previous else {}
     built = StackComponents()
     for namespace in namespaces:
-        documents = [d for d in stack.documents if d.namespace == namespace]
+        documents = [
+            resolve_expand(d, secrets) if isinstance(d, TFrameworkConfigDocument) else d
+            for d in stack.documents
+            if d.namespace == namespace
+        ]
         framework = TFramework(
             f"{prefix}{namespace}",
             TFrameworkArgs(

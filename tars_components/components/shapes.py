@@ -466,7 +466,7 @@ class TFrameworkConfigArgsDict(TypedDict, total=False):
     recordLimit: RecordLimitArgsDict
     nodeImage: Required[ImageRefArgsDict]
     upChain: Mapping[str, Sequence[UpChainEndpointArgsDict]]
-    expand: Mapping[str, str]
+    expand: Mapping[str, pulumi.Input[str]]
 
 
 class ImageBuildV1beta3ArgsDict(TypedDict, total=False):
@@ -487,7 +487,7 @@ class TFrameworkConfigV1beta2ArgsDict(TypedDict, total=False):
     recordLimit: RecordLimitArgsDict
     nodeImage: Required[ImageRefArgsDict]
     upChain: Mapping[str, Sequence[UpChainEndpointArgsDict]]
-    expand: Mapping[str, str]
+    expand: Mapping[str, pulumi.Input[str]]
 
 
 class ImageBuildV1beta2ArgsDict(TypedDict, total=False):

@@ -15,7 +15,7 @@ from typing import Any, overload
 import pulumi
 
 from ..models import Document, TAccountDocument
-from ..models.taccount import SecretRef
+from ..models.credential import SecretRef
 from ..secrets import AccountHashing, check_key, is_placeholder, keyed_salt
 from .account_salt import TAccountSalt
 from .args import TAccountArgs, split_args

@@ -23,6 +23,7 @@ from ..models.conversion import (
     convert,
 )
 from ..mutation import mutate_server, mutate_template
+from ..mutation.tframework import resolve_expand
 from ..options import Options
 from ..rules.crd_mode import conversion_violations, refused_statefulset_violations
 from .rollout import apply_rollouts
@@ -55,6 +56,8 @@ def crd_document(
         return _without_pruned_claim_metadata(mutate_server(target, framework).to_dict())
     if isinstance(document, TTemplateDocument):
         return convert(mutate_template(document).to_dict(), version)
+    if isinstance(document, TFrameworkConfigDocument):
+        document = resolve_expand(document)  # a reference left unresolved: its placeholder
     return convert(document.to_dict(), version)
 
 

@@ -4,6 +4,9 @@ from typing import TYPE_CHECKING
 
 from ..deprecation import renamed_attributes
 from .base import TarsModel, is_deferred
+
+# Wave 2: the rest of a TarsK8S namespace.
+from .credential import SecretRef
 from .document import API_VERSIONS, GROUP, V1BETA2, V1BETA3, Document, ObjectMeta, Source
 from .kube import (
     ClaimTemplate,
@@ -14,13 +17,10 @@ from .kube import (
     NodeSelectorRequirement,
     Resources,
 )
-
-# Wave 2: the rest of a TarsK8S namespace.
 from .taccount import (
     Authentication,
     Authorization,
     Role,
-    SecretRef,
     TAccountDocument,
     TAccountSpec,
     Token,

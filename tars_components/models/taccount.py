@@ -12,52 +12,17 @@ The mutating webhook replaces a password by its bcrypt hash (M-TA1); see
 from enum import Enum
 from typing import Annotated, Any, ClassVar
 
-from pydantic import Field, PlainSerializer, PlainValidator, WithJsonSchema, model_validator
-from pydantic_core import PydanticCustomError
+from pydantic import Field, model_validator
 
-from .base import TarsModel, is_deferred, pattern
+from .base import TarsModel, pattern
+from .credential import Credential, SecretRef
 from .document import Document
 from .kube import Lax
 
 P_USERNAME = r"^[\x21-\x7e\p{Han}]*$"
 P_TOKEN_NAME = r"^[\x21-\x7e]*$"
-P_CONFIG_KEY = r"^[A-Za-z0-9][-_.A-Za-z0-9]*$"
 P_PASSWORD = r"^[\x21-\x7e]{6,32}$"
 BCRYPT_LENGTH = 60
-
-
-class SecretRef(TarsModel):
-    """A reference to a Pulumi config secret: ``{configSecret: KEY}`` names ``tars:KEY``
-    (set with ``pulumi config set --secret tars:KEY``)."""
-
-    config_secret: Annotated[str, pattern(P_CONFIG_KEY, 200)]
-
-
-def _credential(value: Any) -> Any:
-    """A :class:`SecretRef` from ``{configSecret: KEY}``, a deferred value as is, or a string."""
-    if isinstance(value, SecretRef) or is_deferred(value) or isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        return SecretRef.model_validate(value)
-    raise PydanticCustomError(
-        "credential_type", "must be a string or a mapping {configSecret: KEY}"
-    )
-
-
-_SECRET_REF_SCHEMA = {
-    "type": "object",
-    "properties": {"configSecret": {"type": "string", "pattern": P_CONFIG_KEY, "maxLength": 200}},
-    "required": ["configSecret"],
-    "additionalProperties": False,
-}
-
-Credential = Annotated[
-    Any,
-    PlainValidator(_credential),
-    PlainSerializer(lambda v: v.to_dict() if isinstance(v, SecretRef) else v, return_type=Any),
-    WithJsonSchema({"anyOf": [{"type": "string"}, _SECRET_REF_SCHEMA]}),
-]
-"""A secret reference, a deferred value (``pulumi.Output``), or a plain string."""
 
 
 class Role(str, Enum):

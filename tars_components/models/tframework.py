@@ -19,6 +19,7 @@ from .base import (
     new_dict,
     pattern,
 )
+from .credential import Credential
 from .document import Document
 
 FRAMEWORK_CONFIG_NAME = "tars-framework"
@@ -94,7 +95,11 @@ class TFrameworkConfigDocument(Document):
     up_chain: dict[str, Annotated[list[UpChainEndpoint], Field(min_length=1)]] = Field(
         default_factory=new_dict
     )
-    expand: dict[str, str] = Field(default_factory=new_dict)
+    expand: dict[str, Credential] = Field(default_factory=new_dict)
+    """Free key/values for TarsWeb (``nativeDBConfig``, ``nativeFrameworkConfig``). A value
+    may be ``{configSecret: KEY}`` (the Pulumi config secret ``tars:KEY``) or a deferred
+    value: TarsWeb reads them from this object, so the cluster holds them in plaintext, while
+    the Pulumi state and output keep them secret."""
 
     @property
     def registry(self) -> RegistryRef | None:

@@ -221,8 +221,10 @@ class FrameworkConfig(TypedDict):
     """How much history the framework keeps. Defaults to 48 of each."""
     upChain: Optional[dict[str, list[UpChainEndpoint]]]
     """Endpoints outside the cluster, by name. Defaults to none."""
-    expand: Optional[dict[str, str]]
-    """Free-form settings of the framework (``expand`` of the CRD). Defaults to none."""
+    expand: Optional[dict[str, pulumi.Input[str]]]
+    """Free-form settings of the framework for TarsWeb (``expand`` of the CRD:
+    ``nativeDBConfig``, ``nativeFrameworkConfig``); a secret value stays a secret in the
+    state (the cluster keeps it in this object, where TarsWeb reads it). Defaults to none."""
 
 
 class ImageRelease(TypedDict):

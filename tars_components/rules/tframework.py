@@ -1,8 +1,9 @@
-"""TFrameworkConfig rules TF002 and TF003 (docs/rules/index.md).
+"""TFrameworkConfig rules TF002, TF003 and TF006 (docs/rules/index.md).
 
 TarsK8S reads only the TFrameworkConfig named ``tars-framework`` of a namespace; any other is
 ignored, which is worth a warning (TF002). Two configs with one name would replace each other
-(TF003). TF001 (the CRD schema) is reported by the loader.
+(TF003). An ``expand`` value kept in a Pulumi config secret is written as a placeholder by an
+offline render (TF006). TF001 (the CRD schema) is reported by the loader.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterator
 
 from ..document_set import DocumentSet
 from ..errors import Violation
-from ..models import FRAMEWORK_CONFIG_NAME
+from ..models import FRAMEWORK_CONFIG_NAME, SecretRef
 from .common import same_names
 from .registry import ERROR, WARNING, rule
 
@@ -29,6 +30,29 @@ TF003 = rule(
     "one TFrameworkConfig per name in a namespace (a second would replace the first)",
     origin="tars-components",
 )
+
+TF006 = rule(
+    "TF006",
+    WARNING,
+    "TFrameworkConfig",
+    "crd mode: an expand value kept in a Pulumi config secret is rendered offline as a placeholder",
+    origin="tars-components",
+)
+
+
+def unresolved_expand(stack: DocumentSet) -> Iterator[Violation]:
+    """TF006 (crd mode): ``expand`` values kept in Pulumi config secrets, which an offline
+    render cannot read; it writes a placeholder instead."""
+    for config in stack.frameworks:
+        for key, value in config.expand.items():
+            if isinstance(value, SecretRef):
+                yield TF006.at(
+                    config,
+                    f"expand.{key}",
+                    f"comes from the Pulumi config secret tars:{value.config_secret}: an "
+                    "offline render writes a placeholder (pulumi up resolves the secret; "
+                    "TarsWeb reads it from this object, where the cluster keeps it)",
+                )
 
 
 def check_frameworks(stack: DocumentSet) -> Iterator[Violation]:

@@ -675,3 +675,37 @@ def test_a_node_config_is_created_after_the_activated_master_of_its_file() -> No
     assert master_object.urn in node_object.dependencies
     assert old_object.urn not in node_object.dependencies
     assert node_object.urn not in master_object.dependencies
+
+
+DB_CONFIG = '{"host": "mysql.tars-dev", "password": "db-Passw0rd-4417"}'
+
+
+def test_an_expand_value_from_a_config_secret_stays_a_secret() -> None:
+    """TarsWeb reads ``expand`` from the TFrameworkConfig itself, so the object carries the
+    value; in the Pulumi registrations (and so the state) it is a secret everywhere."""
+    config = {**FRAMEWORK, "expand": {"nativeDBConfig": {"configSecret": "tarswebDB"}}}
+    stack = load([config, template("tars.default")])
+    secrets = {"tarswebDB": pulumi.Output.secret(DB_CONFIG)}
+    recording = record(lambda: components_from_stack(stack, CRD, secrets=secrets))
+    (framework,) = k8s_by_kind(recording)["TFrameworkConfig"]
+    expand = framework.inputs["expand"]
+    assert rpc.is_rpc_secret(expand)  # the map is registered as a secret as a whole
+    assert strip_secrets(expand) == {"nativeDBConfig": DB_CONFIG}
+    assert recording.plaintext("db-Passw0rd-4417") == []
+    # an unset key: the placeholder, never an empty or stale value
+    unset = record(lambda: components_from_stack(stack, CRD, secrets={}))
+    (framework,) = k8s_by_kind(unset)["TFrameworkConfig"]
+    assert is_placeholder(framework.inputs["expand"]["nativeDBConfig"])
+
+
+def test_render_writes_a_placeholder_for_an_expand_secret(tmp_path: Path) -> None:
+    config = {**FRAMEWORK, "expand": {"nativeDBConfig": {"configSecret": "tarswebDB"}}}
+    (tmp_path / "stack").mkdir()
+    (tmp_path / "stack" / "stack.yaml").write_text(
+        stack_text(config, template("tars.default")), encoding="utf-8"
+    )
+    code = cli(["render", str(tmp_path / "stack"), "--out", str(tmp_path / "out"), "--mode", "crd"])
+    assert code == 0
+    (written,) = (tmp_path / "out").rglob("*tframeworkconfig*.yaml")
+    expand = yaml.safe_load(written.read_text(encoding="utf-8"))["expand"]
+    assert is_placeholder(expand["nativeDBConfig"])

@@ -30,6 +30,10 @@ USERNAME = "crdadmin"
 #: The TAccount's password: set with ``pulumi config set --secret`` and searched for.
 PASSWORD = "Crd-e2e-7Qx!pass"
 SECRET_KEY = "crdAdminPassword"
+#: TarsWeb's database settings in the TFrameworkConfig's ``expand``, a config secret too.
+DB_PASSWORD = "Db-e2e-3Kp!pass"
+DB_CONFIG = f'{{"host": "tars-mysql", "user": "tarsweb", "password": "{DB_PASSWORD}"}}'
+DB_KEY = "crdDBConfig"
 #: v1.4.1's CRDs, renamed so that they live beside ours: group, kinds and resource names.
 LEGACY_GROUP = "v141.tars.io"
 LEGACY_PREFIX = "v141"
@@ -70,10 +74,18 @@ def project(
         text = source.read_text(encoding="utf-8").replace("tars-dev", NAMESPACE)
         (stack / source.name).write_text(text, encoding="utf-8")
     (stack / "70-account.yaml").write_text(ACCOUNT, encoding="utf-8")
+    framework = stack / "00-framework.yaml"
+    text = framework.read_text(encoding="utf-8")
+    assert text.count('nativeDBConfig: ""') == 1
+    framework.write_text(
+        text.replace('nativeDBConfig: ""', f"nativeDBConfig: {{configSecret: {DB_KEY}}}"),
+        encoding="utf-8",
+    )
     e2e.stack_config(project, STACK, NAMESPACE, f"stacks/{STACK}", "crd")
     pulumi("stack", "init", STACK, cwd=project).ok()
-    set_secret = ("config", "set", "--secret", f"tars:{SECRET_KEY}", PASSWORD)
-    pulumi(*set_secret, "--stack", STACK, cwd=project).ok()
+    for key, value in ((SECRET_KEY, PASSWORD), (DB_KEY, DB_CONFIG)):
+        set_secret = ("config", "set", "--secret", f"tars:{key}", value)
+        pulumi(*set_secret, "--stack", STACK, cwd=project).ok()
     return project
 
 
@@ -102,6 +114,8 @@ def comparable(obj: dict[str, Any]) -> dict[str, Any]:
     if obj["kind"] == "TAccount":
         out["spec"] = json.loads(json.dumps(obj["spec"]))
         out["spec"]["authentication"].pop("bcryptPassword", None)
+    if obj["kind"] == "TFrameworkConfig":  # render: a placeholder; the cluster: the secret
+        out["expand"] = {k: v for k, v in obj["expand"].items() if k != "nativeDBConfig"}
     return out
 
 
@@ -139,6 +153,15 @@ def test_the_password_is_stored_only_as_the_webhook_hash(up: Path, cluster: e2e.
     # what TarsWeb checks: bcrypt over the lowercase hex SHA-1 of the password
     sha1 = hashlib.sha1(PASSWORD.encode()).hexdigest()
     assert bcrypt.checkpw(sha1.encode(), auth["bcryptPassword"].encode())
+
+
+def test_tarsweb_reads_the_expand_secret_from_the_framework_config(
+    up: Path, cluster: e2e.Cluster
+) -> None:
+    stored = cluster.get(
+        "tframeworkconfigs.k8s.tars.io", "tars-framework", f"--namespace={NAMESPACE}"
+    )
+    assert stored["expand"] == {"nativeDBConfig": DB_CONFIG, "nativeFrameworkConfig": ""}
 
 
 def state_files(pulumi: e2e.Pulumi) -> Iterator[tuple[Path, str]]:
@@ -753,9 +776,11 @@ def test_every_tighter_row_has_its_test() -> None:
 def test_the_secret_is_in_no_state_output_or_object(
     up: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
 ) -> None:
-    """Last: after every pulumi command of the journey (ups, previews, the PR diff)."""
+    """Last: after every pulumi command of the journey (ups, previews, the PR diff). The
+    expand secret is in the TFrameworkConfig, where TarsWeb reads it, and nowhere else."""
     # the password, and the SHA-1 that TarsWeb's login compares (as good as the password)
-    needles = (PASSWORD, hashlib.sha1(PASSWORD.encode()).hexdigest())
+    # and the expand secret, which only the TFrameworkConfig TarsWeb reads may hold
+    needles = (PASSWORD, hashlib.sha1(PASSWORD.encode()).hexdigest(), DB_PASSWORD)
     exported = pulumi("stack", "export", "--stack", STACK, cwd=up).ok().stdout
     haystacks = {"pulumi stack export": exported}
     haystacks.update({f"the state file {p.name}": text for p, text in state_files(pulumi)})
@@ -769,4 +794,4 @@ def test_the_secret_is_in_no_state_output_or_object(
     assert "taccounts.k8s.tars.io" in listed
     assert len(haystacks) > 20
     found = [(where, n) for where, text in haystacks.items() for n in needles if n in text]
-    assert found == [], found
+    assert found == [("kubectl get tframeworkconfigs.k8s.tars.io", DB_PASSWORD)], found

@@ -715,3 +715,23 @@ def test_a_controller_needs_its_ca_where_pulumi_tls_is_missing(
         "(docs/pulumi/multi-language.md); give the webhook CA"
     ]
     assert not [r for r in recording.registrations if r.type.startswith("kubernetes:")]
+
+
+def test_a_secret_expand_value_stays_secret(
+    engine: RecordingEngine, plugin: ComponentProviderProcess
+) -> None:
+    """TarsWeb's settings in ``expand`` (a database password) from another language, as a
+    secret: the TFrameworkConfig carries it (TarsWeb reads it there), as a secret."""
+    secret = "db-Passw0rd-from-ts"
+    config = {**CONFIG, "expand": {"nativeDBConfig": output_value(secret, secret=True)}}
+    args = {"namespace": "shop-expand-secret", "config": config, "mode": "crd"}
+    response = plugin.construct("tars:index:TFramework", "fw-secret", args)
+    children = engine.children_of(response.urn)
+    (framework,) = [c for c in children if c.type.endswith(":TFrameworkConfig")]
+    assert framework.inputs["expand"] == {"secret": {"nativeDBConfig": secret}}
+    leaks = [
+        f"{r.type}::{r.name} {path}"
+        for r in engine.registrations
+        for path in plaintext_paths(from_struct(r.object), secret)
+    ]
+    assert leaks == []

@@ -147,7 +147,7 @@ def test_validate_is_the_same_after_mutation_with_framework() -> None:
 
 def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected = {f"TS{n:03d}" for n in range(1, 22)} | {f"TS{n:03d}" for n in range(23, 27)}
-    expected |= {f"TT{n:03d}" for n in range(1, 9)} | {f"TF{n:03d}" for n in range(1, 6)}
+    expected |= {f"TT{n:03d}" for n in range(1, 9)} | {f"TF{n:03d}" for n in range(1, 7)}
     expected |= {f"TC{n:03d}" for n in range(1, 14)} | {f"TI{n:03d}" for n in range(1, 5)}
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
@@ -179,6 +179,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
         "TS024",
         "TS025",
         "TF002",
+        "TF006",
         "TC009",
         "TC012",
         "TI002",

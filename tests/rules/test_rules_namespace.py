@@ -8,7 +8,18 @@ from pathlib import Path
 import pytest
 from support.cli import run
 from support.namespace_documents import Doc, account, config, image, tree
-from support.rules import NS, assert_one, base_docs, check, line_of, load, only, render, tars_server
+from support.rules import (
+    NS,
+    assert_one,
+    base_docs,
+    check,
+    framework,
+    line_of,
+    load,
+    only,
+    render,
+    tars_server,
+)
 
 from tars_components.errors import Severity
 from tars_components.loading.load import load_texts
@@ -416,3 +427,24 @@ def test_cli_validate_previous_treats_known_documents_as_updates(tmp_path: Path)
     changed = run("validate", str(new), "--namespace", NS, "--previous", str(old))
     assert "TC006" not in changed.stdout and "TC002" not in changed.stdout  # an update
     assert changed.returncode == 1 and "TC001 error TConfig" in changed.stdout
+
+
+def test_tf006_crd_mode_tells_that_expand_secrets_are_rendered_as_placeholders() -> None:
+    config = {**framework(), "expand": {"nativeDBConfig": {"configSecret": "tarswebDB"}}}
+    text = render(config, *base_docs()[1:])
+    stack = load(text)
+    assert validate(stack) == []
+    crd = check_output(stack, Options(namespace=NS, mode=Mode.CRD))
+    (v,) = only(crd, "TF006")
+    assert v.severity is WARNING and v.field == "expand.nativeDBConfig"
+    assert "tars:tarswebDB" in v.message
+    assert only(check_output(stack, Options(namespace=NS)), "TF006") == []
+
+
+def test_an_expand_value_is_a_string_or_a_config_secret() -> None:
+    config = {**framework(), "expand": {"nativeDBConfig": {"value": "x"}}}
+    violations = validate(load(render(config, *base_docs()[1:])))
+    assert [(v.field, v.message) for v in only(violations, "TF001")] == [
+        ("expand.nativeDBConfig.configSecret", "required field is missing"),
+        ("expand.nativeDBConfig.value", "unknown field"),
+    ]
