@@ -458,6 +458,7 @@ def record(
     try:
         _RUN_TEST(body)()
     except ValidationFailed:
+        _settle(asyncio.get_event_loop())
         failures = getattr(mock, "failures", None)
         if not failures:
             raise
@@ -474,6 +475,15 @@ def record(
         if collecting:
             gc.enable()
     return recording
+
+
+def _settle(loop: asyncio.AbstractEventLoop, seconds: float = 2.0) -> None:
+    """Let the registrations still in flight finish, so that every check that fails is
+    recorded: the SDK stops waiting at the first failure, and on a busy machine a second
+    resource's check may not have run yet (at most ``seconds``)."""
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    if pending:
+        loop.run_until_complete(asyncio.wait(pending, timeout=seconds))
 
 
 def _quiet_echoes(loop: asyncio.AbstractEventLoop) -> None:
