@@ -37,6 +37,7 @@ from pulumi.runtime.proto import (
 )
 
 from tars_components.components.testing import Recording, record
+from tars_components.polyglot.host import PLUGIN_RESOURCES
 
 from .grpc_provider import ProviderProcess, from_struct, to_struct
 
@@ -280,11 +281,7 @@ def plugin_type(type_: str) -> str:
 def python_type(type_: str) -> str:
     """The inverse of :func:`plugin_type`."""
     kind = type_.removeprefix("tars:index:")
-    return (
-        f"pulumi-python:dynamic/tars:{kind}"
-        if kind in ("TarsValidation", "TAccountSalt")
-        else type_
-    )
+    return f"pulumi-python:dynamic/tars:{kind}" if kind in PLUGIN_RESOURCES else type_
 
 
 __all__ = [
