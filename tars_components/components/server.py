@@ -84,7 +84,9 @@ class TServer(pulumi.ComponentResource):
 
     Outputs: ``object_name`` (``lower(app)-lower(server)``), ``namespace``, ``objects``
     (``apiVersion/kind:namespace/name``), ``manifests`` (the objects as applied) and ``mutated``
-    (the TServer as the mutating webhook admits it, from the validation resource).
+    (the TServer as the mutating webhook admits it, from the validation resource). ``manifests``
+    and ``mutated`` are attributes only: the component's state does not store them again (the
+    objects' and the validation resource's states do).
     """
 
     object_name: pulumi.Output[str]
@@ -189,13 +191,11 @@ class TServer(pulumi.ComponentResource):
             self._declare_deferred(name, args, raw, leaves, scope, options, opts)
         self.namespace = scope.namespace_of()
         self.mutated = with_secrecy_of(self.validation.mutated, leaves)
+        # ``mutated`` (like ``manifests``) is an attribute, not stored again in the component's
+        # state: the validation resource's state holds it, and the backend rewrites the whole
+        # state after every step.
         self.register_outputs(
-            {
-                "objectName": self.object_name,
-                "namespace": self.namespace,
-                "objects": self.objects,
-                "mutated": self.mutated,
-            }
+            {"objectName": self.object_name, "namespace": self.namespace, "objects": self.objects}
         )
 
     def _declare_known(

@@ -14,7 +14,9 @@ webhook:
 * ``diff`` reports a change when the document or a fact its verdict depends on changed;
   validation never replaces anything.
 * ``create``/``update`` return the mutated document (the mutating webhook's M-* rules) as the
-  ``mutated`` output.
+  ``mutated`` output, and the digest of the inputs (``inputsDigest``) that ``diff`` compares
+  the new inputs with (the engine hands ``diff`` the old outputs; the inputs are not stored
+  twice).
 
 One module per concern: :mod:`.wire` (property names, inputs, values as they cross gRPC),
 :mod:`.facts` (the constant-size facts of a namespace, program side), :mod:`.context` (the
@@ -50,6 +52,7 @@ from .verdicts import (
     changed_inputs,
     check_failures,
     evaluate,
+    inputs_changed,
     old_secrets,
 )
 from .wire import (
@@ -57,6 +60,7 @@ from .wire import (
     DOCUMENT,
     FRAMEWORK_NODE_IMAGE,
     INPUTS,
+    INPUTS_DIGEST,
     MAX_INPUT_DEPTH,
     MUTATED,
     NAMESPACE,
@@ -122,7 +126,7 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
         shows the input diff itself). Inputs that cannot be read count as a change (their
         check or update says what is wrong)."""
         try:
-            changes = bool(changed_inputs(decoded(olds), decoded(news)))
+            changes = inputs_changed(decoded(olds), decoded(news))
         except Exception:  # MalformedInput, or a bug: a change is the safe answer
             changes = True
         return pulumi.dynamic.DiffResult(changes=changes, replaces=[])
@@ -144,12 +148,16 @@ class TarsValidationProvider(pulumi.dynamic.ResourceProvider):
     def update(
         self, _id: str, olds: dict[str, Any], news: dict[str, Any]
     ) -> pulumi.dynamic.UpdateResult:
-        """As :meth:`create`, with the change rules against the old document."""
+        """As :meth:`create`. The change rules ran in ``check``, which the engine hands the
+        old inputs; ``olds`` here are the old outputs, which hold the old document only in a
+        state written before :data:`INPUTS_DIGEST` (then the change rules run again here)."""
         result = _evaluated("update", news)
         try:
             old_props = decoded(olds)
-            result = replace(result, secrets=(*result.secrets, *old_secrets(old_props)))
-            changes = change_violations(old_props, decoded(news))
+            changes = []
+            if DOCUMENT in old_props:
+                result = replace(result, secrets=(*result.secrets, *old_secrets(old_props)))
+                changes = change_violations(old_props, decoded(news))
         except MalformedInput as exc:
             raise InvalidInputs(_previous(exc)) from None
         except Exception as exc:
@@ -247,6 +255,7 @@ __all__ = [
     "DOCUMENT",
     "FRAMEWORK_NODE_IMAGE",
     "INPUTS",
+    "INPUTS_DIGEST",
     "MAX_INPUT_DEPTH",
     "MUTATED",
     "NAMESPACE",
@@ -275,6 +284,7 @@ __all__ = [
     "decoded",
     "document_text",
     "evaluate",
+    "inputs_changed",
     "inputs_for_document",
     "plain",
     "stub_framework",

@@ -29,12 +29,15 @@ from .wire import (
     DOCUMENT,
     EMPTY_FACTS,
     INPUTS,
+    INPUTS_DIGEST,
     MUTATED,
     NAMESPACE,
     REDACTED,
     VIOLATIONS,
     WARNINGS,
     Path,
+    decoded,
+    inputs_digest,
     is_unknown,
     mapping,
     plain,
@@ -90,9 +93,9 @@ class Evaluation:
         return f"{v.code}: {self.redact(v.message)}"
 
     def outputs(self, props: Mapping[str, Any]) -> dict[str, Any]:
-        """The resource's outputs: its inputs, the mutated document, the violations and the
-        warnings."""
-        outs = {key: props[key] for key in INPUTS if key in props}
+        """The resource's outputs: the mutated document, the violations, the warnings and the
+        digest of the inputs (not the inputs again: :data:`INPUTS_DIGEST`)."""
+        outs: dict[str, Any] = {INPUTS_DIGEST: inputs_digest(decoded(props), [])}
         outs[MUTATED] = self.mutated
         outs[VIOLATIONS] = [
             f"{v.code} {v.severity} {v.field}: {self.redact(v.message)}" for v in self.violations
@@ -201,6 +204,17 @@ def check_failures(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[tup
     return [(v.field, result.reason(v)) for v in found if v.is_error]
 
 
+def inputs_changed(olds: Mapping[str, Any], news: Mapping[str, Any]) -> bool:
+    """``diff``'s answer: whether the new inputs differ from those the old outputs were made of
+    (their :data:`INPUTS_DIGEST`), or are not all known yet. A state written before the digest
+    holds an echo of the inputs instead: those are compared (:func:`changed_inputs`)."""
+    if DOCUMENT in olds or INPUTS_DIGEST not in olds:
+        return bool(changed_inputs(olds, news))
+    unknown: list[Path] = []
+    digest = inputs_digest(news, unknown)
+    return bool(unknown) or plain(olds[INPUTS_DIGEST], (), []) != digest
+
+
 def changed_inputs(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[str]:
     """The input properties whose new value differs from the old one or is not known yet:
     the document and the facts its verdict depends on, nothing else."""
@@ -268,6 +282,7 @@ __all__ = [
     "changed_inputs",
     "check_failures",
     "evaluate",
+    "inputs_changed",
     "old_secrets",
     "relevant",
 ]

@@ -9,6 +9,7 @@ changing another document changes none of them unless the verdict depends on it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -73,8 +74,16 @@ VIOLATIONS = "violations"
 WARNINGS = "warnings"
 """Output: the warnings among them (they never block), ``CODE field: message``."""
 
-OUTPUTS = (MUTATED, VIOLATIONS, WARNINGS)
-"""Properties the provider computes (secret when the document carries a secret)."""
+INPUTS_DIGEST = "inputsDigest"
+"""Output: the SHA-256 of the inputs (:func:`inputs_digest`). The engine hands ``diff`` and
+``update`` the old *outputs*, not the old inputs; this digest stands in for an echo of the
+inputs, which would store the document a second time in a state that the backend rewrites after
+every step. The change rules need the old document itself: ``check`` has it (the engine hands
+``check`` the old inputs)."""
+
+OUTPUTS = (MUTATED, VIOLATIONS, WARNINGS, INPUTS_DIGEST)
+"""Properties the provider computes (secret when the document carries a secret: the digest of
+a secret is a secret too, since a short one can be found by trying)."""
 
 EMPTY_FACTS: dict[str, Any] = {TEMPLATES: {}, SERVER_NAMES: [], SECRET_FIELDS: []}
 """The facts that are not sent when empty, with the value their absence stands for."""
@@ -311,6 +320,19 @@ def plain(value: Any, path: Path, unknown: list[Path], placeholder: Any = PENDIN
     return value
 
 
+def inputs_digest(props: Mapping[str, Any], unknown: list[Path]) -> str:
+    """The SHA-256 (hex) of the inputs the verdict depends on, as :func:`plain` values in
+    canonical JSON (sorted keys), an empty fact counting as an absent one; the path of each
+    value not known yet is appended to ``unknown`` (the digest is then meaningless)."""
+    values = {
+        key: plain(props.get(key, EMPTY_FACTS.get(key)), (key,), unknown)
+        for key in INPUTS
+        if props.get(key, EMPTY_FACTS.get(key)) is not None
+    }
+    text = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def mapping(value: Any) -> Mapping[str, Any]:
     """``value`` when it is a mapping, else an empty one."""
     return value if isinstance(value, Mapping) else {}
@@ -324,6 +346,7 @@ __all__ = [
     "FIELD_RULES",
     "FRAMEWORK_NODE_IMAGE",
     "INPUTS",
+    "INPUTS_DIGEST",
     "MAX_INPUT_DEPTH",
     "MUTATED",
     "NAMESPACE",
@@ -340,6 +363,7 @@ __all__ = [
     "ValidationInputs",
     "decoded",
     "document_text",
+    "inputs_digest",
     "is_unknown",
     "mapping",
     "plain",

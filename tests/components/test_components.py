@@ -558,19 +558,18 @@ def test_every_component_registers_its_outputs() -> None:
         for r in recording.registrations
         if r.type.startswith("tars:index:")
     }
-    # ``manifests`` stay attributes (Outputs) but are not stored again in the component's
-    # state: the objects themselves are, as their own resources.
+    # ``manifests`` and a server's ``mutated`` stay attributes (Outputs) but are not stored
+    # again in the component's state: the objects and the validation resource hold them.
     assert keys == {
         "tars:index:TFramework": {"namespace", "mode", "objects"},
         "tars:index:TTemplate": {"templateName", "parentTemplate", "parentChain", "objects"},
-        "tars:index:TServer": {"objectName", "namespace", "objects", "mutated"},
+        "tars:index:TServer": {"objectName", "namespace", "objects"},
     }
     srv = recording.component_outputs[one(recording, "tars:index:TServer").urn]
     assert srv["objects"] == [
         "v1/Service:tars-dev/test-demotest",
         "apps/v1/StatefulSet:tars-dev/test-demotest",
     ]
-    assert srv["mutated"]["metadata"]["labels"]["tars.io/Template"] == "tars.cpp"
 
 
 # --- crd mode ----------------------------------------------------------------------------

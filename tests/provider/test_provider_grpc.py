@@ -43,6 +43,7 @@ from tars_components.loading.load import load_stack, load_texts
 from tars_components.provider import (
     DOCUMENT,
     FRAMEWORK_NODE_IMAGE,
+    INPUTS_DIGEST,
     MUTATED,
     SECRET_FIELDS,
     SERVER_NAMES,
@@ -348,7 +349,8 @@ def test_create_and_update_return_the_mutated_document(provider: DynamicProvider
     assert mutated["spec"]["k8s"]["readinessGates"] == ["tars.io/active"]
     assert outs[VIOLATIONS] == [] and outs[WARNINGS] == []
     assert outs[PROVIDER_KEY] == news[PROVIDER_KEY]
-    assert outs[DOCUMENT] == from_struct(news)[DOCUMENT]
+    # The inputs are not stored a second time: their digest stands in for them in diff.
+    assert DOCUMENT not in outs and len(outs[INPUTS_DIGEST]) == 64
 
     annotated = tars_server(replicas=5)
     annotated["metadata"]["annotations"] = {"tars.io/MaxReplicas": "3"}
@@ -358,15 +360,26 @@ def test_create_and_update_return_the_mutated_document(provider: DynamicProvider
     assert updated[MUTATED]["spec"]["k8s"]["replicas"] == 3  # M-TS10 clamps to the maximum
 
 
-def test_update_runs_the_change_rules(provider: DynamicProviderProcess) -> None:
-    id_, outputs = provider.create(
-        urn("test-demotest"), register("test-demotest", inputs_for(tars_server()))
-    )
+def test_a_state_that_echoes_its_inputs_still_diffs_and_runs_the_change_rules(
+    provider: DynamicProviderProcess,
+) -> None:
+    # Before inputsDigest the outputs held the inputs again; such a state is still read: diff
+    # compares the echoed inputs, and update runs the change rules against the old document
+    # (with the digest, check alone runs them: the engine hands it the old inputs).
+    olds = register("test-demotest", inputs_for(tars_server()))
+    id_, created = provider.create(urn("test-demotest"), olds)
+    current = from_struct(created)
+    echoed = with_props(olds, **{k: v for k, v in current.items() if k != INPUTS_DIGEST})
+    same = provider.diff(urn("test-demotest"), id_, echoed, olds)
+    assert same.changes == provider_pb2.DiffResponse.DIFF_NONE
     changed = tars_server(app="Other")
     changed["metadata"]["name"] = "test-demotest"
     news = register("test-demotest", inputs_for(changed))
+    assert provider.diff(urn("test-demotest"), id_, echoed, news).changes == (
+        provider_pb2.DiffResponse.DIFF_SOME
+    )
     with pytest.raises(grpc.RpcError) as raised:
-        provider.update(urn("test-demotest"), id_, outputs, news)
+        provider.update(urn("test-demotest"), id_, echoed, news)
     details = raised.value.details()
     # The SDK reports the exception's message (newer SDKs also its traceback and class).
     assert "TS001: spec.app is immutable: was Test, now Other (at spec.app)" in (
