@@ -12,7 +12,11 @@ cluster of ``tools/e2e/cluster`` with the real ``pulumi`` CLI of ``tools/e2e/too
   render`` writes for that stack (``k8s.apps.v1.StatefulSet(name, metadata=..., spec=...)``
   etc., the same logical names), previewed, then ``up``, on the same engine, provider and
   cluster, right after;
-* **kubectl**: ``kubectl apply --server-side`` of the rendered YAML (the API server's own cost).
+* **kubectl**: ``kubectl apply --server-side`` of the rendered YAML (the API server's own cost);
+* **same shape** (``--shaped``): the floor's objects in the layer's resource graph with nothing
+  in it (per server an empty component, their parent, and a dynamic resource that accepts
+  anything, which they depend on): what that graph costs on the engine and its backend, whatever
+  the code in it.
 
 Between the programs the objects are deleted with kubectl and the stack removed, so each
 ``up`` creates every object. The
@@ -29,6 +33,7 @@ Usage::
     python benchmarks/engine_scale.py --sizes 100 500
     python benchmarks/engine_scale.py --json results.json
     python benchmarks/engine_scale.py --skip-checkpoints  # the state written once, at the end
+    python benchmarks/engine_scale.py --sizes 100 --repeat 3 --shaped  # medians of 3 runs
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import argparse
 import json
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -113,6 +119,57 @@ for obj in objects:
 )
 
 
+SHAPED_MAIN = (
+    RSS_PROLOGUE
+    + """
+import json
+from pathlib import Path
+
+import pulumi
+import pulumi.dynamic
+import pulumi_kubernetes as k8s
+
+CLASSES = {
+    "Service": k8s.core.v1.Service,
+    "StatefulSet": k8s.apps.v1.StatefulSet,
+    "DaemonSet": k8s.apps.v1.DaemonSet,
+}
+
+
+class Accept(pulumi.dynamic.ResourceProvider):
+    def create(self, props):
+        return pulumi.dynamic.CreateResult("accepted", {})
+
+
+class Check(pulumi.dynamic.Resource, module="bench", name="Check"):
+    pass
+
+
+ACCEPT = Accept()
+objects = json.loads(Path(pulumi.Config("bench").require("objects")).read_text())
+servers = {}
+for obj in objects:
+    meta = obj["metadata"]
+    servers.setdefault((meta["namespace"], meta["name"]), []).append(obj)
+for (namespace, server), members in servers.items():
+    parent = pulumi.ComponentResource("bench:index:Server", f"{namespace}/{server}")
+    check = Check(
+        ACCEPT, f"{namespace}/{server}-check", {}, pulumi.ResourceOptions(parent=parent)
+    )
+    for obj in members:
+        meta = obj["metadata"]
+        name = f"{meta['namespace']}/{meta['name']}-{obj['kind'].lower()}"
+        options = pulumi.ResourceOptions(parent=parent, depends_on=[check])
+        CLASSES[obj["kind"]](name, metadata=meta, spec=obj["spec"], opts=options)
+    parent.register_outputs({})
+"""
+)
+"""``--shaped``: the floor's objects in the layer's resource graph, with nothing in it: per
+server an empty component (the objects' parent, outputs registered) and a dynamic resource
+that accepts anything (the objects depend on it). What any program with a component and a
+check resource per server pays on the engine and its backend, whatever the code in them."""
+
+
 def bench_document(index: int) -> dict[str, Any]:
     """``render_scale``'s server ``index`` at 0 replicas, a StatefulSet (a DaemonSet has no
     replica count: it would put a pod on every node)."""
@@ -150,9 +207,15 @@ class Row:
     components: dict[str, Step]
     floor: dict[str, Step]
     kubectl: float
+    shaped: dict[str, Step] | None = None
 
     def ratio(self, step: str, what: str) -> float:
         return float(getattr(self.components[step], what) / getattr(self.floor[step], what))
+
+    def shaped_ratio(self, step: str, what: str) -> float:
+        """The same-shape program's figure over the floor's (``--shaped`` only)."""
+        assert self.shaped is not None
+        return float(getattr(self.shaped[step], what) / getattr(self.floor[step], what))
 
 
 class Bench:
@@ -183,17 +246,19 @@ class Bench:
         e2e.stack_config(project, STACK, NAMESPACE, str(stack_dir), "expand")
         return project
 
-    def floor_project(self, objects_file: Path) -> Path:
-        project = self.root / "floor"
+    def floor_project(
+        self, objects_file: Path, name: str = "floor", main: str = FLOOR_MAIN
+    ) -> Path:
+        project = self.root / name
         project.mkdir()
         (project / "Pulumi.yaml").write_text(
-            "name: floor\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n",
+            f"name: {name}\nruntime:\n  name: python\n  options:\n    virtualenv: venv\n",
             encoding="utf-8",
         )
         (project / f"Pulumi.{STACK}.yaml").write_text(
             f"config:\n  bench:objects: {objects_file}\n", encoding="utf-8"
         )
-        (project / "__main__.py").write_text(FLOOR_MAIN, encoding="utf-8")
+        (project / "__main__.py").write_text(main, encoding="utf-8")
         (project / "venv").symlink_to(self.venv)
         return project
 
@@ -238,8 +303,11 @@ class Bench:
         self.clear()
         return seconds
 
-    def measure(self, servers: int) -> Row:
-        for name in ("components", "floor", "stack", "render"):
+    def measure(self, servers: int, shaped: bool = False, repeat: int = 1) -> Row:
+        """Each program's journey ``repeat`` times, interleaved (components, floor, then the
+        same-shape program, again and again), and the median of each figure: on a shared
+        2-core machine one ``up`` of the very same program varies by a third."""
+        for name in ("components", "floor", "shaped", "stack", "render"):
             shutil.rmtree(self.root / name, ignore_errors=True)
         stack_dir = self.root / "stack"
         generate_stack(stack_dir, servers)
@@ -256,9 +324,38 @@ class Bench:
         objects = list(e2e.objects_of(render_dir))
         objects_file = self.root / "objects.json"
         objects_file.write_text(json.dumps(objects), encoding="utf-8")
-        components = self.journey(self.components_project(stack_dir))
-        floor = self.journey(self.floor_project(objects_file))
-        return Row(servers, len(objects), components, floor, self.kubectl_apply(render_dir))
+        projects = {
+            "components": self.components_project(stack_dir),
+            "floor": self.floor_project(objects_file),
+        }
+        if shaped:
+            projects["shaped"] = self.floor_project(objects_file, "shaped", SHAPED_MAIN)
+        runs: dict[str, list[dict[str, Step]]] = {name: [] for name in projects}
+        kubectl = []
+        for _ in range(repeat):
+            for name, project in projects.items():
+                runs[name].append(self.journey(project))
+            kubectl.append(self.kubectl_apply(render_dir))
+        median = {name: median_steps(journeys) for name, journeys in runs.items()}
+        return Row(
+            servers,
+            len(objects),
+            median["components"],
+            median["floor"],
+            statistics.median(kubectl),
+            median.get("shaped"),
+        )
+
+
+def median_steps(journeys: list[dict[str, Step]]) -> dict[str, Step]:
+    """The median time and the median peak memory of each step over the journeys."""
+    return {
+        step: Step(
+            statistics.median(j[step].seconds for j in journeys),
+            statistics.median(j[step].rss_mib for j in journeys),
+        )
+        for step in journeys[0]
+    }
 
 
 HEADER = (
@@ -277,6 +374,27 @@ def print_row(row: Row) -> None:
             f"{f.rss_mib:.0f} | {row.ratio(step, 'rss_mib'):.2f} | {kubectl} |",
             flush=True,
         )
+
+
+SHAPED_HEADER = (
+    "| servers | step | same-shape s | floor s | ratio | same-shape MiB | floor MiB | ratio |"
+    "\n|---|---|---|---|---|---|---|---|"
+)
+
+
+def print_shaped(rows: list[Row]) -> None:
+    """The same-shape program against the floor (``--shaped``)."""
+    print("\nThe floor's objects in the layer's resource graph (--shaped):\n" + SHAPED_HEADER)
+    for row in rows:
+        for step in ("preview", "up"):
+            s, f = row.shaped[step] if row.shaped else None, row.floor[step]
+            assert s is not None
+            print(
+                f"| {row.servers:,} | {step} | {s.seconds:.1f} | {f.seconds:.1f} | "
+                f"{row.shaped_ratio(step, 'seconds'):.2f} | {s.rss_mib:.0f} | "
+                f"{f.rss_mib:.0f} | {row.shaped_ratio(step, 'rss_mib'):.2f} |",
+                flush=True,
+            )
 
 
 def check_targets(rows: list[Row]) -> bool:
@@ -312,6 +430,18 @@ def main(argv: list[str] | None = None) -> int:
         help="PULUMI_SKIP_CHECKPOINTS=true: the engine writes the state once at the end, not "
         "after every step (separates the backend's cost from the program's)",
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run each program's journey this many times, interleaved, and report medians",
+    )
+    parser.add_argument(
+        "--shaped",
+        action="store_true",
+        help="also run the floor's objects in the layer's resource graph (an empty component "
+        "and an accept-all dynamic resource per server): the cost of that graph alone",
+    )
     args = parser.parse_args(argv)
     # a time-out's SIGTERM ends the run through ``finally``: the cluster is stopped
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
@@ -323,8 +453,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             print(HEADER, flush=True)
             for size in args.sizes:
-                rows.append(bench.measure(size))
+                rows.append(bench.measure(size, args.shaped, args.repeat))
                 print_row(rows[-1])
+            if args.shaped:
+                print_shaped(rows)
         finally:
             bench.close()
     if args.json:
