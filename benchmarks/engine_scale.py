@@ -280,7 +280,7 @@ class Bench:
             "up": self.run(project, "up", "--yes", "--skip-preview"),
         }
         self.clear()
-        self.pulumi("stack", "rm", "--yes", "--force", STACK, cwd=project).ok()
+        self.pulumi("stack", "rm", "--yes", "--force", "--preserve-config", STACK, cwd=project).ok()
         return steps
 
     def clear(self) -> None:
