@@ -96,9 +96,7 @@ def components_main(program: str) -> str:
     return program.replace(FUTURE, FUTURE + "\n" + RSS_PROLOGUE, 1)
 
 
-FLOOR_MAIN = (
-    RSS_PROLOGUE
-    + """
+OBJECTS_PRELUDE = """
 import json
 from pathlib import Path
 
@@ -111,6 +109,15 @@ CLASSES = {
     "DaemonSet": k8s.apps.v1.DaemonSet,
 }
 objects = json.loads(Path(pulumi.Config("bench").require("objects")).read_text())
+"""
+"""The raw programs' start: the rendered objects (config ``bench:objects``) and the
+pulumi-kubernetes class of each kind. Each program declares them in its own top-level loop:
+a helper function would add its frame to every resource's recorded stack trace."""
+
+FLOOR_MAIN = (
+    RSS_PROLOGUE
+    + OBJECTS_PRELUDE
+    + """
 for obj in objects:
     meta = obj["metadata"]
     name = f"{meta['namespace']}/{meta['name']}-{obj['kind'].lower()}"
@@ -118,22 +125,11 @@ for obj in objects:
 """
 )
 
-
 SHAPED_MAIN = (
     RSS_PROLOGUE
+    + OBJECTS_PRELUDE
     + """
-import json
-from pathlib import Path
-
-import pulumi
 import pulumi.dynamic
-import pulumi_kubernetes as k8s
-
-CLASSES = {
-    "Service": k8s.core.v1.Service,
-    "StatefulSet": k8s.apps.v1.StatefulSet,
-    "DaemonSet": k8s.apps.v1.DaemonSet,
-}
 
 
 class Accept(pulumi.dynamic.ResourceProvider):
@@ -146,7 +142,6 @@ class Check(pulumi.dynamic.Resource, module="bench", name="Check"):
 
 
 ACCEPT = Accept()
-objects = json.loads(Path(pulumi.Config("bench").require("objects")).read_text())
 servers = {}
 for obj in objects:
     meta = obj["metadata"]
@@ -387,8 +382,8 @@ def print_shaped(rows: list[Row]) -> None:
     print("\nThe floor's objects in the layer's resource graph (--shaped):\n" + SHAPED_HEADER)
     for row in rows:
         for step in ("preview", "up"):
-            s, f = row.shaped[step] if row.shaped else None, row.floor[step]
-            assert s is not None
+            assert row.shaped is not None
+            s, f = row.shaped[step], row.floor[step]
             print(
                 f"| {row.servers:,} | {step} | {s.seconds:.1f} | {f.seconds:.1f} | "
                 f"{row.shaped_ratio(step, 'seconds'):.2f} | {s.rss_mib:.0f} | "

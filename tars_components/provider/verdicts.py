@@ -27,7 +27,6 @@ from .editing import under
 from .wire import (
     CONTEXT_RULES,
     DOCUMENT,
-    EMPTY_FACTS,
     INPUTS,
     INPUTS_DIGEST,
     MUTATED,
@@ -37,6 +36,7 @@ from .wire import (
     WARNINGS,
     Path,
     decoded,
+    input_value,
     inputs_digest,
     is_unknown,
     mapping,
@@ -221,10 +221,8 @@ def changed_inputs(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[str
     changed = []
     for key in INPUTS:
         unknown: list[Path] = []
-        # An empty fact may be absent (not sent) or, in older states, present.
-        empty = EMPTY_FACTS.get(key)
-        new = plain(news.get(key, empty), (), unknown)
-        if unknown or plain(olds.get(key, empty), (), []) != new:
+        new = plain(input_value(news, key), (), unknown)
+        if unknown or plain(input_value(olds, key), (), []) != new:
             changed.append(key)
     return changed
 

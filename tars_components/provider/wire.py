@@ -320,14 +320,19 @@ def plain(value: Any, path: Path, unknown: list[Path], placeholder: Any = PENDIN
     return value
 
 
+def input_value(props: Mapping[str, Any], key: str) -> Any:
+    """Input ``key`` of ``props``; a fact that is not sent stands for its empty value
+    (:data:`EMPTY_FACTS`), as older states may hold it."""
+    return props.get(key, EMPTY_FACTS.get(key))
+
+
 def inputs_digest(props: Mapping[str, Any], unknown: list[Path]) -> str:
     """The SHA-256 (hex) of the inputs the verdict depends on, as :func:`plain` values in
     canonical JSON (sorted keys), an empty fact counting as an absent one; the path of each
     value not known yet is appended to ``unknown`` (the digest is then meaningless)."""
+    given = {key: input_value(props, key) for key in INPUTS}
     values = {
-        key: plain(props.get(key, EMPTY_FACTS.get(key)), (key,), unknown)
-        for key in INPUTS
-        if props.get(key, EMPTY_FACTS.get(key)) is not None
+        key: plain(value, (key,), unknown) for key, value in given.items() if value is not None
     }
     text = json.dumps(values, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -363,6 +368,7 @@ __all__ = [
     "ValidationInputs",
     "decoded",
     "document_text",
+    "input_value",
     "inputs_digest",
     "is_unknown",
     "mapping",
