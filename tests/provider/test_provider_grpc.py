@@ -654,3 +654,13 @@ def test_the_resource_takes_only_its_inputs() -> None:
 def codes_and_fields_of(failures: list[tuple[str, str]]) -> set[tuple[str, str]]:
     """``(code, field)`` of in-process check failures."""
     return {(reason.split(":", 1)[0], field) for field, reason in failures}
+
+
+def test_diff_counts_an_input_not_known_yet_as_a_change() -> None:
+    # A preview with an Output fact: the digest of the old outputs cannot vouch for it.
+    props = inputs_for(tars_server()).to_props()
+    provider = TarsValidationProvider()
+    outputs = provider.create(props).outs
+    assert outputs is not None and DOCUMENT not in outputs
+    assert not provider.diff("id", outputs, props).changes
+    assert provider.diff("id", outputs, {**props, SERVER_NAMES: Unknown()}).changes
