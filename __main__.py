@@ -34,9 +34,9 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from tars_components.components import components_from_stack, config_secrets
-from tars_components.config import StackSettings, settings_from_config
-from tars_components.document_set import DocumentSet
-from tars_components.errors import LoadError, UsageError
+from tars_components.jobs.config import StackSettings, settings_from_config
+from tars_components.kernel.errors import LoadError, UsageError
+from tars_components.loading.document_set import DocumentSet
 from tars_components.pipeline import Validation, validate
 
 PROJECT_DIR = Path(__file__).resolve().parent
@@ -77,7 +77,7 @@ def install_framework(
 ) -> None:
     """``tars:installFramework``: the TarsK8S framework of the stack namespace."""
     from tars_components.components.platform import install_framework_from_settings
-    from tars_components.config import framework_install_from_config
+    from tars_components.jobs.config import framework_install_from_config
 
     try:
         install = framework_install_from_config(config.get, settings.options.namespace)
@@ -100,7 +100,7 @@ def main() -> None:
         fail("invalid tars:* config", [str(exc)])
     checked = check(settings, config.get("previousStackDir"))
     stack, previous = checked.stack, checked.previous
-    from tars_components.multicluster import is_multicluster
+    from tars_components.jobs.multicluster import is_multicluster
 
     if is_multicluster(stack, settings.clusters):
         deploy_clusters(config, settings, stack, previous, protect, retain_on_delete)
@@ -154,7 +154,7 @@ def deploy_clusters(
         clusters_from_stack,
         credential_problems,
     )
-    from tars_components.multicluster import validate_clusters
+    from tars_components.jobs.multicluster import validate_clusters
 
     result = validate_clusters(stack, settings.options, previous, settings.clusters)
     for warning in result.all_violations:
@@ -197,7 +197,7 @@ def run_as_a_batch_job() -> None:
     would find next to nothing to free; they were half of the program's time, and more of it
     the larger the stack. Reference counting still frees everything acyclic; the few cycles the
     SDK leaves behind (about 40 MB at 1,000 servers) go with the process, as they do for the
-    CLI's commands (:func:`tars_components.batch.suspended_gc`). Once everything is declared,
+    CLI's commands (:func:`tars_components.kernel.batch.suspended_gc`). Once everything is declared,
     the heap is also frozen (``gc.freeze``), so that the interpreter's last collection at exit
     skips it. A program that imports the components and declares thousands of resources can do
     the same; ``benchmarks/program_scale.py`` prints the gain."""

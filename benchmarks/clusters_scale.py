@@ -73,8 +73,8 @@ OVERRIDES = [
 
 def one_cluster(stack_dir: Path, out_dir: Path) -> None:
     """``render`` of the stack as it is (no inventory)."""
-    from tars_components.options import Options
-    from tars_components.render import render_stack
+    from tars_components.jobs.render import render_stack
+    from tars_components.settings.options import Options
 
     result = render_stack(stack_dir, out_dir, Options(namespace=NAMESPACE))
     if not result.build.ok:
@@ -83,9 +83,9 @@ def one_cluster(stack_dir: Path, out_dir: Path) -> None:
 
 def three_clusters(stack_dir: Path, out_dir: Path) -> None:
     """``render`` of the stack with its three clusters, as the CLI runs it."""
+    from tars_components.jobs.multicluster import render_clusters
     from tars_components.loading.load import load_stack
-    from tars_components.multicluster import render_clusters
-    from tars_components.options import Options
+    from tars_components.settings.options import Options
 
     options = Options(namespace=NAMESPACE)
     stack = load_stack(stack_dir, NAMESPACE)

@@ -82,8 +82,8 @@ def change_one_server(stack_dir: Path) -> None:
 
 def render_both(old: Path, new: Path, out: Path, mode: str) -> float:
     """Wall time of ``render_stack`` on both stacks."""
-    from tars_components.options import Mode, Options
-    from tars_components.render import render_stack
+    from tars_components.jobs.render import render_stack
+    from tars_components.settings.options import Mode, Options
 
     options = Options(namespace=NAMESPACE, mode=Mode(mode))
     start = time.perf_counter()

@@ -36,11 +36,11 @@ for path in (REPO, REPO / "tests"):
 from support.export import NAMESPACE, export_text  # noqa: E402
 from timing import best_wall_time  # noqa: E402
 
-from tars_components.importer import import_texts  # noqa: E402
+from tars_components.jobs.importer import import_texts  # noqa: E402
+from tars_components.jobs.render import render_files  # noqa: E402
 from tars_components.loading.load import load_texts  # noqa: E402
-from tars_components.options import Mode, Options  # noqa: E402
 from tars_components.pipeline import build, check  # noqa: E402
-from tars_components.render import render_files  # noqa: E402
+from tars_components.settings.options import Mode, Options  # noqa: E402
 
 FIXED_OBJECTS = 69  # chart objects, tree, accounts and the TEndpoint of tests/support/export.py
 PER_SERVER = 6

@@ -55,8 +55,8 @@ _DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 def build_objects(stack: Path, mode: str) -> list[dict[str, Any]]:
     """The objects ``render`` writes for the stack."""
     from tars_components.loading.load import load_stack
-    from tars_components.options import Mode, Options
     from tars_components.pipeline import build
+    from tars_components.settings.options import Mode, Options
 
     options = Options(namespace=NAMESPACE, mode=Mode(mode))
     built = build(load_stack(stack, NAMESPACE), options)
@@ -83,8 +83,8 @@ def write_export(objects: list[dict[str, Any]], target: Path, mode: str) -> str:
 
 def render(stack: Path, out: Path, mode: str) -> None:
     """``render_stack`` of the stack."""
-    from tars_components.options import Mode, Options
-    from tars_components.render import render_stack
+    from tars_components.jobs.render import render_stack
+    from tars_components.settings.options import Mode, Options
 
     result = render_stack(stack, out, Options(namespace=NAMESPACE, mode=Mode(mode)))
     if not result.build.ok:

@@ -132,8 +132,8 @@ def run_program(
 def rendered_objects(stack_dir: Path, namespace: str) -> list[dict[str, Any]]:
     """What ``tars-components render`` writes for the stack (same options as the program)."""
     from tars_components.loading.load import load_stack
-    from tars_components.options import Options
     from tars_components.pipeline import build
+    from tars_components.settings.options import Options
 
     options = Options(namespace=namespace, skip_await=True)
     result = build(load_stack(stack_dir, namespace), options)

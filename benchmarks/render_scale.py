@@ -9,7 +9,8 @@ number of objects, peak memory (resident set size of the process, measured in a 
 process per size), and the ratio of the whole render time to the floor time of serializing
 the same objects with PyYAML's C dumper (``yaml.dump(obj, Dumper=yaml.CSafeDumper)``).
 It also times the input-limit checks the loader runs on every file (size, nesting bound, alias
-presence; ``tars_components.limits.Limits``) on their own, and prints their share of the render.
+presence; ``tars_components.kernel.limits.Limits``) on their own, and prints their share of the
+render.
 
 Targets (2-core machine): 1,000 servers end to end < 2 s; ratio < 3 (1,000 and 5,000
 servers); 5,000 servers within 5.5x the 1,000-server time. The exit code is 1 when a target is
@@ -192,8 +193,8 @@ class Measurement:
 
 def render_like_the_cli(stack_dir: Path, out_dir: Path) -> float:
     """``render_stack``, the very call behind ``tars-components render``; its wall time."""
-    from tars_components.options import Options
-    from tars_components.render import render_stack
+    from tars_components.jobs.render import render_stack
+    from tars_components.settings.options import Options
 
     start = time.perf_counter()
     result = render_stack(stack_dir, out_dir, Options(namespace=NAMESPACE))
@@ -209,12 +210,12 @@ def render_in_stages(
 ) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """The same steps as ``render_stack`` (GC paused likewise), timed one by one: load →
     build (mutate, validate, expand) → render_files (YAML text) → write_tree."""
-    from tars_components.batch import suspended_gc
+    from tars_components.jobs.render import render_files
+    from tars_components.jobs.tree_writer import write_tree
+    from tars_components.kernel.batch import suspended_gc
     from tars_components.loading.load import load_stack
-    from tars_components.options import Options
     from tars_components.pipeline import build
-    from tars_components.render import render_files
-    from tars_components.tree_writer import write_tree
+    from tars_components.settings.options import Options
 
     options = Options(namespace=NAMESPACE)
     clock = time.perf_counter
@@ -235,7 +236,7 @@ def render_in_stages(
 def floor_time(objects: list[dict[str, Any]]) -> float:
     """Time to serialize every object once with PyYAML's C dumper (the floor), with the GC
     paused as during a render (the conservative choice: a smaller floor, a larger ratio)."""
-    from tars_components.batch import suspended_gc
+    from tars_components.kernel.batch import suspended_gc
 
     with suspended_gc():
         start = time.perf_counter()
@@ -247,8 +248,8 @@ def floor_time(objects: list[dict[str, Any]]) -> float:
 def limit_checks_time(stack_dir: Path) -> float:
     """Time of the input-limit checks ``load_stack`` runs on every file of the stack (the
     size ``stat``, the nesting bound, the alias-presence scan), the texts already read."""
-    from tars_components.limits import Limits
-    from tars_components.yaml_reader import check_nesting, may_have_aliases
+    from tars_components.kernel.limits import Limits
+    from tars_components.kernel.yaml_reader import check_nesting, may_have_aliases
 
     limits = Limits()
     files = sorted(stack_dir.iterdir())

@@ -42,9 +42,9 @@ import yaml  # noqa: E402
 from render_scale import _DUMPER, _dump_all, generate_stack, server_document  # noqa: E402
 from timing import best_wall_time  # noqa: E402
 
-from tars_components.options import Mode, Options  # noqa: E402
-from tars_components.render import render_stack  # noqa: E402
-from tars_components.yaml_reader import load_documents  # noqa: E402
+from tars_components.jobs.render import render_stack  # noqa: E402
+from tars_components.kernel.yaml_reader import load_documents  # noqa: E402
+from tars_components.settings.options import Mode, Options  # noqa: E402
 
 NAMESPACE = "tars-bench"
 TARGET_RATIO = 1.1

@@ -6,12 +6,12 @@ import gc
 import time
 from collections.abc import Callable
 
-from tars_components.batch import suspended_gc
+from tars_components.kernel.batch import suspended_gc
 
 
 def best_wall_time(fn: Callable[[], object], repeat: int) -> float:
     """Best wall time of ``repeat`` runs of ``fn``, with the cyclic collector paused as the CLI
-    does (:func:`tars_components.batch.suspended_gc`; floors are measured the same way)."""
+    does (:func:`tars_components.kernel.batch.suspended_gc`; floors are measured the same way)."""
     best = float("inf")
     for _ in range(repeat):
         gc.collect()

@@ -33,10 +33,10 @@ if str(REPO) not in sys.path:
 
 from timing import best_wall_time  # noqa: E402
 
-from tars_components.convert import convert_texts  # noqa: E402
+from tars_components.jobs.convert import convert_texts  # noqa: E402
 from tars_components.loading.load import load_texts  # noqa: E402
-from tars_components.options import Options  # noqa: E402
 from tars_components.pipeline import check  # noqa: E402
+from tars_components.settings.options import Options  # noqa: E402
 
 NAMESPACE = "tars-bench"
 FRAMEWORK = """\

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from tars_components.redaction import holds_secrets, names_secret
+from tars_components.secrets.redaction import holds_secrets, names_secret
 
 Doc = dict[str, Any]
 

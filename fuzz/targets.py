@@ -267,7 +267,7 @@ def _own_error(details: str) -> bool:
 def secret_paths(document: Any, marker: str) -> list[str]:
     """The field paths of the values holding ``marker`` (what a program marks as Pulumi
     secrets)."""
-    from tars_components.paths import format_path
+    from tars_components.kernel.paths import format_path
 
     found: list[str] = []
 
@@ -293,7 +293,7 @@ def run_components(case: Case) -> Outcome:
     under mocks (whatever the rules say, so that the components meet every shape)."""
     from tars_components.components import components_from_stack
     from tars_components.components.testing import Recording, ValidationFailed, record
-    from tars_components.errors import LoadError
+    from tars_components.kernel.errors import LoadError
     from tars_components.loading.load import load_texts
 
     try:

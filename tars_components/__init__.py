@@ -6,18 +6,20 @@ TServer → Kubernetes expansion, and Pulumi components built on them.
 
 from typing import TYPE_CHECKING
 
-from .deprecation import renamed_attributes
-from .lazy import lazy_attributes
-from .version import __version__ as __version__
+from .kernel.deprecation import install_moved_modules, renamed_attributes
+from .kernel.lazy import lazy_attributes
+from .kernel.version import __version__ as __version__
+
+install_moved_modules(__name__)
 
 # Every public name is imported on first use (module ``__getattr__`` below), so that
 # ``tars-components framework`` does not pay for what only other commands and the Pulumi
 # components need; type checkers see the real objects through the imports under TYPE_CHECKING.
 _LAZY: dict[str, tuple[str, str]] = {
-    "LoadError": (".errors", "LoadError"),
-    "LoadProblem": (".errors", "LoadProblem"),
-    "Severity": (".errors", "Severity"),
-    "Violation": (".errors", "Violation"),
+    "LoadError": (".kernel.errors", "LoadError"),
+    "LoadProblem": (".kernel.errors", "LoadProblem"),
+    "Severity": (".kernel.errors", "Severity"),
+    "Violation": (".kernel.errors", "Violation"),
     "crd_documents": (".expansion", "crd_documents"),
     "expand": (".expansion", "expand"),
     "expand_server": (".expansion", "expand_server"),
@@ -34,14 +36,14 @@ _LAZY: dict[str, tuple[str, str]] = {
     "TTemplateDocument": (".models", "TTemplateDocument"),
     "TTreeDocument": (".models", "TTreeDocument"),
     "mutate": (".mutation", "mutate"),
-    "Mode": (".options", "Mode"),
-    "Options": (".options", "Options"),
+    "Mode": (".settings.options", "Mode"),
+    "Options": (".settings.options", "Options"),
     "Build": (".pipeline", "Build"),
     "build": (".pipeline", "build"),
     "RULES": (".rules", "RULES"),
     "validate": (".rules", "validate"),
     "validate_change": (".rules", "validate_change"),
-    "DocumentSet": (".document_set", "DocumentSet"),
+    "DocumentSet": (".loading.document_set", "DocumentSet"),
 }
 _COMPONENTS = (
     "TAccount",
@@ -83,9 +85,9 @@ if TYPE_CHECKING:
         TTree,
         TTreeArgs,
     )
-    from .document_set import DocumentSet
-    from .errors import LoadError, LoadProblem, Severity, Violation
     from .expansion import crd_documents, expand, expand_server
+    from .kernel.errors import LoadError, LoadProblem, Severity, Violation
+    from .loading.document_set import DocumentSet
     from .loading.documents import parse_document
     from .loading.load import load_stack, load_texts
     from .loading.load import load_stack as load
@@ -100,9 +102,9 @@ if TYPE_CHECKING:
     )
     from .models.tdeploy import TDeployDocument
     from .mutation import mutate
-    from .options import Mode, Options
     from .pipeline import Build, build
     from .rules import RULES, validate, validate_change
+    from .settings.options import Mode, Options
 else:
     __getattr__ = renamed_attributes(
         __name__,

@@ -21,8 +21,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn, Protocol, TextIO
 
-from ..batch import suspended_gc
-from ..errors import LoadError, UsageError
+from ..kernel.batch import suspended_gc
+from ..kernel.errors import LoadError, UsageError
 from . import completion, controller, convert, diff, framework, import_, render, schema, validate
 from .common import (
     EXIT_CHANGES,

@@ -2,7 +2,7 @@
 (stack, project, input limits, output options), the settings they add up to, and the printing
 of violations and written files.
 
-Only ``argparse`` and :mod:`tars_components.errors` are imported here at the top: every other
+Only ``argparse`` and :mod:`tars_components.kernel.errors` are imported here at the top: every other
 module is imported by the function that needs it, so that a command pays for its own imports
 only (start-up time, see ``tests/ci/test_startup.py``).
 """
@@ -16,13 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from ..errors import UsageError, Violation, sorted_violations
+from ..kernel.errors import UsageError, Violation, sorted_violations
 
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    from ..config import StackSettings
-    from ..document_set import DocumentSet
+    from ..jobs.config import StackSettings
+    from ..loading.document_set import DocumentSet
 
     Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
     """What each command module's ``add_parser`` adds its parser to."""
@@ -61,7 +61,7 @@ def package_version() -> str:
     """The package's version (``tars-components --version``): the declared
     :data:`tars_components.__version__`, which the distribution and the component schema
     carry too."""
-    from ..version import __version__
+    from ..kernel.version import __version__
 
     return __version__
 
@@ -82,7 +82,7 @@ class VersionAction(argparse.Action):
 def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
     """The output options, shared by every command that builds a stack (``render``,
     ``validate``, ``diff``) so that what ``validate`` passes, ``render`` writes."""
-    from ..options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
+    from ..settings.options import DEFAULT_LOCAL_VOLUME_STORAGE_CLASS, Mode
 
     cmd.add_argument("--mode", choices=[m.value for m in Mode], help="expand (default) or crd")
     cmd.add_argument(
@@ -173,7 +173,7 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
 def add_limit_arguments(cmd: argparse.ArgumentParser) -> None:
     """The input limits (``Limits``), shared by every command that loads a stack: a file or
     stack beyond them is refused with exit 2 before it is parsed."""
-    from ..limits import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, format_size
+    from ..kernel.limits import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, format_size
 
     defaults = Limits()
     group = cmd.add_argument_group("input limits (hostile or runaway YAML is refused, exit 2)")
@@ -235,9 +235,9 @@ def add_stack_arguments(cmd: argparse.ArgumentParser) -> None:
 
 def settings(args: argparse.Namespace) -> StackSettings:
     """Settings from ``--stack`` (Pulumi.ENV.yaml) or the stack directory, flags on top."""
-    from ..config import StackSettings, limit_value, read_stack_config
-    from ..limits import LIMIT_NAMES
-    from ..options import Mode, Workload, check_option_values, check_options, parse_release
+    from ..jobs.config import StackSettings, limit_value, read_stack_config
+    from ..kernel.limits import LIMIT_NAMES
+    from ..settings.options import Mode, Workload, check_option_values, check_options, parse_release
 
     if args.stack:
         found = read_stack_config(args.stack, args.project_dir)
@@ -296,7 +296,7 @@ def wants_clusters(stack: DocumentSet, found: StackSettings, args: argparse.Name
     ClusterOverride documents or ``tars:clusters``): the command works per cluster. False for
     a one-cluster stack (the command runs as without clusters); :class:`UsageError` then for
     ``--cluster`` or ``--target karmada``, which need an inventory."""
-    from ..multicluster import is_multicluster
+    from ..jobs.multicluster import is_multicluster
 
     if is_multicluster(stack, found.clusters):
         return True
@@ -326,13 +326,13 @@ def _field_ownership(found: StackSettings, text: str | None) -> Any:
 
 
 def _approvers(text: str | None) -> tuple[str, ...] | None:
-    from ..options import parse_approvers
+    from ..settings.options import parse_approvers
 
     return None if text is None else parse_approvers(text)
 
 
 def _classes(text: str | None) -> tuple[str, ...] | None:
-    from ..options import parse_storage_classes
+    from ..settings.options import parse_storage_classes
 
     return None if text is None else parse_storage_classes(text)
 
@@ -364,7 +364,7 @@ def github_annotation(v: Violation) -> str:
     """One violation as a GitHub Actions workflow command (``::error file=F,line=L,title=T::M``):
     an annotation on the file's line in a pull request's diff. Values are escaped as the
     runner unescapes them (``%``, ``\\r``, ``\\n``, and ``:``/``,`` inside properties)."""
-    from ..text import printable
+    from ..kernel.text import printable
 
     def data(text: str) -> str:
         return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

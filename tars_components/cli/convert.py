@@ -7,11 +7,11 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import UsageError
+from ..kernel.errors import UsageError
 from .common import EXIT_OK, EXIT_VIOLATIONS, print_files
 
 if TYPE_CHECKING:
-    from ..options import ReleaseTag
+    from ..settings.options import ReleaseTag
     from .common import Subparsers
 
 
@@ -58,7 +58,7 @@ def release_of(args: argparse.Namespace, environ: Mapping[str, str]) -> ReleaseT
     ``SOURCE_DATE_EPOCH`` (the reproducible-builds convention, UTC), else the clock."""
     from datetime import datetime, timezone
 
-    from ..options import RELEASE_DATE_FORMAT, ReleaseTag
+    from ..settings.options import RELEASE_DATE_FORMAT, ReleaseTag
 
     if args.tag is None:
         if args.tag_date is not None:
@@ -83,8 +83,8 @@ def release_of(args: argparse.Namespace, environ: Mapping[str, str]) -> ReleaseT
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Convert the inputs into ``--out``: 0 written, 1 a rule error (nothing written);
-    unreadable input raises :class:`~tars_components.errors.LoadError` (exit 2)."""
-    from ..convert import convert_files
+    unreadable input raises :class:`~tars_components.kernel.errors.LoadError` (exit 2)."""
+    from ..jobs.convert import convert_files
 
     result = convert_files(args.inputs, args.out, release=release_of(args, os.environ))
     for v in result.violations:

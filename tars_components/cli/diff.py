@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import UsageError, Violation
+from ..kernel.errors import UsageError, Violation
 from .common import (
     EXIT_CHANGES,
     EXIT_OK,
@@ -25,8 +25,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..config import StackSettings
-    from ..document_set import DocumentSet
+    from ..jobs.config import StackSettings
+    from ..loading.document_set import DocumentSet
     from .common import Subparsers
 
 
@@ -182,7 +182,7 @@ def run_clusters(
     ``{"clusters": {NAME: <diff>}}`` (json); a rule error in any cluster's result refuses the
     whole diff, each violation naming its cluster."""
     from ..diff import to_json, to_markdown, to_text
-    from ..multicluster import diff_clusters
+    from ..jobs.multicluster import diff_clusters
 
     result = diff_clusters(
         previous, current, found.options, found.external_replicas, found.clusters, args.cluster

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from typing import TextIO
 
-from ..errors import UsageError
+from ..kernel.errors import UsageError
 from .common import (
     EXIT_CHANGES,
     EXIT_OK,
@@ -29,15 +29,15 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     """Build the stack (STACK or ``--stack ENV``), read the export, print drift and conflicts
     in ``--format``: 0 (3 when anything differs under ``--exit-code``), 1 when the stack has
     a rule error, 2 for an unreadable export or stack."""
-    from ..config import effective_ownership
     from ..diff.live import live_diff, parse_export
     from ..diff.live_printers import live_json, live_markdown, live_text
     from ..expansion.ownership import ObjectKey, server_ownerships
-    from ..importer import read_export
+    from ..jobs.config import effective_ownership
+    from ..jobs.importer import read_export
     from ..loading.load import load_stack
     from ..models.ownership import FieldOwnership
-    from ..options import Mode
     from ..pipeline import Build, build
+    from ..settings.options import Mode
     from .beside import Beside
     from .diff import _colour, refusal_summary
 

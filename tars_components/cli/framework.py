@@ -6,7 +6,7 @@ import argparse
 import re
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import UsageError
+from ..kernel.errors import UsageError
 from .common import EXIT_OK, EXIT_VIOLATIONS, print_files, print_violations
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def add_parser(commands: Subparsers) -> None:
     """Add ``import`` and its arguments."""
-    from ..importer import PULUMI_IMPORT_FILE
+    from ..jobs.importer import PULUMI_IMPORT_FILE
 
     cmd = commands.add_parser(
         "import",
@@ -44,7 +44,7 @@ def add_parser(commands: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Import the export into ``--out``: 0 written, 1 a rule error (nothing written)."""
-    from ..importer import IMPORT_MODE, import_export
+    from ..jobs.importer import IMPORT_MODE, import_export
 
     result = import_export(args.export, args.out, args.namespace, args.pulumi)
     print_violations(result.violations, out)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..errors import UsageError, Violation
+from ..kernel.errors import UsageError, Violation
 from .common import (
     EXIT_OK,
     EXIT_VIOLATIONS,
@@ -24,9 +24,9 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..config import StackSettings
-    from ..document_set import DocumentSet
-    from ..secrets import AccountHashing
+    from ..jobs.config import StackSettings
+    from ..loading.document_set import DocumentSet
+    from ..secrets.hashing import AccountHashing
     from .common import Subparsers
 
 SALT_KEY_ENV = "TARS_ACCOUNT_SALT_KEY"
@@ -35,7 +35,7 @@ SALT_KEY_ENV = "TARS_ACCOUNT_SALT_KEY"
 
 def add_parser(commands: Subparsers) -> None:
     """Add ``render`` and its arguments."""
-    from ..render import STREAM_FORMATS
+    from ..jobs.render import STREAM_FORMATS
 
     cmd = commands.add_parser(
         "render",
@@ -90,9 +90,9 @@ def add_parser(commands: Subparsers) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Render the stack into ``--out``: 0 written, 1 a rule error (nothing written)."""
     from ..expansion.rollout import plan_lines
-    from ..render import render_stack
-    from ..tdeploy import request_lines
-    from ..text import printable
+    from ..jobs.render import render_stack
+    from ..kernel.text import printable
+    from ..loading.tdeploy import request_lines
 
     found = settings(args)
     options = found.options
@@ -139,9 +139,9 @@ def run_stream(
     inventory: of ``--cluster``'s cluster, or the Karmada hand-over) on stdout, nothing written;
     the violations, notes and summary on stderr. A rule error prints nothing on stdout."""
     from ..expansion.rollout import plan_lines
-    from ..render import account_hashing, render_stream
-    from ..tdeploy import request_lines
-    from ..text import printable
+    from ..jobs.render import account_hashing, render_stream
+    from ..kernel.text import printable
+    from ..loading.tdeploy import request_lines
 
     hashing = account_hashing(stack, found.options, key, None)  # no previous render to read
     objects, violations, summary = _stream_build(found, stack, args, hashing)
@@ -175,7 +175,7 @@ def _stream_build(
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.kinds().items()))
         return result.objects, result.violations, f"{len(result.objects)} objects ({kinds})"
     if args.target == "karmada":
-        from ..karmada import karmada_build
+        from ..jobs.karmada import karmada_build
 
         if args.cluster:
             raise UsageError("--cluster and --target karmada: Karmada places every cluster")
@@ -190,7 +190,7 @@ def _stream_build(
             "-o/--out -: the stack has a cluster inventory; name one cluster (--cluster NAME) "
             "or hand it to Karmada (--target karmada)"
         )
-    from ..multicluster import build_clusters
+    from ..jobs.multicluster import build_clusters
 
     hashes = {args.cluster: hashing} if hashing is not None else None
     built = build_clusters(stack, found.options, found.clusters, args.cluster, hashes)
@@ -207,8 +207,8 @@ def _stream_build(
 
 def load_stack_of(found: StackSettings) -> DocumentSet:
     """The stack directory of ``found``, loaded within its limits (garbage collection paused,
-    as :func:`~tars_components.render.render_stack` does)."""
-    from ..batch import suspended_gc
+    as :func:`~tars_components.jobs.render.render_stack` does)."""
+    from ..kernel.batch import suspended_gc
     from ..loading.load import load_stack
 
     with suspended_gc():
@@ -226,10 +226,10 @@ def run_clusters(
 ) -> int:
     """Render a stack with clusters: ``OUT/<cluster>/`` per cluster, or the Karmada hand-over
     (``--target karmada``)."""
-    from ..multicluster import render_clusters
+    from ..jobs.multicluster import render_clusters
 
     if args.target == "karmada":
-        from ..karmada import render_karmada
+        from ..jobs.karmada import render_karmada
 
         if args.cluster:
             raise UsageError("--cluster and --target karmada: Karmada places every cluster")
@@ -275,7 +275,7 @@ def salt_key(path: str | None, environ: Mapping[str, str]) -> bytes | None:
     """The TAccount salt key: the content of ``path`` (one trailing newline dropped), else
     ``$TARS_ACCOUNT_SALT_KEY``, else None. Raises :class:`UsageError` for an unreadable file or
     an empty key, warns (stderr) about a short one; never shows the key."""
-    from ..secrets import check_key
+    from ..secrets.hashing import check_key
 
     if path is not None:
         name = f"--account-salt-key-file {path}"

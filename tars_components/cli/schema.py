@@ -30,7 +30,7 @@ def add_parser(commands: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Write the schemas into ``--out`` and print their paths."""
-    from ..schema import write_schemas
+    from ..crds.editor_schema import write_schemas
 
     print_files(args.out, write_schemas(args.out), out)
     return EXIT_OK

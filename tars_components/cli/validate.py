@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from ..errors import Violation, sorted_violations
+from ..kernel.errors import Violation, sorted_violations
 from .common import (
     EXIT_OK,
     EXIT_VIOLATIONS,
@@ -24,8 +24,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
-    from ..config import StackSettings
-    from ..document_set import DocumentSet
+    from ..jobs.config import StackSettings
+    from ..loading.document_set import DocumentSet
     from .common import Subparsers
 
 
@@ -158,7 +158,7 @@ def run_clusters(
 ) -> int:
     """Validate each cluster's result: the violations (each naming its cluster), then one
     summary line per cluster (stderr)."""
-    from ..multicluster import validate_clusters
+    from ..jobs.multicluster import validate_clusters
 
     result = validate_clusters(stack, found.options, previous, found.clusters, args.cluster)
     print_report(found.stack_dir, result.all_violations, args.format, out)

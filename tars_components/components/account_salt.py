@@ -26,7 +26,7 @@ import pulumi.dynamic
 from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
 
 from ..provider.hosting import register
-from ..secrets import SALT_BYTES, encode_salt
+from ..secrets.hashing import SALT_BYTES, encode_salt
 
 RESOURCE_TYPE = "pulumi-python:dynamic/tars:TAccountSalt"
 """The type token of :class:`TAccountSalt`."""

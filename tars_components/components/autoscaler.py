@@ -10,7 +10,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from ..models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
+from ..models.vocabulary import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
 from .args import TServerArgs
 from .failure import ArgumentProblems, refusing
 from .server import TServer

@@ -2,7 +2,7 @@
 
 :func:`clusters_from_stack` declares, for each cluster of the inventory, a Kubernetes provider
 (``cluster-<name>``) and the components of that cluster's documents (the overrides applied,
-:func:`tars_components.multicluster.cluster_stack`), every logical name prefixed
+:func:`tars_components.jobs.multicluster.cluster_stack`), every logical name prefixed
 ``<cluster>/``; the clusters of wave n+1 depend on every component of wave n.
 
 The provider's kubeconfig is built by :func:`cluster_kubeconfig` from the cluster's
@@ -23,10 +23,10 @@ import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
-from ..document_set import DocumentSet
-from ..multicluster import cluster_stack
-from ..options import Options
+from ..jobs.multicluster import cluster_stack
+from ..loading.document_set import DocumentSet
 from ..rules.clusters import Cluster, Inventory
+from ..settings.options import Options
 from .from_stack import StackComponents, components_from_stack
 
 

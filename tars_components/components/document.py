@@ -23,8 +23,8 @@ import pulumi
 
 from ..models import Document
 from ..mutation import mutate_kind
-from ..options import Mode
-from ..secrets import AccountHashing
+from ..secrets.hashing import AccountHashing
+from ..settings.options import Mode
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift, with_secrecy_of
 from .placement import place

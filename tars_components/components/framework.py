@@ -11,10 +11,10 @@ from pulumi_kubernetes.apiextensions import CustomResource
 
 from ..expansion import crd_document
 from ..models import FRAMEWORK_CONFIG_NAME, Document, TFrameworkConfigDocument
-from ..options import Mode, Options
 from ..provider import TarsValidation
+from ..settings.options import Mode, Options
 from .args import TFrameworkArgs, split_args
-from .args.common import in_namespace
+from .args_common import in_namespace
 from .failure import ArgumentProblems, refusing
 from .kube import child_name, kubernetes_resource, object_id
 from .outputs import deferred_leaves, known, lift

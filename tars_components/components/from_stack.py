@@ -11,14 +11,14 @@ from typing import Any
 
 import pulumi
 
-from ..document_set import DocumentSet
 from ..expansion.resources import plain_objects
 from ..expansion.rollout import apply_rollouts, plan_lines
 from ..expansion.tconfig import config_maps
+from ..loading.document_set import DocumentSet
+from ..loading.tdeploy import Request, request_of
 from ..models import MASTER, SecretRef, TConfigDocument, TFrameworkConfigDocument, TServerDocument
 from ..mutation.tframework import resolve_expand
-from ..options import Mode, Options
-from ..tdeploy import Request, request_of
+from ..settings.options import Mode, Options
 from .args import (
     TAccountArgs,
     TConfigArgs,

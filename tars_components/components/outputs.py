@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import pulumi
 
-from ..paths import Segment, format_path
+from ..kernel.paths import Segment, format_path
 
 T = TypeVar("T")
 Leaf = tuple[tuple[Segment, ...], Any]

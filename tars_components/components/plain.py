@@ -21,7 +21,7 @@ from typing import Any
 import pulumi
 
 from ..models.kind_facts import CLUSTER_SCOPED_KINDS
-from ..redaction import holds_secrets, names_secret, secret_like
+from ..secrets.redaction import holds_secrets, names_secret, secret_like
 from .placement import place
 from .scope import HasScope
 

@@ -43,9 +43,10 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from ..config import FrameworkInstallSettings
-from ..errors import UsageError
+from ..jobs.config import FrameworkInstallSettings
+from ..kernel.errors import UsageError
 from ..models import GROUP
+from ..models.vocabulary import LABEL_SUPPORT_LOCAL_VOLUME, node_label
 from ..platform import require_platform_extra
 from ..platform.ca import CA_COMMON_NAME, CA_VALIDITY_DAYS, SECRET_NAME
 from ..platform.controller import SYSTEM_NAMESPACE, build_controller
@@ -363,9 +364,9 @@ class TarsFrameworkInstall(pulumi.ComponentResource):
     def _label(
         self, name: str, node: str, namespace: str, local_volume: bool, ready: list[pulumi.Resource]
     ) -> pulumi.CustomResource:
-        labels = {f"tars.io/node.{namespace}": ""}
+        labels = {node_label(namespace): ""}
         if local_volume:
-            labels["tars.io/SupportLocalVolume"] = ""
+            labels[LABEL_SUPPORT_LOCAL_VOLUME] = ""
         return k8s.core.v1.NodePatch(
             f"{name}-node-{node}",
             metadata={"name": node, "labels": labels},

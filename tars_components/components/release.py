@@ -12,7 +12,7 @@ from pulumi_kubernetes.apiextensions import CustomResourcePatch
 from ..expansion import crd_document
 from ..models import Release, TServerDocument
 from ..models.ownership import FIELD_MANAGER_ANNOTATION
-from .args.common import in_namespace, parse_built
+from .args_common import in_namespace, parse_built
 from .failure import refusing
 from .outputs import deferred_leaves
 from .placement import place

@@ -32,8 +32,8 @@ from ..models import (
     TTemplateDocument,
 )
 from ..models.names import is_dns_label
-from ..options import Options
 from ..provider import DOCUMENT, NAMESPACE, NamespaceFacts, ValidationInputs
+from ..settings.options import Options
 from .namespace_input import STAND_IN, placed
 from .outputs import deferred_leaves, known
 

@@ -9,11 +9,11 @@ from typing import Any, overload
 
 import pulumi
 
-from ..errors import LoadError
 from ..expansion import crd_document, expand_server
 from ..expansion.ownership import ignored_paths, without_external
 from ..expansion.rollout import plan_of, rolled_out, rollout_for
 from ..expansion.storage import claim_patches, hold_claims, scale_out_patches
+from ..kernel.errors import LoadError
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
 from ..models.kind_facts import api_version_of
 from ..models.ownership import (
@@ -24,10 +24,10 @@ from ..models.ownership import (
     server_ownership,
 )
 from ..models.rollout import RolloutSpec
-from ..options import Mode, Options
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
+from ..settings.options import Mode, Options
 from .args import TServerArgs, split_args
-from .args.common import in_namespace, parse_built
+from .args_common import in_namespace, parse_built
 from .failure import ArgumentProblems, refuse, refusing
 from .kube import REPLICAS_PATHS, child_name, kubernetes_resource, object_id
 from .outputs import (

@@ -18,7 +18,6 @@ import pulumi_kubernetes as k8s
 
 from ..expansion.statefulset import ORPHAN_ANNOTATION
 from ..models import TServerDocument
-from ..options import Options
 from ..rules.storage import (
     CLAIM_STORAGE,
     TV002,
@@ -27,6 +26,7 @@ from ..rules.storage import (
     storage_change,
     storage_class_label,
 )
+from ..settings.options import Options
 from .failure import ArgumentProblems
 
 

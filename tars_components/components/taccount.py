@@ -1,7 +1,7 @@
 """``tars:index:TAccount``: a TarsWeb account.
 
 **TAccount and secrets.** The password (or hash) is a Pulumi secret; it is hashed inside
-``apply`` with a salt that never depends on the password (:mod:`tars_components.secrets`):
+``apply`` with a salt that never depends on the password (:mod:`tars_components.secrets.hashing`):
 derived from a salt key, or drawn once and kept in the state, so the same password gives
 the same hash on every run (no perpetual diff) and the hash never appears in plaintext in
 the state, outputs or messages.
@@ -16,7 +16,7 @@ import pulumi
 
 from ..models import Document, TAccountDocument
 from ..models.credential import SecretRef
-from ..secrets import AccountHashing, check_key, is_placeholder, keyed_salt
+from ..secrets.hashing import AccountHashing, check_key, is_placeholder, keyed_salt
 from .account_salt import TAccountSalt
 from .args import TAccountArgs, split_args
 from .document import DocumentComponent, kind_object

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pulumi
 
+from ..loading.tdeploy import Request
 from ..provider import TarsValidation, ValidationInputs, document_text
-from ..tdeploy import Request
 from .outputs import known
 from .server import TServer
 

@@ -9,7 +9,7 @@ import pulumi
 
 from ..expansion import crd_document
 from ..models import TTemplateDocument
-from ..options import Mode
+from ..settings.options import Mode
 from .args import TTemplateArgs, split_args
 from .failure import refusing
 from .kube import child_name, kubernetes_resource, object_id

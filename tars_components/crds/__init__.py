@@ -1,11 +1,11 @@
 """The TarsK8S CustomResourceDefinitions, built from the project's own code.
 
 Each served version's ``openAPIV3Schema`` comes from the pydantic models (through the editor
-schemas of :mod:`tars_components.schema`, so ``validate``, the editors and the API server apply
-the same rules) plus what only a CRD says (:mod:`.overlays`: ``oneOf``, ``status``); the kinds the
-project does not model are described in :mod:`.untyped`; names, versions, printer columns,
-subresources and conversion are in :mod:`.kinds`. How the result differs from the v1.4.1 chart's
-CRDs, and why, is in ``docs/crds.md``.
+schemas of :mod:`tars_components.crds.editor_schema`, so ``validate``, the editors and the API
+server apply the same rules) plus what only a CRD says (:mod:`.overlays`: ``oneOf``, ``status``);
+the kinds the project does not model are described in :mod:`.untyped`; names, versions, printer
+columns, subresources and conversion are in :mod:`.kinds`. How the result differs from the v1.4.1
+chart's CRDs, and why, is in ``docs/crds.md``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..schema import kind_schema
 from .definitions import CRD_KINDS, GROUP, LATEST, WEBHOOK_NAMESPACE, WEBHOOK_SERVICE, CrdKind
+from .editor_schema import kind_schema
 from .overlays import apply_overlays
 from .structural import structural
 from .untyped import TENDPOINT, TEXITED_RECORD, TFRAMEWORK_KEY, tplugin

@@ -1,5 +1,5 @@
-"""JSON Schema (the editor schemas of :mod:`tars_components.schema`) → a Kubernetes structural
-schema (a CRD version's ``openAPIV3Schema``).
+"""JSON Schema (the editor schemas of :mod:`tars_components.crds.editor_schema`) → a Kubernetes
+structural schema (a CRD version's ``openAPIV3Schema``).
 
 The editor schema is generated from the pydantic models, so the CRDs follow the same rules as
 ``validate`` and the editors. The conversion inlines ``$ref``, drops the ``null`` branch of

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy import lazy_attributes
+from ..kernel.lazy import lazy_attributes
 
 GITHUB_COMMENT_LIMIT = 65_536
 """GitHub's limit on a comment body, in characters (the default of ``diff --max-chars``)."""

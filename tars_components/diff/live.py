@@ -35,17 +35,18 @@ from typing import Any
 
 import yaml
 
-from ..errors import LoadError, LoadProblem
 from ..expansion.ownership import ObjectKey, ignored_paths
-from ..limits import Limits
-from ..loading.exports import list_items
-from ..models.kind_facts import CLUSTER_SCOPED_KINDS
-from ..models.ownership import SERVER_ID_LABEL, FieldOwnership, display_name
-from ..yaml_reader import (
+from ..kernel.errors import LoadError, LoadProblem
+from ..kernel.limits import Limits
+from ..kernel.yaml_reader import (
     YamlLimitError,
     describe_yaml_error,
     load_documents,
 )
+from ..loading.exports import list_items
+from ..models.kind_facts import CLUSTER_SCOPED_KINDS
+from ..models.ownership import FieldOwnership, display_name
+from ..models.vocabulary import LABEL_SERVER_ID as SERVER_ID_LABEL
 from .fields import by_name, key_segment, list_key
 from .model import Change, Diff
 from .objects import Identity, comparable, identity, object_change

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ..text import printable
+from ..kernel.text import printable
 from . import GITHUB_COMMENT_LIMIT
 from .live import Conflict, LiveDiff
 from .printers import to_markdown, to_text, value_lines

@@ -101,7 +101,7 @@ class Diff:
     for the TServers a Rollout names in either stack."""
     requests: tuple[str, ...] = ()
     """The TDeploy requests whose state changes (``tars-dev/r: pending -> approved (…)``;
-    :func:`tars_components.tdeploy.request_lines`)."""
+    :func:`tars_components.loading.tdeploy.request_lines`)."""
 
     def summary(self) -> dict[str, int]:
         """Number of changed objects per action (every action present, 0 when none)."""

@@ -4,7 +4,7 @@ GitHub comment). Pure string functions; the CLI writes them.
 
 Control characters and other non-printables (ESC, C1 controls, bidirectional overrides, line
 separators) in paths, keys and values are written as ``\\uXXXX`` escapes in the text and
-markdown output (:func:`~tars_components.text.printable`), so no escape sequence of a stack
+markdown output (:func:`~tars_components.kernel.text.printable`), so no escape sequence of a stack
 reaches the terminal; the JSON output escapes them as JSON does."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..text import printable
-from ..yaml_writer import dump
+from ..fileio.yaml_writer import dump
+from ..kernel.text import printable
 from . import GITHUB_COMMENT_LIMIT
 from .model import ACTIONS, Action, Change, Diff, FieldChange
 

@@ -7,20 +7,20 @@ as good as the password).
 An object is matched by its API group and kind in any casing, whatever its version (a TAccount
 of ``k8s.tars.io/v1beta2``, ``v1beta3``, or a plain object spelled ``K8S.tars.io/…``), and its
 secrets are found both where the kind keeps them
-(:data:`~tars_components.redaction.SECRET_SUBTREES`, field names in any casing) and under a
-credential's own key wherever it sits (:data:`~tars_components.redaction.SECRET_KEYS`), and in
-any object, whatever its kind or shape, under a key that names a secret
-(:func:`~tars_components.redaction.names_secret`: the whole value, a secret written as a key
-included) or holds credentials (:func:`~tars_components.redaction.holds_secrets`), and in the
-``data`` and ``stringData`` of anything Secret-like
-(:func:`~tars_components.redaction.secret_like`)."""
+(:data:`~tars_components.secrets.redaction.SECRET_SUBTREES`, field names in any casing) and under a
+credential's own key wherever it sits (:data:`~tars_components.secrets.redaction.SECRET_KEYS`), and
+in any object, whatever its kind or shape, under a key that names a secret
+(:func:`~tars_components.secrets.redaction.names_secret`: the whole value, a secret written as a key
+included) or holds credentials (:func:`~tars_components.secrets.redaction.holds_secrets`), and in
+the ``data`` and ``stringData`` of anything Secret-like
+(:func:`~tars_components.secrets.redaction.secret_like`)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection
 from typing import Any
 
-from ..redaction import (
+from ..secrets.redaction import (
     SECRET_KEYS,
     SECRET_SUBTREES,
     Path,

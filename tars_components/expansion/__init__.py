@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..document_set import DocumentSet
+from ..loading.document_set import DocumentSet
 from ..models import TFrameworkConfigDocument, TServerDocument
 from ..mutation import mutate, mutate_server
-from ..options import Options, Workload
+from ..settings.options import Options, Workload
 from .crd import (
     conversion_violations,
     convert,

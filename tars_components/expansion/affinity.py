@@ -4,7 +4,7 @@ and notStacked anti-affinity."""
 from __future__ import annotations
 
 from ..models import AbilityAffinity, TServerDocument
-from ..models.names import app_ability_label, node_label, server_ability_label
+from ..models.vocabulary import app_ability_label, node_label, server_ability_label
 from .labels import selector_labels
 
 SERVER_AFFINITY_WEIGHT = 60

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..document_set import DocumentSet
+from ..loading.document_set import DocumentSet
 from ..models import (
     V1BETA2,
     V1BETA3,
@@ -18,14 +18,12 @@ from ..models import (
     TServerDocument,
     TTemplateDocument,
 )
-from ..models.conversion import (
-    CONVERSION_ANNOTATION,
-    convert,
-)
+from ..models.conversion import convert
+from ..models.vocabulary import CONVERSION_ANNOTATION
 from ..mutation import mutate_server, mutate_template
 from ..mutation.tframework import resolve_expand
-from ..options import Options
 from ..rules.crd_mode import conversion_violations, refused_statefulset_violations
+from ..settings.options import Options
 from .rollout import apply_rollouts
 
 

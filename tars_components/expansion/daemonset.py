@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyType
-from ..options import Options
+from ..settings.options import Options
 from .labels import (
     DAEMONSET_MIN_READY_SECONDS,
     REVISION_HISTORY_LIMIT,

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..loading.rollout import step_of
 from ..models import TFrameworkConfigDocument, TServerDocument
-from ..options import Options
-from ..rollout import step_of
+from ..settings.options import Options
 from .awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from .statefulset import build_statefulset, rolling_partition
 

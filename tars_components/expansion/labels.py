@@ -10,10 +10,9 @@ from ..models.names import (
     TARSNODE_WORK_DIR,
     TARSNODE_WORK_DIR_PATH,
 )
-from ..mutation import LABEL_APP, LABEL_SERVER, LABEL_SERVER_ID
-from ..options import Options
+from ..models.vocabulary import LABEL_APP, LABEL_SERVER
+from ..settings.options import Options
 
-LABEL_LOCAL_VOLUME = "tars.io/LocalVolume"
 TARSNODE = "tarsnode"
 IMAGE_PLACEHOLDER = " "
 REVISION_HISTORY_LIMIT = 1
@@ -54,10 +53,6 @@ __all__ = [
     "HOST_TIMEZONE",
     "HOST_TIMEZONE_PATH",
     "IMAGE_PLACEHOLDER",
-    "LABEL_APP",
-    "LABEL_LOCAL_VOLUME",
-    "LABEL_SERVER",
-    "LABEL_SERVER_ID",
     "REVISION_HISTORY_LIMIT",
     "SKIP_AWAIT_ANNOTATION",
     "TARSNODE",

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..document_set import DocumentSet, KubeObject
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..loading.document_set import DocumentSet, KubeObject
 from ..models import Document, TServerDocument
-from ..options import Mode, Options
 from ..rules.output import file_collision
+from ..settings.options import Mode, Options
 
 CRD_DIR = "0-crd"
 MANIFEST_DIR = "1-manifest"

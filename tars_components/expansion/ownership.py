@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..document_set import DocumentSet
+from ..loading.document_set import DocumentSet
 from ..models.ownership import FieldOwnership, Ownership, dotted, object_paths, server_ownership
-from ..options import Options
+from ..settings.options import Options
 
 ObjectKey = tuple[str, str]
 """(namespace, name) of a server's objects."""

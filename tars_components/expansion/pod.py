@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-from ..models import (
-    TARS_ACTIVE_GATE,
-    V1BETA3,
-    TFrameworkConfigDocument,
-    TServerDocument,
-    is_deferred,
-)
+from ..models import V1BETA3, TFrameworkConfigDocument, TServerDocument, is_deferred
 from ..models.conversion import read_server_annotation
-from ..options import Options
+from ..models.vocabulary import LABEL_SERVER_ID, TARS_ACTIVE_GATE
+from ..settings.options import Options
 from .affinity import build_affinity
 from .labels import (
     IMAGE_PLACEHOLDER,
-    LABEL_SERVER_ID,
     TARSNODE,
     TARSNODE_WORK_DIR,
     TARSNODE_WORK_DIR_PATH,

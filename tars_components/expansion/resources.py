@@ -4,7 +4,7 @@
   custom resources the webhook admits (:mod:`tars_components.mutation`); their schemas
   are the same in v1beta2 and v1beta3, so converting is setting ``apiVersion``. Expand mode
   has no controller for them (:func:`tars_components.rules.output.expand_mode_warnings`).
-* plain objects (:class:`~tars_components.document_set.KubeObject`) pass through unchanged.
+* plain objects (:class:`~tars_components.loading.document_set.KubeObject`) pass through unchanged.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..document_set import DocumentSet
+from ..loading.document_set import DocumentSet
 from ..models import Document
 from ..mutation import mutate_kind
-from ..options import Options
-from ..secrets import AccountHashing
+from ..secrets.hashing import AccountHashing
+from ..settings.options import Options
 
 
 def kind_documents(

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..loading.document_set import DocumentSet
+from ..loading.rollout import Rollout, Rollouts, RolloutSource, partition, step_of
 from ..models import Document, Source, TServerDocument
 from ..models.rollout import ROLLOUT_API_VERSION, RolloutSpec
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
-from ..rollout import Rollout, Rollouts, RolloutSource, partition, step_of
 from ..rules.rollout import check_rollouts, check_stopped, drives
 
 

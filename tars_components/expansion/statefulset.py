@@ -5,10 +5,10 @@ TServer annotation ``tars-components.io/recreate: orphan``
 
 from __future__ import annotations
 
+from ..loading.rollout import step_of
 from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyType
-from ..options import Options
-from ..rollout import step_of
 from ..rules.storage import recreates_orphaned
+from ..settings.options import Options
 from .awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from .labels import REVISION_HISTORY_LIMIT, selector_labels, workload_meta
 from .pod import build_pod_template

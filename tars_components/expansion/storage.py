@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..models import TServerDocument
-from ..options import Mode, Options
 from ..rules.storage import CLAIM_STORAGE, ClaimGrowth, StorageChange, claims_of
+from ..settings.options import Mode, Options
 from .quantity import canonical_quantity
 from .statefulset import ORPHAN_ANNOTATION
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..loading.rollout import RolloutSource, step_of
 from ..models import TFrameworkConfigDocument, TServerDocument
-from ..options import Options
-from ..rollout import RolloutSource, step_of
+from ..settings.options import Options
 from .pod import build_pod_template
 from .statefulset import build_statefulset
 

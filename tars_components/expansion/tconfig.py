@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..document_set import DocumentSet
+from ..loading.document_set import DocumentSet
 from ..models import MASTER, TConfigDocument, TServerDocument
-from ..mutation import LABEL_APP, LABEL_SERVER
+from ..models.vocabulary import LABEL_APP, LABEL_SERVER
 
 CONFIG_MAP_SUFFIX = "-tconfig"
 

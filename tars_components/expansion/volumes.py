@@ -10,12 +10,12 @@ claim template pins pods with host bindings (hostIPC, hostNetwork, hostPorts) to
 from __future__ import annotations
 
 from ..models import Mount, TServerDocument
-from ..options import Options
+from ..models.vocabulary import LABEL_LOCAL_VOLUME
+from ..settings.options import Options
 from .labels import (
     DELAY_BIND,
     HOST_TIMEZONE,
     HOST_TIMEZONE_PATH,
-    LABEL_LOCAL_VOLUME,
     TARSNODE_WORK_DIR,
     TARSNODE_WORK_DIR_PATH,
     selector_labels,

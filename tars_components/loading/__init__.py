@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy import lazy_attributes
+from ..kernel.lazy import lazy_attributes
 
 if TYPE_CHECKING:
+    from ..fileio.files import read_texts
     from .documents import SchemaError, parse_document
-    from .files import read_texts
     from .load import load_stack, load_texts
 else:
     __getattr__ = lazy_attributes(
@@ -22,7 +22,7 @@ else:
         {
             "SchemaError": ".documents",
             "parse_document": ".documents",
-            "read_texts": ".files",
+            "read_texts": "..fileio.files",
             "load_stack": ".load",
             "load_texts": ".load",
         },

@@ -1,7 +1,7 @@
 """One document into its typed model: which documents can be read at all
 (:func:`identify`), where each goes (:func:`route`: typed, passed through or skipped), and
 what the CRD schema refuses (pydantic errors, version-only fields, metadata), handed to
-:func:`tars_components.rules.schema.schema_violation` to become violations."""
+:func:`tars_components.loading.schema_rules.schema_violation` to become violations."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..document_set import Rejected
-from ..errors import LoadError, LoadProblem, Violation
+from ..kernel.errors import LoadError, LoadProblem, Violation
+from ..kernel.paths import MISSING, Segment, error_path, lookup
+from ..kernel.text import unknown_field
 from ..models import (
     API_VERSIONS,
     CONTROLLER_KINDS,
@@ -28,11 +29,10 @@ from ..models import (
 )
 from ..models.base import P_DNS1123SUB, PATTERN_HINTS
 from ..models.names import is_dns_label
-from ..paths import MISSING, Segment, error_path, lookup
-from ..redaction import quote, secret_keys, secret_subtrees
-from ..rules.schema import SECTION_MISMATCH, schema_violation, section_mismatch, skipped_object
-from ..text import unknown_field
+from ..secrets.redaction import quote, secret_keys, secret_subtrees
+from .document_set import Rejected
 from .exports import clean_document, controller_owner
+from .schema_rules import SECTION_MISMATCH, schema_violation, section_mismatch, skipped_object
 
 _DNS_SUBDOMAIN = re.compile(P_DNS1123SUB)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ..kernel.paths import Segment
 from ..models.kind_facts import CLUSTER_SCOPED_KINDS
-from ..paths import Segment
 
 # What a live cluster adds to an object; ignored so that exported objects load unchanged.
 CLUSTER_METADATA = (

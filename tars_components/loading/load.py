@@ -6,7 +6,7 @@ Two kinds of bad input, two outcomes:
   mapping, unknown apiVersion or kind, an unreadable file) raises :class:`LoadError` with one
   :class:`LoadProblem` per problem;
 * whatever the CRD schema would reject becomes a :class:`Violation` with the kind's schema code
-  (:mod:`tars_components.rules.schema`) on the returned :class:`DocumentSet`.
+  (:mod:`tars_components.loading.schema_rules`) on the returned :class:`DocumentSet`.
 
 :func:`load_texts` is pure; :func:`load_stack` reads the files and calls it.
 """
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from ..document_set import DocumentSet, KubeObject, Rejected
-from ..errors import LoadError, LoadProblem, Violation
-from ..helmlib import translate_file
-from ..legacy import old_version_problem
-from ..limits import Limits
+from ..fileio.files import read_texts
+from ..kernel.errors import LoadError, LoadProblem, Violation
+from ..kernel.limits import Limits
+from ..kernel.paths import FileIndex
+from ..kernel.yaml_reader import YamlLimitError, describe_yaml_error, load_documents
 from ..models import (
     KINDS,
     V1BETA2,
@@ -32,16 +32,16 @@ from ..models import (
     Source,
 )
 from ..models.product import ROLLOUT_KIND
-from ..paths import FileIndex
-from ..rollout import Rollouts, identify_rollout, is_rollout
-from ..tdeploy import Requests, is_request
-from ..yaml_reader import YamlLimitError, describe_yaml_error, load_documents
+from .document_set import DocumentSet, KubeObject, Rejected
 from .documents import build_document, identify, identity_of, route, skipped
 from .exports import clean_document, clean_plain, list_items, live_fields
-from .files import read_texts
+from .helm import translate_file
+from .legacy import old_version_problem
+from .rollout import Rollouts, identify_rollout, is_rollout
+from .tdeploy import Requests, is_request
 
 if TYPE_CHECKING:
-    from ..options import ReleaseTag
+    from ..settings.options import ReleaseTag
 
 
 def load_stack(
@@ -74,7 +74,7 @@ def load_texts(
     ``import`` writes).
     Nesting and alias expansion are bounded by ``limits`` (a LoadError beyond). ``release``
     is written into every helm-lib values file, as ``exec-helm.sh VALUES TAG`` does
-    (:class:`~tars_components.options.ReleaseTag`).
+    (:class:`~tars_components.settings.options.ReleaseTag`).
     """
     stack_namespace = namespace or "default"
     documents: list[Document] = []

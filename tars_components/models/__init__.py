@@ -2,7 +2,7 @@
 
 from typing import TYPE_CHECKING
 
-from ..deprecation import renamed_attributes
+from ..kernel.deprecation import renamed_attributes
 from .base import TarsModel, is_deferred
 
 # Wave 2: the rest of a TarsK8S namespace.
@@ -36,7 +36,6 @@ from .tframework import (
 from .timage import ImageRelease, ImageType, ServerType, TImageDocument
 from .tserver import (
     RESERVED_PORT,
-    TARS_ACTIVE_GATE,
     AbilityAffinity,
     HostPort,
     ImagePullPolicy,
@@ -56,6 +55,7 @@ from .tserver import (
 )
 from .ttemplate import TTemplateDocument, TTemplateSpec
 from .ttree import TREE_NAME, Business, TreeApp, TTreeDocument
+from .vocabulary import TARS_ACTIVE_GATE
 
 KINDS: dict[str, type[Document]] = {
     cls.KIND: cls

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .document import V1BETA3
-
-CONVERSION_ANNOTATION = "tars.io/Conversion.1b21b3"
+from .vocabulary import CONVERSION_ANNOTATION
 
 
 def go_json(value: Any) -> str:

@@ -1,44 +1,16 @@
 """Object metadata and the base class of every TarsK8S document."""
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from pydantic import PrivateAttr
 
+from ..kernel.paths import Source as Source
 from .base import P_LABEL_KEY, P_LABEL_VALUE, TarsModel, pattern
-
-if TYPE_CHECKING:
-    from ..paths import FileIndex, Segment
 
 GROUP = "k8s.tars.io"
 V1BETA2 = "k8s.tars.io/v1beta2"
 V1BETA3 = "k8s.tars.io/v1beta3"
 API_VERSIONS = (V1BETA2, V1BETA3)
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a document came from: a file and the document's index inside it (0-based).
-
-    ``prefix`` is the path of the object inside that YAML document when it is an item of a
-    ``kind: List`` (``("items", 3)``); empty otherwise.
-    """
-
-    file: str
-    index: int
-    file_index: "FileIndex | None" = field(default=None, compare=False, repr=False)
-    prefix: "tuple[Segment, ...]" = ()
-
-    def line(self, path: "str | tuple[Segment, ...]" = ()) -> int | None:
-        """1-based line of a field path in this document (None when the text is not known)."""
-        if self.file_index is None:
-            return None
-        if self.prefix:
-            from ..paths import parse_path
-
-            segments = parse_path(path) if isinstance(path, str) else list(path)
-            return self.file_index.line(self.index, [*self.prefix, *segments])
-        return self.file_index.line(self.index, path)
 
 
 LabelKey = Annotated[str, pattern(P_LABEL_KEY, 317)]

@@ -9,9 +9,6 @@ HOST_TIMEZONE_PATH = "/etc/localtime"
 TARSNODE_WORK_DIR = "tarsnode-work-dir"
 TARSNODE_WORK_DIR_PATH = "/usr/local/app/tars/tarsnode"
 DELAY_BIND = "delay-bind"
-LABEL_PREFIX = "tars.io/"
-ANNOTATION_MAX_REPLICAS = "tars.io/MaxReplicas"
-ANNOTATION_MIN_REPLICAS = "tars.io/MinReplicas"
 
 RESERVED_VOLUMES = {
     HOST_TIMEZONE: "the host-timezone volume every pod gets",
@@ -54,18 +51,3 @@ def is_dns_label(name: str) -> bool:
     """True for a DNS-1123 label (a valid volume name): at most 63 lowercase letters, digits
     and '-', alphanumeric at both ends."""
     return len(name) <= 63 and _LOWER_NAME.fullmatch(name) is not None
-
-
-def node_label(namespace: str) -> str:
-    """``tars.io/node.<ns>``: nodes that may run pods of the framework in ``namespace``."""
-    return f"{LABEL_PREFIX}node.{namespace}"
-
-
-def app_ability_label(namespace: str, app: str) -> str:
-    """``tars.io/ability.<ns>.<app>`` (app in its own case)."""
-    return f"{LABEL_PREFIX}ability.{namespace}.{app}"
-
-
-def server_ability_label(namespace: str, app: str, server: str) -> str:
-    """``tars.io/ability.<ns>.<app>-<server>`` (app and server in their own case)."""
-    return f"{LABEL_PREFIX}ability.{namespace}.{app}-{server}"

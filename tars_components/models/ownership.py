@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from .vocabulary import LABEL_SERVER_ID
+
 ANNOTATION = "tars-components.io/field-ownership"
 """The TServer annotation that sets its own field ownership (``release=external,...``)."""
 
@@ -182,10 +184,8 @@ _WORKLOAD_PATHS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 """Expand mode: the fields with a place of their own in a workload."""
 
-SERVER_ID_LABEL = "tars.io/ServerID"
-
 _COMPANIONS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "release": (("metadata", "labels", SERVER_ID_LABEL),),
+    "release": (("metadata", "labels", LABEL_SERVER_ID),),
 }
 """What the TarsK8S webhook derives from a TServer field in the same request (the
 ``tars.io/ServerID`` label from ``release.id``): owned by whoever sets the field."""

@@ -6,7 +6,7 @@ Credentials never appear in a stack file in plaintext. ``spec.authentication.pas
 the Pulumi config secret ``tars:KEY`` when the program runs; a deferred value (a
 ``pulumi.Output``, typically a secret); or, discouraged (warning TA005), a plain string.
 The mutating webhook replaces a password by its bcrypt hash (M-TA1); see
-:mod:`tars_components.secrets` for what the offline render writes instead.
+:mod:`tars_components.secrets.hashing` for what the offline render writes instead.
 """
 
 from enum import Enum
@@ -15,7 +15,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import Field, model_validator
 
 from .base import TarsModel, pattern
-from .credential import Credential, SecretRef
+from .credential import Credential
 from .document import Document
 from .kube import Lax
 
@@ -98,8 +98,3 @@ class TAccountDocument(Document):
     KIND: ClassVar[str] = "TAccount"
 
     spec: TAccountSpec
-
-
-def is_secret_ref(value: Any) -> bool:
-    """True for a :class:`SecretRef`."""
-    return isinstance(value, SecretRef)

@@ -3,7 +3,7 @@ spec, ``approve`` says whether a named person approved it.
 
 TarsK8S removed the kind (no CRD since 2022); tars-components keeps the idea as a stack source:
 an approved request deploys its ``apply`` as a TServer, a pending or rejected one deploys
-nothing (:mod:`tars_components.tdeploy`). ``apply`` is validated as a TServer spec when the
+nothing (:mod:`tars_components.loading.tdeploy`). ``apply`` is validated as a TServer spec when the
 request is approved; this model checks the request's own fields.
 """
 

@@ -44,7 +44,6 @@ def _enum_default(member: Enum) -> Any:
     return Field(default=member, validate_default=True)
 
 
-TARS_ACTIVE_GATE = "tars.io/active"
 RESERVED_PORT = 19385
 
 

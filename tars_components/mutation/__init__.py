@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..document_set import DocumentSet
+from ..loading.document_set import DocumentSet
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     Document,
@@ -26,9 +26,9 @@ from ..models import (
     TTemplateDocument,
     TTreeDocument,
 )
-from ..models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
-from ..secrets import AccountHashing
-from .labels import (
+from ..models.vocabulary import (
+    ANNOTATION_MAX_REPLICAS,
+    ANNOTATION_MIN_REPLICAS,
     LABEL_ACTIVATED,
     LABEL_APP,
     LABEL_CONFIG_NAME,
@@ -44,6 +44,7 @@ from .labels import (
     LABEL_VERSION,
     SUPPORTED_PREFIX,
 )
+from ..secrets.hashing import AccountHashing
 from .taccount import mutate_account
 from .tconfig import mutate_config
 from .timage import mutate_image

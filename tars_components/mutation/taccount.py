@@ -1,6 +1,6 @@
 """The webhook for TAccounts: M-TA* (docs/concepts/webhooks.md#ttree). A password is hashed with the
 salt that ``hashing`` gives the account, never one derived from the password (M-TA1, see
-:mod:`tars_components.secrets`); a credential that references a Pulumi config secret is
+:mod:`tars_components.secrets.hashing`); a credential that references a Pulumi config secret is
 resolved from ``secrets`` when given, otherwise replaced by the placeholder hash."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from ..models import (
     SecretRef,
     TAccountDocument,
 )
-from ..secrets import AccountHashing, hash_password, placeholder
+from ..secrets.hashing import AccountHashing, hash_password, placeholder
 from .common import when_known
 
 
@@ -25,7 +25,7 @@ def mutate_account(
 
     ``secrets`` maps a config key (``KEY`` of ``{configSecret: KEY}``) to its value; a
     reference that it does not resolve becomes the placeholder hash. ``hashing`` gives the
-    account's salt (:class:`~tars_components.secrets.AccountHashing`; without one, a salt
+    account's salt (:class:`~tars_components.secrets.hashing.AccountHashing`; without one, a salt
     derived from the account, for callers that write nothing). A deferred password or salt
     (``pulumi.Output``) is hashed inside ``apply``, so it stays secret.
     """

@@ -6,8 +6,7 @@ from __future__ import annotations
 from ..models import (
     TConfigDocument,
 )
-from .common import with_labels
-from .labels import (
+from ..models.vocabulary import (
     LABEL_ACTIVATED,
     LABEL_APP,
     LABEL_CONFIG_NAME,
@@ -15,6 +14,7 @@ from .labels import (
     LABEL_SERVER,
     LABEL_VERSION,
 )
+from .common import with_labels
 
 
 def mutate_config(config: TConfigDocument) -> TConfigDocument:

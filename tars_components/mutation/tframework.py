@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..models import SecretRef, TFrameworkConfigDocument
-from ..secrets import placeholder
+from ..secrets.hashing import placeholder
 
 
 def resolve_expand(

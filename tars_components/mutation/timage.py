@@ -9,8 +9,8 @@ from ..models import (
     TImageDocument,
 )
 from ..models.timage import ImageType
+from ..models.vocabulary import LABEL_IMAGE_TYPE, SUPPORTED_PREFIX
 from .common import with_labels
-from .labels import LABEL_IMAGE_TYPE, SUPPORTED_PREFIX
 
 
 def mutate_image(image: TImageDocument) -> TImageDocument:

@@ -4,21 +4,22 @@ M-TS8/M-TS13 are not raised here: the value is left alone and the rules report T
 
 from __future__ import annotations
 
-from ..models import (
-    TARS_ACTIVE_GATE,
-    V1BETA3,
-    TFrameworkConfigDocument,
-    TServerDocument,
-)
-from ..models.names import ANNOTATION_MAX_REPLICAS, ANNOTATION_MIN_REPLICAS
-from .labels import (
+import re
+
+from ..models import V1BETA3, TFrameworkConfigDocument, TServerDocument
+from ..models.vocabulary import (
+    ANNOTATION_MAX_REPLICAS,
+    ANNOTATION_MIN_REPLICAS,
     LABEL_APP,
     LABEL_SERVER,
     LABEL_SERVER_ID,
     LABEL_SUBTYPE,
     LABEL_TEMPLATE,
-    REPLICA_ANNOTATION,
+    TARS_ACTIVE_GATE,
 )
+
+REPLICA_ANNOTATION = re.compile(r"^[1-9]?[0-9]$")
+"""A replica count the webhook reads from an annotation (0 to 99)."""
 
 
 def replica_count(value: object) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..models import (
     TTemplateDocument,
 )
-from .labels import LABEL_PARENT
+from ..models.vocabulary import LABEL_PARENT
 
 
 def mutate_template(template: TTemplateDocument) -> TTemplateDocument:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from ..errors import UsageError
-from ..lazy import lazy_attributes
+from ..kernel.errors import UsageError
+from ..kernel.lazy import lazy_attributes
 
 PLATFORM_EXTRA = "tars-components[platform]"
 """The install that brings the webhook CA's dependencies (cryptography, pulumi-tls)."""

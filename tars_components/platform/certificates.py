@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import NameOID
 
-from ..errors import UsageError
+from ..kernel.errors import UsageError
 from .ca import CA_COMMON_NAME, CA_VALIDITY_DAYS, CertificateAuthority
 
 __all__ = ["CertificateAuthority", "generate_ca", "load_ca"]

@@ -7,12 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..batch import suspended_gc
-from ..errors import UsageError, Violation
-from ..limits import Limits
-from ..loading.files import UnreadableFile, read_text
-from ..render import render_files
-from ..tree_writer import check_out_dir, write_tree
+from ..fileio.files import UnreadableFile, read_text
+from ..jobs.render import render_files
+from ..jobs.tree_writer import check_out_dir, write_tree
+from ..kernel.batch import suspended_gc
+from ..kernel.errors import UsageError, Violation
+from ..kernel.limits import Limits
 from . import require_platform_extra
 from .framework import FrameworkBuild, build_framework
 from .values import ControllerValues, FrameworkValues, Model, parse_values
@@ -26,7 +26,7 @@ PEM_MAX_BYTES = 1024 * 1024
 
 def read_values(path: str | Path, model: type[Model]) -> Model:
     """A values file, parsed and checked, read under the rules of a stack file (a regular
-    file within the default :class:`~tars_components.limits.Limits`). Raises
+    file within the default :class:`~tars_components.kernel.limits.Limits`). Raises
     :class:`UsageError`."""
     try:
         text = read_text(path, Limits().max_file_bytes)

@@ -8,7 +8,7 @@ values the templates use without declaring them (``crds.servers``, ``crds.storag
 Stricter than helm, on purpose: the ``_FRAMEWORK_REGISTRY_``-style placeholders of the
 published values files (which helm renders into image names nobody can pull) and an empty
 ``upload.registry`` are refused. Every problem is reported as ``FILE:LINE: field: message`` in
-one :class:`~tars_components.errors.UsageError` (exit 2 at the CLI).
+one :class:`~tars_components.kernel.errors.UsageError` (exit 2 at the CLI).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any, Literal, TypeVar
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError, field_validator
 
-from ..errors import UsageError
-from ..limits import Limits
-from ..paths import format_path
-from ..redaction import MASK, names_secret, quote
-from ..yaml_reader import YamlLimitError, YamlLoader, describe_yaml_error, load_documents
+from ..kernel.errors import UsageError
+from ..kernel.limits import Limits
+from ..kernel.paths import format_path
+from ..kernel.yaml_reader import YamlLimitError, YamlLoader, describe_yaml_error, load_documents
+from ..secrets.redaction import MASK, names_secret, quote
 
 # values.schema.json of both charts
 REGISTRY_PATTERN = r"^[\w.~%-]+(:\d{1,5})?(/[\w.~%-]+){0,5}$"
@@ -163,7 +163,7 @@ Model = TypeVar("Model", ControllerValues, FrameworkValues)
 
 def parse_values(text: str, model: type[Model], file: str = "<values>") -> Model:
     """Values from the text of a values file (pure), read within the default input limits
-    (:class:`~tars_components.limits.Limits`: nesting, alias expansion). Raises
+    (:class:`~tars_components.kernel.limits.Limits`: nesting, alias expansion). Raises
     :class:`UsageError` listing every problem as ``FILE:LINE: field: message``."""
     try:
         documents = load_documents(text, Limits())

@@ -29,8 +29,8 @@ from .. import components as python
 from ..components import platform
 from ..components.failure import ArgumentProblems, refuse
 from ..models import Document
-from ..options import Mode, Options
 from ..provider.verdicts import check_failures
+from ..settings.options import Mode, Options
 from .types import (
     TAccountArgs,
     TarsControllerArgs,

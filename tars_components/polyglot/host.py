@@ -34,7 +34,7 @@ from pulumi.runtime import proto, rpc
 from pulumi.runtime.proto import provider_pb2_grpc
 
 from ..components.account_salt import TAccountSaltProvider
-from ..errors import UsageError
+from ..kernel.errors import UsageError
 from ..provider import TarsValidationProvider
 from ..provider.hosting import PluginPackage, serve_from_plugin
 from .components import COMPONENTS, argument_path
@@ -332,7 +332,7 @@ def registry_grade(schema: Mapping[str, Any]) -> dict[str, Any]:
 def plugin_version() -> str:
     """The schema's version: the package's (:data:`tars_components.__version__`), so that a
     generated SDK, the plugin and ``tars-components --version`` name one release."""
-    from ..version import __version__
+    from ..kernel.version import __version__
 
     return __version__
 

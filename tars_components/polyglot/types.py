@@ -14,7 +14,7 @@ from typing import Any, Optional, TypedDict
 import pulumi
 
 from ..models import ImageType, Role, SubType
-from ..options import Mode
+from ..settings.options import Mode
 
 
 class Servant(TypedDict):

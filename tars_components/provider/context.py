@@ -10,9 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..document_set import DocumentSet, Rejected
-from ..errors import LoadError, LoadProblem
+from ..fileio.yaml_writer import dump
+from ..kernel.errors import LoadError, LoadProblem
+from ..kernel.paths import parse_path
+from ..loading.document_set import DocumentSet, Rejected
 from ..loading.load import load_texts
+from ..loading.tdeploy import KIND as REQUEST_KIND
+from ..loading.tdeploy import Request
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     MASTER,
@@ -21,10 +25,6 @@ from ..models import (
     TFrameworkConfigDocument,
     TTemplateDocument,
 )
-from ..paths import parse_path
-from ..tdeploy import KIND as REQUEST_KIND
-from ..tdeploy import Request
-from ..yaml_writer import dump
 from .editing import leaf_texts
 from .preview import (
     PLACEHOLDER,
@@ -110,7 +110,7 @@ class Subject:
         request alone (the TServer an approved one deploys is validated as its server's
         document).
 
-        Raises :class:`~tars_components.errors.LoadError` when the document cannot be read as
+        Raises :class:`~tars_components.kernel.errors.LoadError` when the document cannot be read as
         a TarsK8S document.
         """
         raw = plain(self.document, (), [], placeholder=PLACEHOLDER)

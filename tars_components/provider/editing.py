@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ..paths import Segment
+from ..kernel.paths import Segment
 from .wire import PENDING, Path
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..document_set import DocumentSet
+from ..loading.document_set import DocumentSet
 from ..models import (
     MASTER,
     Document,
@@ -30,7 +30,7 @@ from ..models import (
     TServerDocument,
     TTemplateDocument,
 )
-from ..mutation import LABEL_DEACTIVATE, LABEL_DELETING
+from ..models.vocabulary import LABEL_DEACTIVATE, LABEL_DELETING
 from .wire import ValidationInputs
 
 

@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..document_set import DocumentSet, Rejected
+from ..kernel.paths import parse_path
+from ..loading.document_set import DocumentSet, Rejected
 from ..models import Document
-from ..paths import parse_path
 from .editing import put, remove, strings, under, unused_numbers
 from .wire import FIELD_RULES, PENDING, Path
 

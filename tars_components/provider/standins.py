@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..document_set import Rejected
+from ..loading.document_set import Rejected
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     KINDS,

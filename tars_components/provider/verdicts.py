@@ -3,7 +3,7 @@ document (``check``), whether its inputs changed (``diff``), the mutated documen
 outputs (``create``/``update``), and the error of a refused create or update.
 
 Secret values (the paths of :data:`~.wire.SECRET_FIELDS`) never appear in a message, nor in
-the resource id: every verdict is computed under :func:`~tars_components.redaction.masking`,
+the resource id: every verdict is computed under :func:`~tars_components.secrets.redaction.masking`,
 so the messages are built with each secret value already replaced by :data:`~.wire.REDACTED`
 (whatever characters it holds, however the message quotes it); the finished texts are searched
 once more only as a second belt.
@@ -15,13 +15,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..document_set import DocumentSet
-from ..errors import LoadError, Violation
+from ..kernel.errors import LoadError, Violation
+from ..kernel.paths import parse_path
+from ..loading.document_set import DocumentSet
 from ..models import Document
 from ..mutation import mutate
-from ..paths import parse_path
-from ..redaction import masking, redact_text
 from ..rules import validate, validate_change
+from ..secrets.redaction import masking, redact_text
 from .context import DOCUMENT_FILE, Subject, is_target
 from .editing import under
 from .wire import (

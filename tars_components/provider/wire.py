@@ -19,13 +19,13 @@ from typing import Any
 from pulumi.output import Unknown as _UnknownValue
 from pulumi.runtime import rpc
 
-from ..paths import Segment
-from ..rules.registry import Rule
-from ..rules.schema import TS014
+from ..kernel.paths import Segment
+from ..kernel.registry import Rule
+from ..loading.schema_rules import TS014
 from ..rules.tconfig import TC002
-from ..rules.tserver.names import TS016
-from ..rules.tserver.ports import TS011, TS024
-from ..rules.tserver.spec import TS010, TS017, TS020
+from ..rules.tserver_names import TS016
+from ..rules.tserver_ports import TS011, TS024
+from ..rules.tserver_spec import TS010, TS017, TS020
 from ..rules.ttemplate import TT002, TT004
 
 # --- property names ------------------------------------------------------------------------

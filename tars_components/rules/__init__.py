@@ -17,21 +17,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy import lazy_attributes
+from ..kernel.lazy import lazy_attributes
 
 if TYPE_CHECKING:
+    from ..kernel.registry import Origin, Rule
     from .catalog import RULES, rules_table
     from .change import validate_change, without_create_only
     from .check import validate
-    from .registry import Origin, Rule
 else:
     __getattr__ = lazy_attributes(
         __name__,
         {
             "RULES": ".catalog",
             "rules_table": ".catalog",
-            "Origin": ".registry",
-            "Rule": ".registry",
+            "Origin": "..kernel.registry",
+            "Rule": "..kernel.registry",
             "validate": ".check",
             "validate_change": ".change",
             "without_create_only": ".change",

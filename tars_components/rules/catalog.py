@@ -1,4 +1,4 @@
-"""The catalogue of rule codes, read from the registry (:mod:`.registry`).
+"""The catalogue of rule codes, read from the registry (:mod:`tars_components.kernel.registry`).
 
 Every rules module declares its codes next to its checks; :data:`RULES` is what they declare,
 read after importing every module of this package, so a code cannot be missing from the
@@ -11,12 +11,14 @@ from __future__ import annotations
 import pkgutil
 from importlib import import_module
 
-from .registry import Origin, Rule, registered
+from ..kernel.registry import Origin, Rule, registered
 
 
 def _import_rules_modules() -> None:
-    """Import every module of :mod:`tars_components.rules` (each registers its codes)."""
+    """Import every module of :mod:`tars_components.rules` (each registers its codes), and the
+    loader's own rules (:mod:`tars_components.loading.schema_rules`)."""
     package = __name__.rsplit(".", 1)[0]
+    import_module("..loading.schema_rules", package)
     for module in pkgutil.iter_modules(import_module(package).__path__):
         import_module(f"{package}.{module.name}")
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..document_set import DocumentSet
-from ..errors import Violation, sorted_violations
+from ..kernel.errors import Violation, sorted_violations
+from ..kernel.registry import ERROR, lookup, rule
+from ..loading.document_set import DocumentSet
 from ..models import TServerDocument, TTemplateDocument
 from .common import by_key, key_of, keys_present
-from .registry import ERROR, lookup, rule
 from .rollout import rollout_changes
 from .tconfig import config_changes
 from .tdeploy import request_changes

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..document_set import DocumentSet
-from ..errors import Violation, sorted_violations
+from ..kernel.errors import Violation, sorted_violations
+from ..loading.document_set import DocumentSet
 from .objects import check_objects
 from .ownership import annotation_violations
 from .rollout import check_rollouts

@@ -5,7 +5,7 @@ A stack names its clusters either as Stellaris ``Cluster`` documents
 ``Pulumi.<env>.yaml``; ``ClusterOverride`` documents (``tars-components.io/v1alpha1``) and the
 ``overrides`` of a ``tars:clusters`` entry say what differs per cluster. Neither kind is ever
 emitted. This module reads both kinds into :class:`Inventory` and reports what is wrong with
-them (the TM rules); applying the overrides is :mod:`tars_components.multicluster`.
+them (the TM rules); applying the overrides is :mod:`tars_components.jobs.multicluster`.
 
 * TM001: a Stellaris Cluster has ``spec.apiserver`` (an https URL) and ``spec.secretRef``
   (``type`` kubeconfig or token, ``name``, ``namespace``, ``field``);
@@ -28,12 +28,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..document_set import DocumentSet, KubeObject
-from ..errors import UsageError, Violation
+from ..kernel.errors import UsageError, Violation
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet, KubeObject
 from ..models import Source, TServerDocument
 from ..models.names import is_dns_label
 from ..models.product import CLUSTER_OVERRIDE_KIND, PRODUCT_API_VERSION
-from .registry import ERROR, WARNING, rule
 
 STELLARIS_API_VERSION = "stellaris.harmonycloud.cn/v1alpha1"
 """apiVersion of the Stellaris ``Cluster`` documents."""

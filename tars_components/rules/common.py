@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TypeVar
 
-from ..document_set import DocumentSet, Rejected
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import Rule
+from ..loading.document_set import DocumentSet, Rejected
 from ..models import Document
-from .registry import Rule
 
 T = TypeVar("T")
 

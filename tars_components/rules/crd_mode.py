@@ -9,16 +9,17 @@ import re
 
 from pydantic import ValidationError
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.paths import lookup
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
 from ..loading.documents import VERSION_REQUIRED_FIELDS
+from ..loading.schema_rules import TF001, TS021
 from ..models import V1BETA2, V1BETA3, ExecutorRef, TFrameworkConfigDocument, UpdateStrategyType
 from ..models.base import P_IMAGE_OR_EMPTY
-from ..models.conversion import CONVERSION_ANNOTATION, convert
-from ..options import Options
-from ..paths import lookup
-from .registry import ERROR, WARNING, rule
-from .schema import TF001, TS021
+from ..models.conversion import convert
+from ..models.vocabulary import CONVERSION_ANNOTATION
+from ..settings.options import Options
 
 TF005 = rule(
     "TF005",

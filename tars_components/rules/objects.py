@@ -17,13 +17,13 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..document_set import DocumentSet, KubeObject
-from ..errors import Violation
-from ..mutation import LABEL_APP, LABEL_SERVER
-from ..paths import Segment
-from ..redaction import quote
+from ..kernel.errors import Violation
+from ..kernel.paths import Segment
+from ..kernel.registry import ERROR, rule
+from ..loading.document_set import DocumentSet, KubeObject
+from ..models.vocabulary import LABEL_APP, LABEL_SERVER
+from ..secrets.redaction import quote
 from .common import repeats
-from .registry import ERROR, rule
 
 _LABEL = r"[a-z0-9](?:[-a-z0-9]*[a-z0-9])?"
 _DNS1123_LABEL = re.compile(_LABEL)

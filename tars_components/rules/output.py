@@ -7,10 +7,10 @@ the collisions and reports them through :func:`file_collision`.
 
 from __future__ import annotations
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, WARNING, Subject, rule
+from ..loading.document_set import DocumentSet
 from ..models import TConfigDocument
-from .registry import ERROR, WARNING, Subject, rule
 
 TS026 = rule(
     "TS026",

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
 from ..models.ownership import (
     ANNOTATION,
     FieldOwnership,
@@ -15,9 +16,8 @@ from ..models.ownership import (
     object_paths,
     server_ownership,
 )
-from ..options import Mode, Options
-from ..redaction import quote
-from .registry import ERROR, WARNING, rule
+from ..secrets.redaction import quote
+from ..settings.options import Mode, Options
 
 TO001 = rule(
     "TO001",

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
+from ..loading.rollout import Rollout, updated_count, wanted
 from ..models import TServerDocument, UpdateStrategyType
-from ..rollout import Rollout, updated_count, wanted
-from .registry import ERROR, WARNING, rule
 
 TP002 = rule(
     "TP002", ERROR, "Rollout", "spec.step is an index of spec.steps", origin="tars-components"

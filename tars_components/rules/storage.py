@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..document_set import DocumentSet
-from ..errors import Violation, sorted_violations
+from ..kernel.errors import Violation, sorted_violations
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
 from ..models import TServerDocument
-from ..options import Mode, Options
+from ..settings.options import Mode, Options
 from .common import by_key, key_of
-from .registry import ERROR, WARNING, rule
 
 ACCEPT_OUTAGE = "tars-components.io/accept-outage"
 """TServer annotation: ``"true"`` acknowledges that this change deletes the server's

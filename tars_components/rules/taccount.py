@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
 from ..models import SecretRef, TAccountDocument
 from ..models.taccount import P_PASSWORD
-from ..redaction import quote
+from ..secrets.redaction import quote
 from .common import same_names
-from .registry import ERROR, WARNING, rule
 
 _PASSWORD = re.compile(P_PASSWORD)
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
 from ..models import MASTER, TConfigDocument, TServerDocument
-from ..mutation import LABEL_DEACTIVATE, LABEL_DELETING
+from ..models.vocabulary import LABEL_DEACTIVATE, LABEL_DELETING
 from .common import by_key, key_of, keys_present, repeats, same_names
-from .registry import ERROR, WARNING, rule
 
 TC013 = rule(
     "TC013",

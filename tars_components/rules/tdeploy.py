@@ -28,11 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from ..document_set import DocumentSet
-from ..errors import Violation
-from ..paths import Segment, format_path
-from ..tdeploy import KIND, Request, request_of
-from .registry import ERROR, WARNING, Rule, rule
+from ..kernel.errors import Violation
+from ..kernel.paths import Segment, format_path
+from ..kernel.registry import ERROR, WARNING, Rule, rule
+from ..loading.document_set import DocumentSet
+from ..loading.tdeploy import KIND, Request, request_of
 
 
 def _report(

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
 from ..models import FRAMEWORK_CONFIG_NAME, SecretRef
 from .common import same_names
-from .registry import ERROR, WARNING, rule
 
 TF002 = rule(
     "TF002",

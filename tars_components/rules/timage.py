@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
 from ..models import TImageDocument
-from ..mutation import LABEL_APP, LABEL_SERVER
+from ..models.vocabulary import LABEL_APP, LABEL_SERVER
 from .common import repeats, same_names
-from .registry import ERROR, WARNING, rule
 
 TI004 = rule(
     "TI004",

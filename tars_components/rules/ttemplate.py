@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, rule
+from ..loading.document_set import DocumentSet
+from ..loading.schema_rules import TT001
 from ..models import TTemplateDocument
 from .common import same_names
-from .registry import ERROR, rule
-from .schema import TT001
 
 TT007 = rule(
     "TT007",

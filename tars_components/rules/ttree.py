@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..document_set import DocumentSet
-from ..errors import Violation
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, WARNING, rule
+from ..loading.document_set import DocumentSet
 from ..models import TREE_NAME, TTreeDocument
 from .common import by_key, key_of, keys_present, repeats
-from .registry import ERROR, WARNING, rule
 
 TR002 = rule(
     "TR002", ERROR, "TTree", "one tars-tree per namespace", origin="controller", create_only=True

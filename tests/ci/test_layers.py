@@ -1,130 +1,162 @@
-"""Imports only go down the layers: a module may import its own layer and the layers below,
-never one above (imports under ``if TYPE_CHECKING:`` excepted: they do not run). Every module
-of the package must have a layer, so a new module is placed on purpose."""
+"""The package's rooms and the one direction of their imports (docs/development.md, "The map").
+
+Each room (a folder of ``tars_components/``) has one floor; a module may import its own room
+and the rooms below, never one above, and no two rooms (nor two folders of one room) import
+each other, even through others. Every import counts, those under ``if TYPE_CHECKING:`` and
+inside functions too: a cycle a type checker sees is a cycle a reader has to keep in mind. The
+package root holds the public surface only (``__init__``, ``__main__``), on the top floor.
+"""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import graphlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tars_components"
 
-LAYERS: tuple[tuple[str, ...], ...] = (
-    # text, paths, errors and the other leaves: no domain knowledge
-    (
-        "text",
-        "paths",
-        "errors",
-        "lazy",
-        "limits",
-        "yaml_reader",
-        "yaml_writer",
-        "redaction",
-        "secrets",
-        "batch",
-        "deprecation",
-        "version",
-    ),
-    ("models", "options"),
-    # the registry and the rules the loader reports (the package __init__ imports lazily)
-    ("rules.registry", "rules.schema", "rules.__init__"),
-    ("loading", "legacy", "helmlib", "tdeploy", "rollout", "document_set"),
-    ("mutation",),
-    ("rules",),
-    ("expansion",),
-    (
-        "pipeline",
-        "diff",
-        "render",
-        "tree_writer",
-        "account_salts",
-        "convert",
-        "importer",
-        "import_plan",
-        "schema",
-        "crds",
-        "platform",
-    ),
-    ("multicluster", "karmada"),
-    ("cli", "config", "__main__"),
-    ("components", "provider", "__init__"),
-    ("polyglot",),
+LAYERS: tuple[str, ...] = (
+    "secrets",  # password hashing and redaction: imports nothing of the package
+    "kernel",  # errors, field paths and their lines, the rule registry, limits, text
+    "fileio",  # reading stack files, writing YAML
+    "models",  # the TarsK8S documents
+    "settings",  # the options a stack is built with
+    "loading",  # files → a DocumentSet, with every source (helm-lib, TDeploy, Rollout, legacy)
+    "mutation",  # the mutating webhook: documents → documents
+    "rules",  # the admission rules and this project's
+    "expansion",  # TServer → Service and StatefulSet/DaemonSet, the other kinds' objects
+    "pipeline",  # check and build: the one sequence of the stages
+    "diff",  # two builds (or a build and a cluster) → changes
+    "jobs",  # render, convert, import, clusters and Karmada, stack config
+    "crds",  # the CustomResourceDefinitions and the editors' schemas
+    "platform",  # the TarsK8S install: controller, framework, certificates
+    "provider",  # the dynamic provider: the rules at preview
+    "components",  # the Pulumi components
+    "polyglot",  # the components for every Pulumi language
+    "cli",  # the commands
+    "",  # the package root: __init__ and __main__
 )
-"""Lowest first. An entry names a module, or a package and everything in it; the longest
-entry that matches a module wins (``rules.schema`` over ``rules``)."""
+"""Lowest first."""
+
+ROOT_MODULES = {"__init__", "__main__"}
 
 
-def _module(path: Path) -> str:
+def _room(module: str) -> str:
+    """The room of a module (its top folder), ``""`` for a module of the package root."""
+    first = module.split(".")[0]
+    if "." in module or PACKAGE.joinpath(first).is_dir() or first not in ROOT_MODULES:
+        return first
+    return ""
+
+
+def _floor(module: str) -> int:
+    room = _room(module)
+    assert room in LAYERS, f"tars_components.{module} has no floor in LAYERS"
+    return LAYERS.index(room)
+
+
+def _module(path: Path) -> tuple[str, bool]:
     parts = path.relative_to(PACKAGE).with_suffix("").parts
-    return ".".join(parts)
-
-
-def _layer(module: str) -> int:
-    best: tuple[int, int] | None = None
-    for index, entries in enumerate(LAYERS):
-        for entry in entries:
-            matches = module == entry or module.startswith(f"{entry}.")
-            if matches and (best is None or len(entry) > best[0]):
-                best = (len(entry), index)
-    assert best is not None, f"tars_components.{module} has no layer in LAYERS"
-    return best[1]
-
-
-def _runtime_imports(tree: ast.Module) -> Iterator[ast.ImportFrom | ast.Import]:
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skipped.update(id(n) for child in node.body for n in ast.walk(child))
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped:
-            yield node
+    if parts[-1] == "__init__" and len(parts) > 1:
+        return ".".join(parts[:-1]), True
+    return ".".join(parts), parts == ("__init__",)
 
 
 def _targets(module: str, is_package: bool, tree: ast.Module) -> Iterator[tuple[int, str]]:
-    """``(line, imported module relative to the package)`` of every runtime import."""
+    """``(line, imported module relative to the package)`` of every import of the package."""
     package = module.split(".") if is_package else module.split(".")[:-1]
     if module == "__init__":
         package = []
-    for node in _runtime_imports(tree):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("tars_components."):
                     yield node.lineno, alias.name.removeprefix("tars_components.")
-            continue
-        if node.level == 0:
-            if node.module and node.module.startswith("tars_components."):
-                yield node.lineno, node.module.removeprefix("tars_components.")
-            continue
-        base = package[: len(package) - (node.level - 1)]
-        if node.module:
-            yield node.lineno, ".".join([*base, node.module])
-        else:
-            for alias in node.names:
-                yield node.lineno, ".".join([*base, alias.name])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                if node.module and node.module.startswith("tars_components."):
+                    yield node.lineno, node.module.removeprefix("tars_components.")
+                elif node.module == "tars_components":
+                    yield node.lineno, "__init__"
+                continue
+            base = package[: len(package) - (node.level - 1)]
+            if node.module:
+                yield node.lineno, ".".join([*base, node.module])
+            else:
+                for alias in node.names:
+                    yield node.lineno, ".".join([*base, alias.name])
+
+
+def _folder(module: str) -> str:
+    """The folder (package) a module or package name lives in; ``""`` for the root."""
+    parts = module.split(".")
+    if PACKAGE.joinpath(*parts).is_dir():
+        return module
+    return ".".join(parts[:-1])
+
+
+def _imports() -> Iterator[tuple[str, int, str, str]]:
+    """``(file, line, importer, imported)`` for every import inside the package."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module, is_package = _module(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for line, target in _targets(module, is_package, tree):
+            yield str(path.relative_to(ROOT)), line, module, target
+
+
+def _upward(imports: Iterator[tuple[str, int, str, str]]) -> list[str]:
+    found = []
+    for file, line, module, target in imports:
+        if _floor(target) > _floor(module):
+            found.append(f"{file}:{line}: {module} imports {target}")
+    return found
+
+
+def _cycles(
+    imports: Iterator[tuple[str, int, str, str]], key: Callable[[str], str]
+) -> list[list[str]]:
+    graph: dict[str, set[str]] = {}
+    for _, _, module, target in imports:
+        source, dest = key(module), key(target)
+        graph.setdefault(source, set())
+        if source != dest:
+            graph[source].add(dest)
+    try:
+        tuple(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as error:
+        return [error.args[1]]
+    return []
 
 
 def test_imports_only_go_down() -> None:
-    upward: list[str] = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        module = _module(path)
-        is_package = path.name == "__init__.py"
-        if is_package and module != "__init__":
-            module = module.removesuffix(".__init__")
-            own = _layer(f"{module}.__init__") if module == "rules" else _layer(module)
-        else:
-            own = _layer(module)
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for line, target in _targets(module, is_package, tree):
-            if target and _layer(target) > own:
-                upward.append(f"{path.relative_to(ROOT)}:{line}: {module} imports {target}")
-    assert upward == []
+    assert _upward(_imports()) == []
 
 
-def test_the_layer_test_sees_an_upward_import() -> None:
-    tree = ast.parse("from ..rules import validate\nfrom .documents import identify\n")
+def test_no_rooms_import_each_other() -> None:
+    assert _cycles(_imports(), _room) == []
+
+
+def test_no_folders_import_each_other() -> None:
+    assert _cycles(_imports(), _folder) == []
+
+
+def test_the_root_holds_the_public_surface_only() -> None:
+    root = {path.stem for path in PACKAGE.glob("*.py")}
+    assert root == ROOT_MODULES
+    rooms = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
+    assert rooms == set(LAYERS) - {""}
+
+
+def test_the_layer_test_sees_an_upward_import_and_a_cycle() -> None:
+    tree = ast.parse(
+        "from ..rules import validate\nfrom .documents import identify\n"
+        "if TYPE_CHECKING:\n    from ..jobs.render import Rendered\n"
+    )
     found = [target for _, target in _targets("loading.load", False, tree)]
-    assert found == ["rules", "loading.documents"]
-    assert _layer("rules") > _layer("loading.load") == _layer("loading.documents")
-    assert _layer("rules.schema") < _layer("loading") < _layer("rules.tserver.ports")
+    assert found == ["rules", "loading.documents", "jobs.render"]
+    upward = _upward(iter([("f", 1, "loading.load", target) for target in found]))
+    assert upward == ["f:1: loading.load imports rules", "f:1: loading.load imports jobs.render"]
+    pairs = [("a", 1, "rules.x", "loading.y"), ("b", 2, "loading.y", "rules.z")]
+    assert _cycles(iter(pairs), _room) != []

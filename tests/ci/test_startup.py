@@ -76,7 +76,7 @@ def test_the_framework_command_loads_no_pulumi_and_no_other_command(tmp_path: Pa
             "pulumi",
             "tars_components.components",
             "tars_components.diff.stacks",
-            "tars_components.schema",
+            "tars_components.crds.editor_schema",
             "tars_components.platform.controller",
         }
         & loaded

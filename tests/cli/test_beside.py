@@ -12,7 +12,7 @@ import pytest
 
 from tars_components.cli import beside
 from tars_components.cli.beside import Beside
-from tars_components.errors import LoadError, LoadProblem
+from tars_components.kernel.errors import LoadError, LoadProblem
 
 FORKS = sys.platform.startswith("linux") and beside.cpus() >= 2
 

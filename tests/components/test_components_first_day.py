@@ -27,12 +27,12 @@ from tars_components.components import (
     TTemplate,
     TTree,
 )
-from tars_components.components.args import taccount as taccount_args
+from tars_components.components import args_taccount as taccount_args
 from tars_components.components.shapes import RoleValue
 from tars_components.components.testing import Recording, record
 from tars_components.loading.documents import parse_document
 from tars_components.models.taccount import Role
-from tars_components.options import Mode, Options
+from tars_components.settings.options import Mode, Options
 
 NAMESPACE = "shop"
 

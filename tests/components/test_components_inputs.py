@@ -31,7 +31,7 @@ from tars_components.components.testing import (
     strip_secrets,
 )
 from tars_components.loading.documents import parse_document
-from tars_components.options import Mode, Options
+from tars_components.settings.options import Mode, Options
 
 CONFIG = parse_document(FRAMEWORK, NAMESPACE)
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}

@@ -35,19 +35,19 @@ from tars_components.components.testing import (
     record,
     strip_secrets,
 )
-from tars_components.importer import import_texts
+from tars_components.jobs.importer import import_texts
+from tars_components.jobs.render import render_path
 from tars_components.loading.load import load_texts
 from tars_components.models import TConfigDocument
-from tars_components.options import Mode, Options
 from tars_components.provider import TarsValidation, ValidationInputs
-from tars_components.render import render_path
-from tars_components.secrets import (
+from tars_components.secrets.hashing import (
     BCRYPT_COST,
     bcrypt_password,
     is_placeholder,
     keyed_salt,
     verify,
 )
+from tars_components.settings.options import Mode, Options
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = str(ROOT / "__main__.py")

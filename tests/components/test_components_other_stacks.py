@@ -47,7 +47,7 @@ from tars_components.components.testing import (
 from tars_components.expansion import crd_documents, expand
 from tars_components.loading.load import load_texts
 from tars_components.models import TServerDocument
-from tars_components.options import Mode, Options
+from tars_components.settings.options import Mode, Options
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMESPACE = "shop"

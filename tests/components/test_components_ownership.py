@@ -15,7 +15,7 @@ from tars_components.components import TFramework, TFrameworkArgs, TServer, TSer
 from tars_components.components.testing import record
 from tars_components.loading.documents import parse_document
 from tars_components.models import TFrameworkConfigDocument
-from tars_components.options import Mode, Options
+from tars_components.settings.options import Mode, Options
 
 CONFIG: TFrameworkConfigDocument = parse_document(FRAMEWORK)  # type: ignore[assignment]
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}

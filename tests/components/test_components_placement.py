@@ -45,7 +45,7 @@ from tars_components.components.testing import Recording, Registration, record
 from tars_components.loading.documents import parse_document
 from tars_components.loading.load import load_texts
 from tars_components.models import TFrameworkConfigDocument
-from tars_components.options import Mode, Options
+from tars_components.settings.options import Mode, Options
 
 CONFIG: TFrameworkConfigDocument = parse_document(FRAMEWORK, NAMESPACE)  # type: ignore[assignment]
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}

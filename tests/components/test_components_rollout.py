@@ -14,8 +14,8 @@ from tars_components.components.failure import ComponentError
 from tars_components.components.testing import record
 from tars_components.loading.documents import parse_document
 from tars_components.models.rollout import RolloutSpec
-from tars_components.options import Mode, Options, Workload
 from tars_components.pipeline import build
+from tars_components.settings.options import Mode, Options, Workload
 
 
 def test_components_match_the_build_and_log_the_plan() -> None:

@@ -18,7 +18,7 @@ from tars_components.components.stateful import (
 from tars_components.components.testing import record
 from tars_components.expansion import expand_server
 from tars_components.loading.documents import parse_document
-from tars_components.options import Options
+from tars_components.settings.options import Options
 
 CONFIG = parse_document(FRAMEWORK)
 TEMPLATES = {"tars.cpp": "tars.cpp"}

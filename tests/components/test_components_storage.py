@@ -18,7 +18,7 @@ from tars_components.components import TFramework, TFrameworkArgs, TServer, TSer
 from tars_components.components.testing import Recording, RecordingMocks, record
 from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION
 from tars_components.loading.documents import parse_document
-from tars_components.options import Mode, Options
+from tars_components.settings.options import Mode, Options
 
 CONFIG = parse_document(FRAMEWORK)
 TEMPLATES = {"tars.cpp": "tars.cpp"}

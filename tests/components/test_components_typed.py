@@ -38,11 +38,11 @@ from tars_components.components import (
     TTreeArgs,
 )
 from tars_components.components.testing import Recording, record
+from tars_components.fileio.yaml_writer import dump
 from tars_components.loading.documents import parse_document
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
 from tars_components.pipeline import check
-from tars_components.yaml_writer import dump
+from tars_components.settings.options import Mode, Options
 
 REPO = Path(__file__).resolve().parents[2]
 DIGEST_IMAGE = "reg.example.com/shop/order@sha256:" + "0123456789abcdef" * 4

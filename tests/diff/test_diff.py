@@ -35,7 +35,7 @@ from tars_components.diff import (
     to_text,
 )
 from tars_components.loading.load import load_stack, load_texts
-from tars_components.options import Mode, Options
+from tars_components.settings.options import Mode, Options
 
 EXPAND = Options(namespace=NAMESPACE)
 CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)

@@ -16,10 +16,10 @@ from support.documents import NAMESPACE, load, stack_text, tars_server
 from support.live import as_list, live_object, owned_by
 
 from tars_components.diff.live import live_diff, parse_export
-from tars_components.errors import LoadError
 from tars_components.expansion.ownership import server_ownerships
-from tars_components.options import Mode, Options
+from tars_components.kernel.errors import LoadError
 from tars_components.pipeline import build
+from tars_components.settings.options import Mode, Options
 
 TARSWEB_IMAGE = "reg.example.com/test.demotest:tarsweb-hotfix"
 SERVER = "test-demotest"

@@ -21,7 +21,7 @@ import pytest
 import yaml
 from support import e2e
 
-from tars_components.version import __version__ as VERSION
+from tars_components.kernel.version import __version__ as VERSION
 
 pytestmark = pytest.mark.e2e
 

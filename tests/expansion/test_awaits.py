@@ -19,8 +19,8 @@ from tars_components.expansion.awaits import (
     WAIT_FOR_ANNOTATION,
     statefulset_wait_for,
 )
-from tars_components.options import Mode, Options, Workload
 from tars_components.pipeline import build
+from tars_components.settings.options import Mode, Options, Workload
 
 EXPAND = Options(namespace=NAMESPACE)
 

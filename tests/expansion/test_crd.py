@@ -18,8 +18,8 @@ from support.documents import (
 
 from tars_components.expansion import convert, crd_documents
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build
+from tars_components.settings.options import Mode, Options
 
 V1BETA2 = "k8s.tars.io/v1beta2"
 V1BETA3 = "k8s.tars.io/v1beta3"

@@ -19,9 +19,9 @@ from support.documents import (
 
 from tars_components.expansion import expand
 from tars_components.expansion.quantity import canonical_quantity
+from tars_components.fileio.yaml_writer import dump
 from tars_components.loading.load import load_texts
-from tars_components.options import Options
-from tars_components.yaml_writer import dump
+from tars_components.settings.options import Options
 
 LABELS = {"tars.io/ServerApp": "Test", "tars.io/ServerName": "DemoTest"}
 

@@ -14,7 +14,7 @@ from support.golden_seed import SEED_TARSCONFIG
 
 from tars_components.expansion import expand
 from tars_components.loading.load import load_texts
-from tars_components.options import Options
+from tars_components.settings.options import Options
 
 
 def _yaml(text: str) -> Any:

@@ -12,8 +12,8 @@ from support.rollouts import NEW_IMAGE, STABLE_IMAGE, rollout, server
 
 from tars_components.expansion.awaits import COUNTED, OBSERVED, READY, ROLLED
 from tars_components.expansion.rollout import apply_rollouts, plan_lines
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build
+from tars_components.settings.options import Mode, Options
 
 EXPAND = Options(namespace=NAMESPACE)
 CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)

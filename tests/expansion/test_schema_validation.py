@@ -21,9 +21,9 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from tars_components.config import read_stack_config
+from tars_components.jobs.config import read_stack_config
 from tars_components.loading.load import load_stack
-from tars_components.options import Options
+from tars_components.settings.options import Options
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "corpus"
@@ -61,8 +61,8 @@ def _render(label: str, directory: Path, options: Options) -> RenderedStack:
     """Render a stack as the CLI does and parse every file back; never raises."""
     try:
         # Imported here so that a missing or broken module fails these tests, not collection.
+        from tars_components.jobs.render import render_files
         from tars_components.pipeline import build
-        from tars_components.render import render_files
 
         if not directory.is_dir():
             raise FileNotFoundError(f"stack directory {directory} does not exist")

@@ -9,8 +9,8 @@ from support.storage import data_mount, db_server
 from tars_components.expansion import expand
 from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from tars_components.expansion.storage import claim_patches, hold_claims
-from tars_components.options import Mode, Options
 from tars_components.rules.storage import storage_changes
+from tars_components.settings.options import Mode, Options
 
 ORPHAN = {"tars-components.io/recreate": "orphan"}
 WAITS = {WAIT_FOR_ANNOTATION: statefulset_wait_for(3, 0)}

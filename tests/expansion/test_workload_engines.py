@@ -13,8 +13,8 @@ from support.engine_schema import kruise_errors, pod_template_errors, tapp_error
 from support.rollouts import NEW_ID, NEW_IMAGE, STABLE_IMAGE, rollout, server
 
 from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
-from tars_components.options import Mode, Options, Workload
 from tars_components.pipeline import build
+from tars_components.settings.options import Mode, Options, Workload
 
 
 def objects(*documents: dict[str, Any], workload: Workload, mode: Mode = Mode.EXPAND) -> Any:

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.same import same
 
-from tars_components.limits import MAX_DEPTH_CEILING, Limits
-from tars_components.yaml_reader import (
+from tars_components.kernel.limits import MAX_DEPTH_CEILING, Limits
+from tars_components.kernel.yaml_reader import (
     AliasFreeLoader,
     CachedLoader,
     YamlLimitError,

@@ -16,13 +16,13 @@ from support.upstream import shared_path
 
 from tars_components.cli import main as cli
 from tars_components.components.testing import record
-from tars_components.errors import LoadError
-from tars_components.helmlib import is_values_text, translate, values_mapping
+from tars_components.jobs.render import render_path
+from tars_components.kernel.errors import LoadError
+from tars_components.kernel.yaml_reader import YamlLoader
+from tars_components.loading.helm import is_values_text, translate, values_mapping
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build
-from tars_components.render import render_path
-from tars_components.yaml_reader import YamlLoader
+from tars_components.settings.options import Mode, Options
 
 ROOT = Path(__file__).resolve().parents[2]
 HELM_LIB_TEST = shared_path("wild", "k8sframework", "helm-lib-test")

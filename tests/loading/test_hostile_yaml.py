@@ -13,11 +13,16 @@ from hypothesis import strategies as st
 from support.cli import timed_run
 from support.documents import FRAMEWORK, stack_text, tars_server, template
 
-from tars_components import yaml_reader
-from tars_components.errors import LoadError
-from tars_components.limits import Limits, format_size, parse_size
+from tars_components.kernel import yaml_reader
+from tars_components.kernel.errors import LoadError
+from tars_components.kernel.limits import Limits, format_size, parse_size
+from tars_components.kernel.yaml_reader import (
+    YamlLimitError,
+    check_nesting,
+    expanded_size,
+    load_documents,
+)
 from tars_components.loading.load import load_stack, load_texts
-from tars_components.yaml_reader import YamlLimitError, check_nesting, expanded_size, load_documents
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = "apiVersion: k8s.tars.io/v1beta3\nkind: TServer\nmetadata:\n  name: a-b\n"

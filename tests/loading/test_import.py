@@ -22,13 +22,13 @@ from support.export import (
     namespace_export,
 )
 
-from tars_components import tree_writer
 from tars_components.cli import main
-from tars_components.importer import import_texts, secret_key
+from tars_components.jobs import tree_writer
+from tars_components.jobs.importer import import_texts, secret_key
+from tars_components.jobs.tree_writer import staging_dirs
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build
-from tars_components.tree_writer import staging_dirs
+from tars_components.settings.options import Mode, Options
 
 
 def _manifests(root: Path) -> dict[tuple[str, str], dict]:

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from support.export import NAMESPACE, namespace_export
 
 from tars_components.cli import EXIT_INTERNAL, main
-from tars_components.importer import import_texts
-from tars_components.tree_writer import staging_dirs
+from tars_components.jobs.importer import import_texts
+from tars_components.jobs.tree_writer import staging_dirs
 
 KEEP = {
     ("TFrameworkConfig", "tars-framework"),

@@ -17,12 +17,12 @@ from support.cli import timed_run
 from support.documents import FRAMEWORK, stack_text, tars_server, template
 from support.platform import FIXTURES
 
-from tars_components import yaml_reader
-from tars_components.config import read_stack_config
-from tars_components.errors import UsageError
-from tars_components.loading.files import UnreadableFile, read_text
+from tars_components.fileio.files import UnreadableFile, read_text
+from tars_components.jobs.config import read_stack_config
+from tars_components.kernel import yaml_reader
+from tars_components.kernel.errors import UsageError
+from tars_components.kernel.yaml_reader import YamlLimitError, check_nesting, load_documents
 from tars_components.platform.values import FrameworkValues, parse_values
-from tars_components.yaml_reader import YamlLimitError, check_nesting, load_documents
 
 DEPTH_MESSAGE = "nesting deeper than 100 levels (limit: --max-depth, tars:maxDepth)"
 

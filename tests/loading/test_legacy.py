@@ -12,9 +12,9 @@ from support.documents import tars_server
 from support.upstream import shared_path
 
 from tars_components.cli import main as cli
-from tars_components.errors import LoadError
+from tars_components.fileio.yaml_writer import dump
+from tars_components.kernel.errors import LoadError
 from tars_components.loading.load import load_texts
-from tars_components.yaml_writer import dump
 
 ROOT = Path(__file__).resolve().parents[2]
 WILD_V1BETA1 = shared_path("wild", "renders", "wenbinye-tars-k8s", "helloserver-v1beta1.yaml")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from support.documents import NAMESPACE, stack_text, tars_server
 
-from tars_components.errors import LoadError
+from tars_components.kernel.errors import LoadError
 from tars_components.loading.load import load_stack, load_texts
 from tars_components.models import TServerDocument
 

@@ -18,11 +18,11 @@ from support.export import (
     namespace_export,
 )
 
+from tars_components.fileio.yaml_writer import dump
+from tars_components.jobs.render import render_files
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build
-from tars_components.render import render_files
-from tars_components.yaml_writer import dump
+from tars_components.settings.options import Mode, Options
 
 V1BETA2, V1BETA3 = "k8s.tars.io/v1beta2", "k8s.tars.io/v1beta3"
 SERVER_FIELDS = ("uid", "resourceVersion", "generation", "creationTimestamp", "managedFields")
@@ -266,7 +266,7 @@ def test_crd_output_is_byte_identical_from_run_to_run() -> None:
 
 
 def test_parse_document_refuses_objects_without_a_model() -> None:
-    from tars_components.errors import LoadError
+    from tars_components.kernel.errors import LoadError
     from tars_components.loading.documents import parse_document
 
     with pytest.raises(LoadError, match="ConfigMap"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tars_components.errors import LoadError
+from tars_components.kernel.errors import LoadError
 from tars_components.loading.load import load_texts
 
 ROLLOUT = """\

@@ -14,8 +14,8 @@ import yaml
 from support.cli import run
 from support.upstream import shared
 
-from tars_components.helmlib import with_release
-from tars_components.options import ReleaseTag
+from tars_components.loading.helm import with_release
+from tars_components.settings.options import ReleaseTag
 
 ROOT = Path(__file__).resolve().parents[2]
 DATE, TAG = "20221101120000", "v1.0.0"

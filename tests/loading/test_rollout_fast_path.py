@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tars_components import rollout
-from tars_components.rollout import Rollouts
+from tars_components.loading import rollout
+from tars_components.loading.rollout import Rollouts
 
 SCALARS = st.one_of(
     st.none(),

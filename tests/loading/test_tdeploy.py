@@ -15,12 +15,12 @@ import yaml
 
 from tars_components.cli import main as cli
 from tars_components.components.testing import ValidationFailed, record
+from tars_components.fileio.yaml_writer import dump
 from tars_components.loading.load import load_texts
-from tars_components.options import Options
 from tars_components.pipeline import build
 from tars_components.provider import AdmissionError, TarsValidationProvider
 from tars_components.rules import validate_change
-from tars_components.yaml_writer import dump
+from tars_components.settings.options import Options
 
 ROOT = Path(__file__).resolve().parents[2]
 NS = "tars-dev"

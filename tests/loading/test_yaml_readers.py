@@ -14,10 +14,10 @@ import yaml
 from ruamel.yaml import YAML
 from support.same import same
 
+from tars_components.jobs.render import render_files
 from tars_components.loading.load import load_stack
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build
-from tars_components.render import render_files
+from tars_components.settings.options import Mode, Options
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "corpus"

@@ -14,15 +14,15 @@ from support.cli import run
 from support.crd_schema import crd_errors
 from support.documents import FRAMEWORK, NAMESPACE, edited, load, stack_text, tars_server, template
 
-from tars_components.errors import Violation
 from tars_components.expansion import crd_documents
+from tars_components.kernel.errors import Violation
 from tars_components.loading.load import load_texts
 from tars_components.models.base import is_image_reference
 from tars_components.mutation import mutate
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build
 from tars_components.rules import validate
 from tars_components.rules.objects import name_problem
+from tars_components.settings.options import Mode, Options
 
 REPO = Path(__file__).resolve().parents[2]
 CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)

@@ -24,12 +24,12 @@ import yaml
 from support.documents import FRAMEWORK, NAMESPACE, stack_text, template
 from support.upstream import shared_path
 
-from tars_components.errors import Violation
+from tars_components.kernel.errors import Violation
+from tars_components.kernel.paths import format_path
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
-from tars_components.paths import format_path
 from tars_components.pipeline import check as pipeline_check
 from tars_components.rules import validate
+from tars_components.settings.options import Mode, Options
 
 CRDS = shared_path("tarsk8s", "crd-schemas")
 if not CRDS.is_dir():

@@ -26,13 +26,13 @@ from support.documents import (
     template,
 )
 
-from tars_components.errors import Severity
 from tars_components.expansion import crd_documents
 from tars_components.expansion.layout import document_paths, layout_violations, output_path
+from tars_components.jobs.render import render_files, render_path
+from tars_components.kernel.errors import Severity
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build, check
-from tars_components.render import render_files, render_path
+from tars_components.settings.options import Mode, Options
 
 REPO = Path(__file__).resolve().parents[2]
 CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)

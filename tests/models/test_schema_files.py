@@ -15,7 +15,7 @@ from referencing import Registry, Resource
 from support.cli import run
 from support.crd_schema import HAN
 
-from tars_components.schema import STACK_SCHEMA, schema_files
+from tars_components.crds.editor_schema import STACK_SCHEMA, schema_files
 
 ROOT = Path(__file__).resolve().parents[2]
 STACK_FILES = sorted(

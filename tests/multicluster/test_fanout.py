@@ -9,10 +9,10 @@ from typing import Any
 from support.clusters import override, stellaris_cluster
 from support.documents import load, normal_server, tars_server
 
-from tars_components.multicluster import build_clusters, cluster_stack
-from tars_components.options import Options
+from tars_components.jobs.multicluster import build_clusters, cluster_stack
 from tars_components.pipeline import build
 from tars_components.rules.clusters import stack_inventory
+from tars_components.settings.options import Options
 
 OPTIONS = Options(namespace="tars-dev")
 SERVER = "test-demotest"

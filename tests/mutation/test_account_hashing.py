@@ -24,14 +24,14 @@ from support.grpc_provider import DynamicProviderProcess, from_struct, registere
 from support.namespace_documents import account
 from support.upstream import shared_path
 
-from tars_components.account_salts import local_salt_key
 from tars_components.components.account_salt import RESOURCE_TYPE as SALT_TYPE
 from tars_components.components.account_salt import TAccountSalt
 from tars_components.components.testing import Recording, record, strip_secrets
+from tars_components.jobs.account_salts import local_salt_key
 from tars_components.loading.documents import parse_document
 from tars_components.models import TAccountDocument
 from tars_components.mutation import mutate_account
-from tars_components.secrets import (
+from tars_components.secrets.hashing import (
     BCRYPT_COST,
     AccountHashing,
     account_salt,

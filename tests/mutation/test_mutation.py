@@ -6,7 +6,7 @@ import copy
 
 from support.documents import FRAMEWORK, NAMESPACE, normal_server, tars_server, template
 
-from tars_components.document_set import DocumentSet
+from tars_components.loading.document_set import DocumentSet
 from tars_components.models import TFrameworkConfigDocument, TServerDocument, TTemplateDocument
 from tars_components.mutation import mutate, mutate_server, mutate_template
 

@@ -10,7 +10,7 @@ import yaml
 from support.cli import run
 from support.namespace_documents import account, config, image, tree
 
-from tars_components.document_set import DocumentSet
+from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.documents import parse_document
 from tars_components.models import TAccountDocument, TConfigDocument, TImageDocument, TTreeDocument
 from tars_components.mutation import (
@@ -20,7 +20,7 @@ from tars_components.mutation import (
     mutate_image,
     mutate_tree,
 )
-from tars_components.secrets import bcrypt_password, is_placeholder, placeholder, verify
+from tars_components.secrets.hashing import bcrypt_password, is_placeholder, placeholder, verify
 
 NS = "tars-dev"
 

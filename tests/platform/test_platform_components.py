@@ -28,7 +28,7 @@ from tars_components.components.platform import (
     TarsFrameworkInstallArgs,
 )
 from tars_components.components.testing import Recording, Registration, record
-from tars_components.errors import UsageError
+from tars_components.kernel.errors import UsageError
 from tars_components.platform import (
     ControllerValues,
     FrameworkValues,

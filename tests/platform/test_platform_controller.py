@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.x509.oid import NameOID
 from support.platform import by_key, helm_objects, values_text
 
-from tars_components.errors import UsageError
+from tars_components.kernel.errors import UsageError
 from tars_components.platform import ControllerValues, build_controller_with_ca, parse_values
 from tars_components.platform.ca import CERT_DIR, SECRET_NAME, CertificateAuthority
 from tars_components.platform.certificates import generate_ca, load_ca

@@ -15,7 +15,7 @@ from support.platform_values import CONTROLLER_VALUES
 
 from tars_components.components.platform import TarsController, TarsControllerArgs
 from tars_components.components.testing import record
-from tars_components.errors import UsageError
+from tars_components.kernel.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "platform"

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from support.platform import NAMESPACE, by_key, helm_objects, is_subset, values_text
 
-from tars_components.errors import UsageError
+from tars_components.fileio.yaml_writer import dump
+from tars_components.kernel.errors import UsageError
 from tars_components.loading.load import load_texts
 from tars_components.platform import FrameworkValues, build_framework, parse_values
 from tars_components.platform.framework import TARSWEB
 from tars_components.rules import validate
-from tars_components.yaml_writer import dump
 
 CASES = ("framework-minimal", "framework-full")
 REMOVED_TARSWEB_RESOURCES = {"tdeploys", "treleases", "tgateways"}
@@ -252,7 +252,7 @@ def test_same_values_same_objects() -> None:
 
 
 def _crd_schemas() -> dict[str, dict[str, Any]]:
-    from tars_components.platform.controller.crds import CRD_KINDS, _crd_template
+    from tars_components.platform.controller_crds import CRD_KINDS, _crd_template
 
     schemas = {}
     for kind in CRD_KINDS:

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from tars_components.components.testing import record
-from tars_components.config import framework_install_from_config
-from tars_components.errors import UsageError
+from tars_components.jobs.config import framework_install_from_config
+from tars_components.kernel.errors import UsageError
 from tars_components.platform import FrameworkValues, build_framework
 from tars_components.platform.job import read_values
 

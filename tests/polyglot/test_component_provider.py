@@ -33,10 +33,10 @@ from support.platform_values import CONTROLLER_VALUES, FRAMEWORK_VALUES
 from tars_components import components as python
 from tars_components.components import ComponentError, platform
 from tars_components.components.testing import plaintext_paths, record
-from tars_components.options import Mode, Options
 from tars_components.platform.certificates import generate_ca
 from tars_components.polyglot import components as served
 from tars_components.polyglot.host import comparable
+from tars_components.settings.options import Mode, Options
 
 pytest.importorskip("pulumi.provider.experimental.component", reason="needs pulumi>=3.166")
 

@@ -38,7 +38,7 @@ from support.grpc_provider import (
     with_props,
 )
 
-from tars_components.document_set import DocumentSet
+from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.load import load_stack, load_texts
 from tars_components.provider import (
     DOCUMENT,

@@ -13,7 +13,7 @@ from pulumi.runtime.proto import provider_pb2
 from support.documents import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server, template
 from support.grpc_provider import PROVIDER_KEY, DynamicProviderProcess, to_struct
 
-from tars_components.document_set import DocumentSet
+from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.load import load_texts
 from tars_components.provider import TarsValidationProvider, inputs_for_document
 from tars_components.provider.facts import NamespaceFacts

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from support.render import NEW, OLD, loop_writing
 
-from tars_components import tree_writer
-from tars_components.errors import UsageError
-from tars_components.tree_writer import staging_dirs, write_tree
+from tars_components.jobs import tree_writer
+from tars_components.jobs.tree_writer import staging_dirs, write_tree
+from tars_components.kernel.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))

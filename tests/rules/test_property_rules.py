@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 from support.edits import INTERESTING, OPS, SEEDS, all_paths, edit, put, values
 from support.rules import base_docs, template
 
-from tars_components.document_set import DocumentSet
-from tars_components.errors import LoadError, Violation
+from tars_components.kernel.errors import LoadError, Violation
+from tars_components.kernel.registry import WARNING
+from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.load import load_texts
 from tars_components.mutation import mutate
 from tars_components.rules import RULES, validate, validate_change
-from tars_components.rules.registry import WARNING
 
 FILE = "stack.yaml"
 NS = "tars-dev"

@@ -1,5 +1,6 @@
-"""The rule registry: every code is declared once in ``rules/``, reported from ``rules/`` only,
-and named by a test; the provider's tables cannot hold a code that does not exist."""
+"""The rule registry: every code is declared once, in ``rules/`` or (the loader's own) in
+``loading/``, reported from there only, and named by a test; the provider's tables cannot hold a
+code that does not exist."""
 
 from __future__ import annotations
 
@@ -10,20 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from tars_components.errors import Severity
+from tars_components.kernel.errors import Severity
+from tars_components.kernel.registry import code_order, rule
 from tars_components.provider.wire import CONTEXT_RULES, FIELD_RULES
 from tars_components.rules import RULES
-from tars_components.rules.registry import code_order, rule
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tars_components"
-RULES_DIR = PACKAGE / "rules"
+HOMES = (PACKAGE / "rules", PACKAGE / "loading")
+"""Where rules are declared and reported: the checks, and the loader for its own codes."""
 CODE = re.compile(r"T[A-Z]\d{3}")
 
 
-def _modules(folder: Path) -> Iterator[tuple[Path, ast.Module]]:
-    for path in sorted(folder.rglob("*.py")):
-        yield path, ast.parse(path.read_text(encoding="utf-8"), str(path))
+def _modules(*folders: Path) -> Iterator[tuple[Path, ast.Module]]:
+    for folder in folders:
+        for path in sorted(folder.rglob("*.py")):
+            yield path, ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def _declarations(tree: ast.Module) -> dict[str, ast.Assign]:
@@ -56,7 +59,7 @@ def _code_literals(tree: ast.Module) -> Iterator[tuple[ast.Constant, str]]:
 
 def test_every_code_is_declared_once_in_a_rules_module() -> None:
     homes: dict[str, list[str]] = {}
-    for path, tree in _modules(RULES_DIR):
+    for path, tree in _modules(*HOMES):
         for code in _declarations(tree):
             homes.setdefault(code, []).append(path.name)
     assert {code: len(files) for code, files in homes.items() if len(files) != 1} == {}
@@ -64,10 +67,10 @@ def test_every_code_is_declared_once_in_a_rules_module() -> None:
 
 
 def test_every_code_has_an_emitter_in_rules() -> None:
-    """Each declared rule object is used in ``rules/`` beyond its declaration (a check that
-    reports it, or a table a check reads)."""
+    """Each declared rule object is used in ``rules/`` or ``loading/`` beyond its declaration
+    (a check that reports it, or a table a check reads)."""
     used: set[str] = set()
-    for _, tree in _modules(RULES_DIR):
+    for _, tree in _modules(*HOMES):
         declared = {id(node.targets[0]) for node in _declarations(tree).values()}
         for node in ast.walk(tree):
             if (
@@ -116,15 +119,15 @@ def test_declaring_a_code_twice_raises() -> None:
         rule("TS004", Severity.ERROR, "TServer", "again", origin="seed")
     with pytest.raises(ValueError, match="not T<kind letter>"):
         rule("TQ001", Severity.ERROR, "TServer", "unknown kind letter", origin="seed")
-    from tars_components.rules.registry import registered
+    from tars_components.kernel.registry import registered
 
     assert registered() == before
 
 
 def test_rule_at_locates_the_violation() -> None:
     from tars_components.loading.load import load_texts
-    from tars_components.rules.schema import TS014
-    from tars_components.rules.tserver.ports import TS004
+    from tars_components.loading.schema_rules import TS014
+    from tars_components.rules.tserver_ports import TS004
 
     stack = load_texts({"s.yaml": _SERVER})
     server = stack.servers[0]
@@ -159,7 +162,7 @@ spec:
 
 
 def test_only_a_rule_declared_also_warning_is_ever_reported_as_a_warning() -> None:
-    from tars_components.rules.registry import ERROR, WARNING
+    from tars_components.kernel.registry import ERROR, WARNING
 
     also = {code for code, r in RULES.items() if r.also_warning}
     assert also == {"TS014", "TV001"}

@@ -9,7 +9,7 @@ import pytest
 from support.clusters import ORDER, override, stellaris_cluster
 from support.documents import edited, load, tars_server
 
-from tars_components.errors import UsageError
+from tars_components.kernel.errors import UsageError
 from tars_components.rules.clusters import (
     Cluster,
     clusters_from_config,

@@ -24,8 +24,8 @@ from support.rules import (
     template,
 )
 
-from tars_components.document_set import DocumentSet
-from tars_components.errors import Severity
+from tars_components.kernel.errors import Severity
+from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.load import load_texts
 from tars_components.mutation import mutate
 from tars_components.rules import RULES, validate

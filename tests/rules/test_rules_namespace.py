@@ -21,11 +21,11 @@ from support.rules import (
     tars_server,
 )
 
-from tars_components.errors import Severity
+from tars_components.kernel.errors import Severity
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
 from tars_components.pipeline import check as check_output
 from tars_components.rules import validate, validate_change, without_create_only
+from tars_components.settings.options import Mode, Options
 
 WARNING = Severity.WARNING
 BCRYPT = "$2a$06$" + "a" * 53

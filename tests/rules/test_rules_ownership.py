@@ -13,12 +13,12 @@ import yaml
 from support.cli import run
 from support.documents import FRAMEWORK, NAMESPACE, load, stack_text, tars_server, template
 
-from tars_components.config import effective_ownership, settings_from_config
 from tars_components.diff.stacks import diff_stacks
-from tars_components.errors import UsageError
+from tars_components.jobs.config import effective_ownership, settings_from_config
+from tars_components.kernel.errors import UsageError
 from tars_components.models.ownership import FieldOwnership, Ownership
-from tars_components.options import Mode, Options
 from tars_components.pipeline import build, check
+from tars_components.settings.options import Mode, Options
 
 ANNOTATION = "tars-components.io/field-ownership"
 

@@ -8,9 +8,9 @@ from typing import Any
 from support.documents import NAMESPACE, edited, load
 from support.rollouts import STABLE_IMAGE, rollout, server
 
-from tars_components.options import Mode, Options, Workload
 from tars_components.pipeline import build
 from tars_components.rules import validate_change
+from tars_components.settings.options import Mode, Options, Workload
 
 EXPAND = Options(namespace=NAMESPACE)
 

@@ -17,7 +17,7 @@ from support.rules import (
     template,
 )
 
-from tars_components.errors import LoadError
+from tars_components.kernel.errors import LoadError
 from tars_components.rules import validate
 
 

@@ -7,9 +7,9 @@ import pytest
 from support.documents import load
 from support.storage import data_mount, db_server, local_mount
 
-from tars_components.options import Mode, Options
 from tars_components.pipeline import all_violations
 from tars_components.rules.storage import quantity_bytes, storage_changes
+from tars_components.settings.options import Mode, Options
 
 ACK = {"tars-components.io/accept-outage": "true"}
 ORPHAN = {"tars-components.io/recreate": "orphan"}

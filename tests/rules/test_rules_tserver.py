@@ -24,8 +24,8 @@ from support.rules import (
     template,
 )
 
-from tars_components.document_set import DocumentSet
-from tars_components.errors import Severity
+from tars_components.kernel.errors import Severity
+from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.documents import parse_document
 from tars_components.models import TServerDocument
 from tars_components.mutation import mutate

@@ -5,7 +5,7 @@ from __future__ import annotations
 from support.documents import edited
 from support.rules import NS, assert_one, check, line_of, load, only, render, template
 
-from tars_components.document_set import DocumentSet
+from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.documents import parse_document
 from tars_components.models import TTemplateDocument
 from tars_components.rules import validate

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tars_components.cli import main as cli_main
-from tars_components.paths import format_path
-from tars_components.redaction import MASK, names_secret, quote
+from tars_components.kernel.paths import format_path
+from tars_components.secrets.redaction import MASK, names_secret, quote
 
 SECRET = "Zq9SECmarker4412y"
 
@@ -257,7 +257,7 @@ def test_convert_writes_a_file_holding_credentials_0600(
 
 
 def test_a_file_with_a_password_key_or_a_misspelt_secret_kind_is_written_0600() -> None:
-    from tars_components.tree_writer import holds_secret
+    from tars_components.jobs.tree_writer import holds_secret
 
     assert holds_secret("apiVersion: v1\nkind: secret\nmetadata: {name: s}\n")
     assert holds_secret("kind: Thing\nspec:\n  dbPassword: x\n")

@@ -44,7 +44,6 @@ from tars_components.diff import diff_stacks
 from tars_components.diff.printers import to_json, to_markdown, to_text
 from tars_components.loading.documents import parse_document
 from tars_components.loading.load import load_texts
-from tars_components.options import Mode, Options
 from tars_components.provider import (
     AdmissionError,
     Subject,
@@ -54,7 +53,8 @@ from tars_components.provider import (
     check_failures,
     evaluate,
 )
-from tars_components.redaction import MASK, masking, quote, redact_text
+from tars_components.secrets.redaction import MASK, masking, quote, redact_text
+from tars_components.settings.options import Mode, Options
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = {"tars.default": "tars.default", "tars.cpp": "tars.default"}

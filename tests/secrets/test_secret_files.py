@@ -25,8 +25,8 @@ from support.export import namespace_export
 from support.platform import FIXTURES
 from support.render import loop_writing
 
-from tars_components import tree_writer
-from tars_components.tree_writer import holds_secret, staging_dirs, write_tree
+from tars_components.jobs import tree_writer
+from tars_components.jobs.tree_writer import holds_secret, staging_dirs, write_tree
 
 SECRET = {
     "apiVersion": "v1",

@@ -6,9 +6,9 @@ import copy
 from typing import Any
 
 from tars_components.expansion import expand
+from tars_components.fileio.yaml_writer import dump
 from tars_components.loading.load import load_texts
-from tars_components.options import Options
-from tars_components.yaml_writer import dump
+from tars_components.settings.options import Options
 
 NAMESPACE = "tars-dev"
 

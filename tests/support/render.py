@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tars_components.tree_writer import write_tree
+from tars_components.jobs.tree_writer import write_tree
 
 OLD = {f"1-manifest/v1-configmap-ns-old-{i}.yaml": f"old: {i}\n" * 40 for i in range(600)}
 

@@ -8,8 +8,8 @@ from typing import Any
 import yaml
 
 import support.documents as helpers
-from tars_components.document_set import DocumentSet
-from tars_components.errors import Severity, Violation
+from tars_components.kernel.errors import Severity, Violation
+from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.load import load_texts
 from tars_components.rules import validate
 

@@ -1,0 +1,276 @@
+"""The whole data flow in one call per job, shared by the CLI commands, the Pulumi program
+(``__main__.py``), ``render`` and the platform builders, so that each sequence is written once.
+
+* :func:`check`: every violation of a loaded stack for one output (the rules, layout
+  collisions, what crd mode adds);
+* :func:`all_violations`: :func:`check` plus, against the previous version of the stack, the
+  change rules, with create-only violations dropped for documents that already exist;
+* :func:`build`: :func:`check`, then the objects (``render``, the components);
+* :func:`validate`: load a stack directory (and its previous version) and
+  :func:`all_violations` (``validate``, the Pulumi program).
+
+Everything here returns data: no printing, no writing (``render`` writes its files with
+:func:`tars_components.jobs.render.render_stack`, ``import`` with
+:func:`tars_components.jobs.importer.import_export`). :func:`validate` reads the
+stack directories, within the input limits; the rest is pure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..expansion import (
+    conversion_violations,
+    crd_documents,
+    expand,
+    refused_statefulset_violations,
+)
+from ..expansion.layout import layout_violations
+from ..expansion.ownership import apply_ownership, server_ownerships
+from ..expansion.resources import kind_documents, plain_objects
+from ..expansion.tconfig import config_maps
+from ..kernel.errors import LoadError, LoadProblem, Violation, has_errors, sorted_violations
+from ..loading.document_set import DocumentSet
+from ..loading.load import load_stack
+from ..models import FRAMEWORK_CONFIG_NAME, TFrameworkConfigDocument
+from ..rules import validate as validate_rules
+from ..rules import validate_change, without_create_only
+from ..rules.objects import controller_only_objects, overwritten_by_output
+from ..rules.output import expand_mode_warnings
+from ..rules.ownership import expand_mode_violations
+from ..rules.rollout import check_max_unavailable, check_stopped, engine_ignored
+from ..rules.storage import storage_violations
+from ..rules.taccount import unresolved_credentials
+from ..rules.tdeploy import approver_violations
+from ..rules.tframework import unresolved_expand
+from ..secrets.hashing import AccountHashing
+from ..settings.options import Mode, Options, ReleaseTag, Workload
+
+if TYPE_CHECKING:
+    from ..kernel.limits import Limits
+
+
+@dataclass(frozen=True)
+class Build:
+    """What a stack builds into: the objects (empty when a rule error blocks) and every
+    violation found (errors and warnings)."""
+
+    objects: list[dict[str, Any]] = field(default_factory=list)
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when no violation is an error."""
+        return not has_errors(self.violations)
+
+    @property
+    def warnings(self) -> list[Violation]:
+        """The violations that do not block."""
+        return [v for v in self.violations if not v.is_error]
+
+    def kinds(self) -> Counter[str]:
+        """Number of objects per kind."""
+        return Counter(str(obj["kind"]) for obj in self.objects)
+
+
+def check(stack: DocumentSet, options: Options = Options()) -> list[Violation]:
+    """Every violation of a loaded stack for this output: the rules, output file names that
+    collide (TS026, TT008, TF004), and in crd mode what the target apiVersion requires that
+    the documents' own version does not (TF001), what the controller would turn into a
+    StatefulSet the API server refuses (TS025) and the plain workloads the TarsK8S webhook
+    admits from the controller only (TX005)."""
+    found = [
+        *validate_rules(with_existing_framework(stack, options)),
+        *layout_violations(stack, options),
+    ]
+    if options.mode == Mode.CRD:
+        found.extend(conversion_violations(stack, options))
+        found.extend(refused_statefulset_violations(stack))
+        found.extend(controller_only_objects(stack))
+    found.extend(kind_violations(stack, options))
+    found.extend(approver_violations(stack, options.approvers))  # TDeploy, TD006
+    found.extend(expand_mode_violations(stack, options))  # field ownership, TO002
+    found.extend(engine_violations(stack, options))  # Rollout stopped instances, --workload
+    return sorted_violations(found)
+
+
+def engine_violations(stack: DocumentSet, options: Options) -> list[Violation]:
+    """What the workload engine says about the stack: TP013/TP014 (stopped instances need
+    kruise or tapp in expand mode), TP015 (crd mode keeps the StatefulSet engine), TP017
+    (maxUnavailable not applied)."""
+    crd = options.mode == Mode.CRD
+    found = list(check_stopped(stack, not crd and options.workload != Workload.STATEFULSET))
+    if crd and options.workload != Workload.STATEFULSET:
+        found.extend(engine_ignored(stack, str(options.workload)))
+    found.extend(check_max_unavailable(stack, crd, options.workload == Workload.STATEFULSET))
+    return found
+
+
+def all_violations(
+    stack: DocumentSet, options: Options = Options(), previous: DocumentSet | None = None
+) -> list[Violation]:
+    """Every violation of ``stack`` (:func:`check`) and, given the version it replaces, the
+    change rules (TS001, TC003, ...); documents ``previous`` already has are updates, so
+    their create-only violations are dropped. Sorted, as :func:`check`."""
+    found = check(stack, options)
+    if previous is None:
+        return found
+    changed = [
+        *found,
+        *validate_change(previous, stack),
+        *storage_violations(previous, stack, options),  # TV001-TV007
+    ]
+    return sorted_violations(without_create_only(changed, previous))
+
+
+@dataclass(frozen=True)
+class Validation:
+    """What :func:`validate` found: the stack, its previous version (when given) and every
+    violation, sorted."""
+
+    stack: DocumentSet
+    previous: DocumentSet | None
+    violations: list[Violation]
+
+    @property
+    def ok(self) -> bool:
+        """True when no violation is an error."""
+        return not has_errors(self.violations)
+
+    @property
+    def errors(self) -> list[Violation]:
+        """The violations that block."""
+        return [v for v in self.violations if v.is_error]
+
+    @property
+    def warnings(self) -> list[Violation]:
+        """The violations that do not block."""
+        return [v for v in self.violations if not v.is_error]
+
+
+def load_stacks(
+    directories: Sequence[str | Path],
+    namespace: str,
+    limits: Limits | None = None,
+    release: ReleaseTag | None = None,
+) -> list[DocumentSet]:
+    """Each stack directory loaded, in order; or one :class:`LoadError` with the problems of
+    all of them, each once (a directory may be given twice), so that one run names every
+    unreadable file. ``release``: written into the helm-lib values files of every directory
+    (:func:`~tars_components.loading.load.load_texts`)."""
+    stacks: list[DocumentSet] = []
+    problems: dict[LoadProblem, None] = {}
+    for directory in directories:
+        try:
+            stacks.append(load_stack(directory, namespace, limits, release))
+        except LoadError as exc:
+            problems.update(dict.fromkeys(exc.problems))
+    if problems:
+        raise LoadError(list(problems))
+    return stacks
+
+
+def validate(
+    stack_dir: str | Path,
+    options: Options = Options(),
+    limits: Limits | None = None,
+    previous_dir: str | Path | None = None,
+) -> Validation:
+    """The ``validate`` job (and the Pulumi program's check): load ``stack_dir`` (and
+    ``previous_dir``, the version it replaces) in ``options.namespace``, then
+    :func:`all_violations`. Raises :class:`LoadError` for unreadable input or input beyond
+    ``limits`` (the problems of both directories)."""
+    directories = [stack_dir] if previous_dir is None else [stack_dir, previous_dir]
+    stacks = load_stacks(directories, options.namespace, limits, options.release)
+    previous = stacks[1] if previous_dir is not None else None
+    return Validation(stacks[0], previous, all_violations(stacks[0], options, previous))
+
+
+def kind_violations(stack: DocumentSet, options: Options) -> list[Violation]:
+    """What the output mode says about the wave-2 kinds: TA006 and TF006 (crd mode,
+    credentials and ``expand`` values from Pulumi config secrets), TX001 (expand mode skips
+    them)."""
+    if options.mode == Mode.CRD:
+        return [*unresolved_credentials(stack), *unresolved_expand(stack)]
+    return expand_mode_warnings(stack)
+
+
+def with_existing_framework(stack: DocumentSet, options: Options) -> DocumentSet:
+    """The stack as the rules see it: in crd mode with ``existing_framework_config``, each
+    namespace without a ``tars-framework`` gets a stand-in for the cluster's own (the rules
+    only ask whether one exists, TS020); objects are always built from ``stack`` itself, so
+    nothing of the stand-in is written or applied."""
+    if not (options.mode == Mode.CRD and options.existing_framework_config):
+        return stack
+    namespaces = dict.fromkeys([options.namespace, *(d.namespace for d in stack.documents)])
+    stand_ins = [
+        TFrameworkConfigDocument.model_validate(
+            {
+                "apiVersion": options.crd_api_version,
+                "kind": TFrameworkConfigDocument.KIND,
+                "metadata": {"name": FRAMEWORK_CONFIG_NAME, "namespace": namespace},
+                "nodeImage": {"image": "existing"},
+            }
+        )
+        for namespace in namespaces
+        if stack.framework(namespace) is None
+    ]
+    return stack.with_documents([*stack.documents, *stand_ins]) if stand_ins else stack
+
+
+def output_objects(
+    stack: DocumentSet, options: Options = Options(), hashing: AccountHashing | None = None
+) -> list[dict[str, Any]]:
+    """Every object a checked stack produces in this mode, in output order: plain objects,
+    then the custom resources (crd mode) or the expanded workloads (expand mode).
+    ``hashing`` salts the TAccount passwords
+    (:class:`~tars_components.secrets.hashing.AccountHashing`; without it, a salt derived from the
+    account, for a build that is only compared). Fields another manager owns (``external``,
+    docs/concepts/ownership.md) are left out."""
+    objects = plain_objects(stack)
+    if options.mode == Mode.CRD:
+        objects.extend(crd_documents(stack, options))
+        objects.extend(kind_documents(stack, options, hashing=hashing))
+    else:
+        objects.extend(expand(stack, options))
+        if options.tconfig_config_maps:
+            objects.extend(config_maps(stack))
+    return apply_ownership(objects, server_ownerships(stack, options))
+
+
+def build(
+    stack: DocumentSet, options: Options = Options(), hashing: AccountHashing | None = None
+) -> Build:
+    """Validate a loaded stack and, when no rule error blocks, build its objects
+    (``hashing``: see :func:`output_objects`)."""
+    violations = check(stack, options)
+    if has_errors(violations):
+        return Build(objects=[], violations=violations)
+    objects = output_objects(stack, options, hashing)
+    collisions = _collisions(stack, objects)
+    if collisions:
+        return Build(objects=[], violations=sorted_violations([*violations, *collisions]))
+    return Build(objects=objects, violations=violations)
+
+
+def _collisions(stack: DocumentSet, objects: list[dict[str, Any]]) -> list[Violation]:
+    """TX003: a plain object that an output object of the same kind, namespace and name
+    would overwrite (say a Service named like a TServer in expand mode)."""
+    plain = {_identity(o.body): o for o in stack.objects}
+    seen: set[tuple[str, str, str]] = set()
+    found: list[Violation] = []
+    for obj in objects[len(stack.objects) :]:
+        key = _identity(obj)
+        if key in plain and key not in seen:
+            seen.add(key)
+            found.append(overwritten_by_output(plain[key]))
+    return found
+
+
+def _identity(obj: Mapping[str, Any]) -> tuple[str, str, str]:
+    meta = obj.get("metadata") or {}
+    return str(obj.get("kind")), str(meta.get("namespace") or ""), str(meta.get("name"))
