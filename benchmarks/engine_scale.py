@@ -57,7 +57,7 @@ for path in (REPO, REPO / "tests"):
         sys.path.insert(0, str(path))
 
 import render_scale  # noqa: E402  (benchmarks/ is the script's directory)
-from support import e2e  # noqa: E402
+from support.engines import e2e  # noqa: E402
 
 NAMESPACE = "tars-dev"
 STACK = "bench"

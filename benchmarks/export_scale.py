@@ -3,7 +3,7 @@
 For each size (default 500 and 5,000 objects) it writes a ``kind: List`` export like
 ``kubectl get … -o yaml`` (the framework chart's objects plus business TServers, TImages,
 TConfig histories and TAccounts, every object with live-cluster fields; see
-``tests/support/export.py``) and times, best of ``--repeat`` runs:
+``tests/support/builders/export.py``) and times, best of ``--repeat`` runs:
 
 * ``floor``: ``yaml.load(text, Loader=CSafeLoader)`` of the same text (parsing only);
 * ``load+validate``: :func:`load_texts` then :func:`pipeline.check` (what ``validate`` does);
@@ -33,7 +33,7 @@ for path in (REPO, REPO / "tests"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from support.export import NAMESPACE, export_text  # noqa: E402
+from support.builders.export import NAMESPACE, export_text  # noqa: E402
 from timing import best_wall_time  # noqa: E402
 
 from tars_components.jobs.importer import import_texts  # noqa: E402
@@ -42,7 +42,8 @@ from tars_components.loading.load import load_texts  # noqa: E402
 from tars_components.pipeline import build, check  # noqa: E402
 from tars_components.settings.options import Mode, Options  # noqa: E402
 
-FIXED_OBJECTS = 69  # chart objects, tree, accounts and the TEndpoint of tests/support/export.py
+# chart objects, tree, accounts and the TEndpoint of tests/support/builders/export.py
+FIXED_OBJECTS = 69
 PER_SERVER = 6
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

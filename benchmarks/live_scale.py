@@ -4,9 +4,10 @@ For each size (default 5,000 live objects) it generates a stack directory of mix
 ``benchmarks/render_scale.py`` does, renders it, and writes the export a live cluster would
 give after ``pulumi up``: every object of the build as one ``kind: List`` with what the API
 server adds (uid, resourceVersion, creationTimestamp, status, a webhook label, ``release.time``)
-and ``managedFields`` naming the stack's field manager for every field (``tests/support/live.py``
-builds the same shape). One StatefulSet's image is changed in the export, and another
-manager takes one TServer's release in crd mode. It measures in the same process:
+and ``managedFields`` naming the stack's field manager for every field
+(``tests/support/builders/live.py`` builds the same shape). One StatefulSet's image is changed in
+the export, and another manager takes one TServer's release in crd mode. It measures in the same
+process:
 
 * ``render`` of the stack (``render_stack``, the call behind ``tars-components render``), the
   floor: ``diff --live`` has to build the stack too;
@@ -44,7 +45,7 @@ for path in (REPO, REPO / "benchmarks", REPO / "tests"):
 
 import yaml  # noqa: E402
 from render_scale import NAMESPACE, generate_stack  # noqa: E402
-from support.live import as_list, live_object, owned_by  # noqa: E402
+from support.builders.live import as_list, live_object, owned_by  # noqa: E402
 from timing import best_wall_time  # noqa: E402
 
 TARGET = 2.0

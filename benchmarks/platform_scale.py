@@ -1,6 +1,6 @@
 """Benchmark of the framework install render (a script, not a test).
 
-In one run, on the same values file (default tests/fixtures/platform/framework-full.values.yaml):
+In one run, on the same values file (default tests/data/platform/framework-full.values.yaml):
 
 * ``tars-components framework --values V --namespace NS --out DIR`` as a user runs it (a fresh
   ``python -m tars_components`` process, start-up included, bytecode cached: see below), best
@@ -47,7 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-DEFAULT_VALUES = REPO / "tests" / "fixtures" / "platform" / "framework-full.values.yaml"
+DEFAULT_VALUES = REPO / "tests" / "data" / "platform" / "framework-full.values.yaml"
 DEFAULT_HELM = "/work/ref/bin/helm"
 DEFAULT_CHART = "/work/ref/k8sfw-1.4.1/helm/tarsframework"
 NAMESPACE = "tars-bench"

@@ -2,7 +2,7 @@
 test).
 
 Starts the component provider as the engine does (``plugin/__main__.py``, with the recording
-engine of ``tests/support/component_provider.py``), constructs one TFramework, then 10, 100
+engine of ``tests/support/engines/component_provider.py``), constructs one TFramework, then 10, 100
 and 300 TServers (default) from plain JSON arguments, as a TypeScript or YAML program sends
 them. It prints, per size, the median ``Construct`` time of a server and the ratio to the
 floor measured in the same run: the median ``Construct`` of a TTemplate (the smallest
@@ -30,7 +30,7 @@ for path in (REPO, REPO / "tests"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from support.component_provider import ComponentProviderProcess, RecordingEngine  # noqa: E402
+from support.engines.component_provider import ComponentProviderProcess, RecordingEngine  # noqa: E402
 
 DEFAULT_SIZES = (10, 100, 300)
 TARGET_FLATNESS = 1.3

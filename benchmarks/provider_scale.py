@@ -31,7 +31,7 @@ for path in (REPO, REPO / "tests"):
         sys.path.insert(0, str(path))
 
 import render_scale  # noqa: E402  (benchmarks/ is the script's directory)
-from support.grpc_provider import PROVIDER_KEY, DynamicProviderProcess, to_struct  # noqa: E402
+from support.engines.grpc_provider import PROVIDER_KEY, DynamicProviderProcess, to_struct  # noqa: E402
 
 DEFAULT_SIZES = (10, 100, 1000)
 TARGET_FLATNESS = 1.3

@@ -186,7 +186,7 @@ class Provider:
     URN = "urn:pulumi:dev::tars::pulumi-python:dynamic/tars:TarsValidation::fuzz"
 
     def __init__(self) -> None:
-        from support.grpc_provider import DynamicProviderProcess
+        from support.engines.grpc_provider import DynamicProviderProcess
 
         self.process = DynamicProviderProcess()
         self.process.configure()
@@ -199,7 +199,7 @@ class Provider:
         when no document can cross gRPC (a key that is not a string)."""
         import grpc
         from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
-        from support.grpc_provider import engine_strips_secrets, from_struct, to_struct
+        from support.engines.grpc_provider import engine_strips_secrets, from_struct, to_struct
 
         from tars_components.provider import TarsValidationProvider, ValidationInputs
 
@@ -357,7 +357,7 @@ class Construct:
     """The component provider (``plugin/__main__.py``) and a recording engine for the run."""
 
     def __init__(self) -> None:
-        from support.component_provider import ComponentProviderProcess, RecordingEngine
+        from support.engines.component_provider import ComponentProviderProcess, RecordingEngine
 
         self.engine = RecordingEngine()
         self.runs = 0
@@ -375,7 +375,7 @@ class Construct:
     def run(self, case: Case, kind: str, inputs: dict[str, Any]) -> Outcome:
         """``Construct`` of one component with plain JSON inputs."""
         import grpc
-        from support.grpc_provider import from_struct
+        from support.engines.grpc_provider import from_struct
 
         self.runs += 1
         name = f"c{case.index}r{self.runs}"  # a URN once per deployment: a new one each run

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from support.grpc_provider import DynamicProviderProcess
+    from support.engines.grpc_provider import DynamicProviderProcess
 
 
 @pytest.fixture(autouse=True)
@@ -28,8 +28,8 @@ def _private_state_home(
 def provider() -> Iterator[DynamicProviderProcess]:
     """One ``python -m pulumi.dynamic`` per test module, configured as the engine configures
     it (``tars:namespace`` of ``support.documents``)."""
-    from support.documents import NAMESPACE
-    from support.grpc_provider import DynamicProviderProcess
+    from support.builders.documents import NAMESPACE
+    from support.engines.grpc_provider import DynamicProviderProcess
 
     with DynamicProviderProcess(Path(__file__).resolve().parents[1]) as process:
         process.configure({"tars:namespace": NAMESPACE})

@@ -10,6 +10,7 @@ only (start-up time, see ``tests/ci/test_startup.py``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -391,3 +392,24 @@ def print_files(out_dir: str, files: Iterable[str], out: TextIO) -> None:
 def error_count(violations: Sequence[Violation]) -> int:
     """How many of ``violations`` are errors."""
     return sum(1 for v in violations if v.is_error)
+
+
+def use_colour(choice: str, out: TextIO) -> bool:
+    """Whether to colour ``out`` for ``--color`` ``choice``: ``always``, ``never``, or ``auto``
+    (a terminal, and no ``NO_COLOR`` in the environment)."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def refusal_summary(stack_dir: object, violations: Sequence[Violation]) -> int:
+    """Print ``diff refused: DIR: N error(s), M warning(s)`` (stderr); the exit status."""
+    errors = error_count(violations)
+    print(
+        f"diff refused: {stack_dir}: {errors} error(s), {len(violations) - errors} warning(s)",
+        file=sys.stderr,
+    )
+    return EXIT_VIOLATIONS

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
@@ -13,13 +12,13 @@ from ..kernel.errors import UsageError, Violation
 from .common import (
     EXIT_CHANGES,
     EXIT_OK,
-    EXIT_VIOLATIONS,
     add_cluster_argument,
     add_output_arguments,
     add_project_arguments,
-    error_count,
     print_violations,
+    refusal_summary,
     settings,
+    use_colour,
     violation_json,
     wants_clusters,
 )
@@ -166,7 +165,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     elif args.format == "markdown":
         out.write(to_markdown(changes, args.max_chars))
     else:
-        out.write(to_text(changes, colour=_colour(args.color, out)))
+        out.write(to_text(changes, colour=use_colour(args.color, out)))
     return EXIT_CHANGES if args.exit_code and changes.changes else EXIT_OK
 
 
@@ -203,27 +202,8 @@ def run_clusters(
             out.write(f"#### Cluster `{name}`\n\n" + to_markdown(one.diff, share) + "\n")
         elif args.format == "text":
             out.write(f"=== cluster {name} ===\n")
-            out.write(to_text(one.diff, colour=_colour(args.color, out)))
+            out.write(to_text(one.diff, colour=use_colour(args.color, out)))
     return EXIT_CHANGES if args.exit_code and changed else EXIT_OK
-
-
-def _colour(choice: str, out: TextIO) -> bool:
-    if choice != "auto":
-        return choice == "always"
-    if os.environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(out, "isatty", None)
-    return bool(isatty and isatty())
-
-
-def refusal_summary(stack_dir: object, violations: Sequence[Violation]) -> int:
-    """Print ``diff refused: DIR: N error(s), M warning(s)`` (stderr); the exit status."""
-    errors = error_count(violations)
-    print(
-        f"diff refused: {stack_dir}: {errors} error(s), {len(violations) - errors} warning(s)",
-        file=sys.stderr,
-    )
-    return EXIT_VIOLATIONS
 
 
 def _refuse(violations: Sequence[Violation], stack_dir: object, fmt: str, out: TextIO) -> int:

@@ -13,7 +13,9 @@ from .common import (
     EXIT_CHANGES,
     EXIT_OK,
     print_violations,
+    refusal_summary,
     settings,
+    use_colour,
 )
 
 
@@ -39,7 +41,6 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     from ..pipeline import Build, build
     from ..settings.options import Mode
     from .beside import Beside
-    from .diff import _colour, refusal_summary
 
     if args.new_stack is not None:
         raise UsageError("diff --live takes one stack directory (or --stack ENV), not two")
@@ -76,5 +77,5 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     elif args.format == "markdown":
         out.write(live_markdown(result, args.max_chars))
     else:
-        out.write(live_text(result, colour=_colour(args.color, out)))
+        out.write(live_text(result, colour=use_colour(args.color, out)))
     return EXIT_CHANGES if args.exit_code and result.differs else EXIT_OK

@@ -25,7 +25,7 @@ import yaml
 
 from ..jobs.multicluster import cluster_stack
 from ..loading.document_set import DocumentSet
-from ..rules.clusters import Cluster, Inventory
+from ..models.cluster import Cluster, Inventory
 from ..settings.options import Options
 from .from_stack import StackComponents, components_from_stack
 

@@ -15,8 +15,9 @@ from ..expansion.resources import plain_objects
 from ..expansion.rollout import apply_rollouts, plan_lines
 from ..expansion.tconfig import config_maps
 from ..loading.document_set import DocumentSet
-from ..loading.tdeploy import Request, request_of
+from ..loading.tdeploy import request_of
 from ..models import MASTER, SecretRef, TConfigDocument, TFrameworkConfigDocument, TServerDocument
+from ..models.tdeploy import Request
 from ..mutation.tframework import resolve_expand
 from ..settings.options import Mode, Options
 from .args import (

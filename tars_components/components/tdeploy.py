@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pulumi
 
-from ..loading.tdeploy import Request
+from ..models.tdeploy import Request
 from ..provider import TarsValidation, ValidationInputs, document_text
 from .outputs import known
 from .server import TServer

@@ -18,9 +18,9 @@ from typing import Any
 
 from ..kernel.errors import Violation
 from ..loading.document_set import DocumentSet
-from ..loading.rollout import Rollout, Rollouts, RolloutSource, partition, step_of
+from ..loading.rollout import Rollouts, RolloutSource, step_of
 from ..models import Document, Source, TServerDocument
-from ..models.rollout import ROLLOUT_API_VERSION, RolloutSpec
+from ..models.rollout import ROLLOUT_API_VERSION, Rollout, RolloutSpec, partition
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
 from ..rules.rollout import check_rollouts, check_stopped, drives
 

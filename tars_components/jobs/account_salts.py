@@ -14,10 +14,10 @@ from typing import Any
 
 from yaml import YAMLError
 
-from ..expansion.layout import output_path
 from ..fileio.files import UnreadableFile, read_bytes
 from ..kernel.yaml_reader import YamlLimitError
 from ..loading.document_set import DocumentSet
+from ..rules.layout import output_path
 
 PREVIOUS_FILE_LIMIT = 64 * 1024
 """The largest previous TAccount file read for its hash (a TAccount is a few hundred bytes)."""

@@ -15,9 +15,10 @@ from ..fileio.files import UnreadableFile, read_text
 from ..kernel.errors import UsageError
 from ..kernel.limits import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, parse_size
 from ..kernel.yaml_reader import YamlLimitError, describe_yaml_error, load_documents
+from ..loading.clusters import clusters_from_config
 from ..models import API_VERSIONS, V1BETA3
+from ..models.cluster import Cluster
 from ..models.ownership import FieldOwnership, Ownership
-from ..rules.clusters import Cluster, clusters_from_config
 from ..settings.options import (
     DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
     Mode,

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import Violation, has_errors, sorted_violations
 from ..loading.document_set import DocumentSet
+from ..models.cluster import Cluster
 from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from ..models.vocabulary import LABEL_APP, LABEL_SERVER
 from ..pipeline import build
-from ..rules.clusters import Cluster, stack_inventory
+from ..rules.clusters import stack_inventory
 from ..settings.options import Options
 
 if TYPE_CHECKING:

@@ -19,20 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..kernel.errors import UsageError, Violation, has_errors, sorted_violations
+from ..loading.clusters import has_cluster_documents, without_cluster_documents
 from ..loading.document_set import DocumentSet, Rejected
 from ..loading.documents import build_document, identity_of
 from ..models import Document, TServerDocument
+from ..models.cluster import Cluster, Inventory, Override
 from ..pipeline import Build, all_violations, build
-from ..rules.clusters import (
-    Cluster,
-    Inventory,
-    Override,
-    clamped_replicas,
-    cluster_violations,
-    has_cluster_documents,
-    stack_inventory,
-    without_cluster_documents,
-)
+from ..rules.clusters import clamped_replicas, cluster_violations, stack_inventory
 from ..settings.options import Options
 
 if TYPE_CHECKING:
@@ -361,7 +354,7 @@ def render_clusters(
     ``only`` the whole ``OUT`` is replaced atomically; with it, only ``OUT/<only>``."""
     import os
 
-    from ..expansion.layout import CRD_DIR, MANIFEST_DIR
+    from ..rules.layout import CRD_DIR, MANIFEST_DIR
     from ..settings.options import Mode
     from .account_salts import local_salt_key, previous_hashes
     from .render import render_files

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..expansion.layout import output_path
 from ..fileio.yaml_writer import dump
 from ..kernel.batch import suspended_gc
 from ..kernel.limits import Limits
 from ..loading.document_set import DocumentSet
 from ..loading.load import load_stack
 from ..pipeline import Build, build
+from ..rules.layout import output_path
 from ..settings.options import Mode, Options, check_options
 from .account_salts import local_salt_key, previous_hashes
 from .tree_writer import check_out_dir, write_tree

@@ -27,8 +27,8 @@ try:
 except ImportError:  # pragma: no cover - not a POSIX system: no locking
     fcntl = None  # type: ignore[assignment]
 
-from ..expansion.layout import CRD_DIR, MANIFEST_DIR
 from ..kernel.errors import UsageError
+from ..rules.layout import CRD_DIR, MANIFEST_DIR
 
 
 def check_out_target(out_dir: str | Path, stack_dir: str | Path | None = None) -> Path:

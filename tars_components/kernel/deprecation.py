@@ -22,6 +22,7 @@ MOVED_MODULES: dict[str, str] = {
     "deprecation": "kernel.deprecation",
     "document_set": "loading.document_set",
     "errors": "kernel.errors",
+    "expansion.layout": "rules.layout",
     "helmlib": "loading.helm",
     "import_plan": "jobs.import_plan",
     "importer": "jobs.importer",
@@ -84,6 +85,26 @@ def renamed_attributes(
     return __getattr__
 
 
+def moved_attributes(module: str, moved: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``module`` that answers each name of ``moved`` (``{name:
+    the module it moved to}``) with that module's object and a ``DeprecationWarning``. Install
+    it under ``if not TYPE_CHECKING`` so type checkers report the old place."""
+
+    def __getattr__(name: str) -> Any:
+        target = moved.get(name)
+        if target is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(
+            f"{module}.{name} is deprecated and will be removed in the next minor version: "
+            f"use {target}.{name}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(importlib.import_module(target), name)
+
+    return __getattr__
+
+
 class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds each old module path of :data:`MOVED_MODULES` and loads it as the module now at
     the new path (the same module object: ``isinstance`` and monkeypatching hold)."""
@@ -127,4 +148,4 @@ def install_moved_modules(package: str, moved: Mapping[str, str] = MOVED_MODULES
         sys.meta_path.insert(0, _MovedModules(package, moved))
 
 
-__all__ = ["MOVED_MODULES", "install_moved_modules", "renamed_attributes"]
+__all__ = ["MOVED_MODULES", "install_moved_modules", "moved_attributes", "renamed_attributes"]

@@ -13,9 +13,10 @@ This module depends only on :mod:`tars_components.kernel.errors` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from enum import Enum
+from typing import Any, Literal, Protocol, TypeVar
 
 from .errors import Severity, Violation
 from .paths import Segment, Source, format_path
@@ -30,6 +31,19 @@ WARNING = Severity.WARNING
 KIND_ORDER = ("TS", "TT", "TF", "TC", "TI", "TR", "TA", "TX", "TH", "TD", "TP", "TO", "TV", "TM")
 """Code prefixes in catalogue order (the TarsK8S kinds first, then plain objects, helm-lib
 values, TDeploy, Rollout, field ownership, storage changes and the cluster inventory)."""
+
+
+FACT_TEMPLATES = "templates"
+"""``{template name: parent}`` of the templates a document's rules look at."""
+FACT_FRAMEWORK_NODE_IMAGE = "frameworkNodeImage"
+"""The ``nodeImage`` of the namespace's ``tars-framework``."""
+FACT_SERVER_NAMES = "serverNames"
+"""The earlier TServers of the namespace whose object name a server takes too."""
+FACT_CONFIG_MASTER = "configMaster"
+"""Whether the namespace holds the activated master version of a node-level TConfig."""
+FACTS = (FACT_TEMPLATES, FACT_FRAMEWORK_NODE_IMAGE, FACT_SERVER_NAMES, FACT_CONFIG_MASTER)
+"""What the validation resource of one document is told about the rest of its namespace
+(the provider's context inputs, :mod:`tars_components.provider.wire`)."""
 
 
 class Subject(Protocol):
@@ -65,6 +79,12 @@ class Rule:
     also_warning: bool = False
     """True for an error rule with a documented case that is only a warning (its summary
     says which): the one case where a violation's severity differs from the rule's."""
+    facts: tuple[str, ...] = ()
+    """The provider facts the rule reads (:data:`FACTS`): at preview the validation resource
+    does not report it while one of them is unknown."""
+    fields: tuple[str, ...] = ()
+    """Fields (``*``: any list index) the rule relates to other fields of the document: at
+    preview it is not reported while one of them is unknown, wherever it would point."""
 
     def at(
         self,
@@ -132,13 +152,31 @@ def rule(
     change: bool = False,
     create_only: bool = False,
     also_warning: bool = False,
+    facts: Sequence[str] = (),
+    fields: Sequence[str] = (),
 ) -> Rule:
-    """Declare a rule code (once: a second declaration of the same code raises ValueError)."""
+    """Declare a rule code (once: a second declaration of the same code raises ValueError),
+    with what it needs at preview: the provider ``facts`` it reads and the ``fields`` it
+    relates to others (:attr:`Rule.facts`, :attr:`Rule.fields`)."""
     if code in _REGISTRY:
         raise ValueError(f"rule {code} is declared twice")
     if code[:2] not in KIND_ORDER or len(code) != 5 or not code[2:].isdigit():
         raise ValueError(f"rule code {code!r} is not T<kind letter><3 digits> of {KIND_ORDER}")
-    declared = Rule(code, severity, kind, summary, origin, change, create_only, also_warning)
+    unknown = sorted(set(facts) - set(FACTS))
+    if unknown:
+        raise ValueError(f"rule {code} reads facts {unknown} the provider does not send")
+    declared = Rule(
+        code,
+        severity,
+        kind,
+        summary,
+        origin,
+        change,
+        create_only,
+        also_warning,
+        tuple(facts),
+        tuple(fields),
+    )
     _REGISTRY[code] = declared
     return declared
 
@@ -156,3 +194,78 @@ def registered() -> dict[str, Rule]:
 def lookup(code: str) -> Rule | None:
     """The rule declared with ``code``, if any module imported so far declares it."""
     return _REGISTRY.get(code)
+
+
+class Need(Enum):
+    """What a check needs besides the stack it looks at."""
+
+    OPTIONS = "options"
+    """The build options (mode, workload, ownership, approvers, ...)."""
+    PREVIOUS = "previous"
+    """The version of the stack this one replaces (a change rule)."""
+
+
+STACK_ONLY: frozenset[Need] = frozenset()
+WITH_OPTIONS = frozenset({Need.OPTIONS})
+WITH_PREVIOUS = frozenset({Need.PREVIOUS})
+WITH_PREVIOUS_AND_OPTIONS = frozenset({Need.PREVIOUS, Need.OPTIONS})
+
+CheckFunction = Callable[..., Iterable[Violation]]
+"""A check: ``(stack)``, ``(stack, options)``, ``(previous, stack)`` or
+``(previous, stack, options)``, by what it needs, returning violations."""
+F = TypeVar("F", bound=CheckFunction)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A registered check: the function and what it needs."""
+
+    function: CheckFunction
+    needs: frozenset[Need]
+
+    @property
+    def name(self) -> str:
+        """``module.function``, for messages and tests."""
+        return f"{self.function.__module__}.{self.function.__qualname__}"
+
+    def run(self, stack: Any, options: Any = None, previous: Any = None) -> Iterable[Violation]:
+        """The check's violations, called with what it needs."""
+        before = (previous,) if Need.PREVIOUS in self.needs else ()
+        after = (options,) if Need.OPTIONS in self.needs else ()
+        return self.function(*before, stack, *after)
+
+
+_CHECKS: dict[str, Check] = {}
+
+
+def check(*needs: Need) -> Callable[[F], F]:
+    """Register the decorated function as a check that needs ``needs`` besides the stack
+    (a module registers its checks when it is imported; :mod:`tars_components.rules.catalog`
+    imports every rules module)."""
+
+    def register(function: F) -> F:
+        registered_check = Check(function, frozenset(needs))
+        if registered_check.name in _CHECKS:
+            raise ValueError(f"check {registered_check.name} is registered twice")
+        _CHECKS[registered_check.name] = registered_check
+        return function
+
+    return register
+
+
+def registered_checks(needs: frozenset[Need] | None = None) -> list[Check]:
+    """The checks registered so far by imported modules, by name; with ``needs``, only the
+    checks that need exactly that."""
+    return [
+        _CHECKS[name] for name in sorted(_CHECKS) if needs is None or _CHECKS[name].needs == needs
+    ]
+
+
+def run_checks(
+    stack: Any, needs: frozenset[Need], options: Any = None, previous: Any = None
+) -> list[Violation]:
+    """Every violation of the registered checks that need exactly ``needs`` (unsorted)."""
+    found: list[Violation] = []
+    for registered_check in registered_checks(needs):
+        found.extend(registered_check.run(stack, options, previous))
+    return found

@@ -22,8 +22,8 @@ from ..models import (
     TTemplateDocument,
     TTreeDocument,
 )
-from .rollout import Rollout
-from .tdeploy import Request
+from ..models.rollout import Rollout
+from ..models.tdeploy import Request
 
 
 @dataclass(frozen=True)

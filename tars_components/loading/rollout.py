@@ -27,6 +27,7 @@ from ..models.product import PRODUCT_KINDS
 from ..models.rollout import (
     P_PERCENT,
     ROLLOUT_API_VERSION,
+    Rollout,
     RolloutDocument,
     max_unavailable_problem,
     step_problem,
@@ -36,35 +37,6 @@ from .schema_rules import document_schema_violation
 
 KIND = RolloutDocument.KIND
 GROUP = ROLLOUT_API_VERSION.split("/", 1)[0]
-
-
-@dataclass(frozen=True)
-class Rollout:
-    """One valid Rollout of a stack."""
-
-    namespace: str
-    name: str
-    """``metadata.name``: the TServer it drives."""
-    steps: tuple[int | str, ...]
-    step: int
-    stable_id: str
-    stable_image: str
-    abort: bool = False
-    source: Source | None = field(default=None, compare=False)
-    stopped: tuple[int, ...] = ()
-    """Ordinals of the instances to stop, sorted, each once."""
-    max_unavailable: int | str | None = None
-    """``spec.maxUnavailable``: at most this many instances updating at once."""
-
-    @property
-    def kind(self) -> str:
-        """``Rollout`` (so that a Rollout can be reported like a document)."""
-        return KIND
-
-    @property
-    def current(self) -> int | str | None:
-        """The value of the declared step, None when ``step`` is beyond the list (TP002)."""
-        return self.steps[self.step] if self.step < len(self.steps) else None
 
 
 @dataclass(frozen=True)
@@ -95,38 +67,6 @@ class RolloutSource(Source):
 def step_of(source: Source | None) -> RolloutSource | None:
     """The Rollout step behind a TServer, if a Rollout drives it."""
     return source if isinstance(source, RolloutSource) else None
-
-
-def instances(value: int | str, replicas: int) -> int:
-    """Instances on the new release for one step value: a count as written, a percentage of
-    ``replicas`` rounded up; never more than ``replicas``."""
-    if isinstance(value, str):
-        percent = int(value.rstrip("%"))
-        wanted = -(-percent * replicas // 100)  # ceil without floats
-    else:
-        wanted = value
-    return max(0, min(wanted, replicas))
-
-
-def wanted(value: int | str, replicas: int) -> int:
-    """Like :func:`instances`, without the cap at ``replicas`` (what the rules compare)."""
-    if isinstance(value, str):
-        return -(-int(value.rstrip("%")) * replicas // 100)
-    return value
-
-
-def updated_count(rollout: Rollout, replicas: int) -> int:
-    """Instances on the TServer's release at the declared step (all of them when aborted:
-    the release is then ``stable``)."""
-    current = rollout.current
-    if rollout.abort or current is None:
-        return replicas
-    return instances(current, replicas)
-
-
-def partition(rollout: Rollout, replicas: int) -> int:
-    """The RollingUpdate partition of the declared step: ``R - n_k``; 0 when aborted."""
-    return replicas - updated_count(rollout, replicas)
 
 
 def is_rollout(raw: Any) -> bool:
@@ -343,14 +283,9 @@ def _message(error: Mapping[str, Any]) -> str:
 
 __all__ = [
     "KIND",
-    "Rollout",
     "RolloutSource",
     "Rollouts",
     "identify_rollout",
-    "instances",
     "is_rollout",
-    "partition",
     "step_of",
-    "updated_count",
-    "wanted",
 ]

@@ -91,6 +91,7 @@ TS014 = rule(
     "without tarsnode)",
     origin="seed",
     also_warning=True,
+    fields=("spec.subType",),
 )
 
 

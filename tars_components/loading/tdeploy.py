@@ -24,35 +24,11 @@ from ..kernel.errors import Violation
 from ..kernel.paths import Segment, error_path, parse_path
 from ..kernel.text import unknown_field
 from ..models.document import API_VERSIONS, Source
-from ..models.tdeploy import TDeployDocument
+from ..models.tdeploy import Request, TDeployDocument
 from ..secrets.redaction import quote
 from .schema_rules import document_schema_violation
 
 KIND = TDeployDocument.KIND
-
-
-@dataclass(frozen=True)
-class Request:
-    """One TDeploy of a stack, whatever its state (pending, approved, rejected)."""
-
-    namespace: str
-    name: str
-    state: str
-    apply: Mapping[str, Any]
-    approve: Mapping[str, Any] | None
-    server_name: str
-    """``lower(apply.app)-lower(apply.server)`` (empty when apply lacks them)."""
-    source: Source | None = field(default=None, compare=False)
-    has_deployed: bool = False
-    """The request carries ``deployed`` (the controller's field)."""
-    document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
-    """The request as written (``apiVersion``, ``kind``, ``metadata``, ``apply``, ``approve``,
-    ``deployed``), for the validation resource of the Pulumi program."""
-
-    @property
-    def kind(self) -> str:
-        """``TDeploy`` (so that a request can be reported like a document)."""
-        return KIND
 
 
 @dataclass(frozen=True)
@@ -253,7 +229,6 @@ def request_of(source: Source | None) -> Request | None:
 __all__ = [
     "KIND",
     "STATES",
-    "Request",
     "RequestSource",
     "Requests",
     "is_request",

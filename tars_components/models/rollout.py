@@ -9,12 +9,13 @@ rules of :mod:`tars_components.rules.rollout`.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
 from .base import P_IMAGE_REF, P_RELEASE_ID, TarsModel, pattern
-from .document import ObjectMeta
+from .document import ObjectMeta, Source
 from .product import PRODUCT_API_VERSION, ROLLOUT_KIND
 
 ROLLOUT_API_VERSION = PRODUCT_API_VERSION
@@ -88,3 +89,67 @@ class RolloutDocument(TarsModel):
     kind: str
     metadata: ObjectMeta
     spec: RolloutSpec
+
+
+# --- a valid Rollout as the stack holds it, and the arithmetic of its steps ---------------
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """One valid Rollout of a stack."""
+
+    namespace: str
+    name: str
+    """``metadata.name``: the TServer it drives."""
+    steps: tuple[int | str, ...]
+    step: int
+    stable_id: str
+    stable_image: str
+    abort: bool = False
+    source: Source | None = field(default=None, compare=False)
+    stopped: tuple[int, ...] = ()
+    """Ordinals of the instances to stop, sorted, each once."""
+    max_unavailable: int | str | None = None
+    """``spec.maxUnavailable``: at most this many instances updating at once."""
+
+    @property
+    def kind(self) -> str:
+        """``Rollout`` (so that a Rollout can be reported like a document)."""
+        return ROLLOUT_KIND
+
+    @property
+    def current(self) -> int | str | None:
+        """The value of the declared step, None when ``step`` is beyond the list (TP002)."""
+        return self.steps[self.step] if self.step < len(self.steps) else None
+
+
+def instances(value: int | str, replicas: int) -> int:
+    """Instances on the new release for one step value: a count as written, a percentage of
+    ``replicas`` rounded up; never more than ``replicas``."""
+    if isinstance(value, str):
+        percent = int(value.rstrip("%"))
+        wanted = -(-percent * replicas // 100)  # ceil without floats
+    else:
+        wanted = value
+    return max(0, min(wanted, replicas))
+
+
+def wanted(value: int | str, replicas: int) -> int:
+    """Like :func:`instances`, without the cap at ``replicas`` (what the rules compare)."""
+    if isinstance(value, str):
+        return -(-int(value.rstrip("%")) * replicas // 100)
+    return value
+
+
+def updated_count(rollout: Rollout, replicas: int) -> int:
+    """Instances on the TServer's release at the declared step (all of them when aborted:
+    the release is then ``stable``)."""
+    current = rollout.current
+    if rollout.abort or current is None:
+        return replicas
+    return instances(current, replicas)
+
+
+def partition(rollout: Rollout, replicas: int) -> int:
+    """The RollingUpdate partition of the declared step: ``R - n_k``; 0 when aborted."""
+    return replicas - updated_count(rollout, replicas)

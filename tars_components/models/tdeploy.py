@@ -7,12 +7,14 @@ nothing (:mod:`tars_components.loading.tdeploy`). ``apply`` is validated as a TS
 request is approved; this model checks the request's own fields.
 """
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar
 
 from pydantic import Field
 
 from .base import TarsModel, pattern
-from .document import Document
+from .document import Document, Source
 
 P_APPROVER = r"^[A-Za-z][0-9A-Za-z_.-]{0,15}$"
 
@@ -41,3 +43,27 @@ class TDeployDocument(Document):
         if self.approve is None:
             return "pending"
         return "approved" if self.approve.result else "rejected"
+
+
+@dataclass(frozen=True)
+class Request:
+    """One TDeploy of a stack, whatever its state (pending, approved, rejected)."""
+
+    namespace: str
+    name: str
+    state: str
+    apply: Mapping[str, Any]
+    approve: Mapping[str, Any] | None
+    server_name: str
+    """``lower(apply.app)-lower(apply.server)`` (empty when apply lacks them)."""
+    source: Source | None = field(default=None, compare=False)
+    has_deployed: bool = False
+    """The request carries ``deployed`` (the controller's field)."""
+    document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The request as written (``apiVersion``, ``kind``, ``metadata``, ``apply``, ``approve``,
+    ``deployed``), for the validation resource of the Pulumi program."""
+
+    @property
+    def kind(self) -> str:
+        """``TDeploy`` (so that a request can be reported like a document)."""
+        return TDeployDocument.KIND

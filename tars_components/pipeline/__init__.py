@@ -23,32 +23,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..expansion import (
-    conversion_violations,
-    crd_documents,
-    expand,
-    refused_statefulset_violations,
-)
-from ..expansion.layout import layout_violations
+from ..expansion import crd_documents, expand
 from ..expansion.ownership import apply_ownership, server_ownerships
 from ..expansion.resources import kind_documents, plain_objects
 from ..expansion.tconfig import config_maps
 from ..kernel.errors import LoadError, LoadProblem, Violation, has_errors, sorted_violations
+from ..kernel.registry import WITH_OPTIONS, WITH_PREVIOUS, WITH_PREVIOUS_AND_OPTIONS
 from ..loading.document_set import DocumentSet
 from ..loading.load import load_stack
 from ..models import FRAMEWORK_CONFIG_NAME, TFrameworkConfigDocument
 from ..rules import validate as validate_rules
-from ..rules import validate_change, without_create_only
-from ..rules.objects import controller_only_objects, overwritten_by_output
-from ..rules.output import expand_mode_warnings
-from ..rules.ownership import expand_mode_violations
-from ..rules.rollout import check_max_unavailable, check_stopped, engine_ignored
-from ..rules.storage import storage_violations
-from ..rules.taccount import unresolved_credentials
-from ..rules.tdeploy import approver_violations
-from ..rules.tframework import unresolved_expand
+from ..rules import without_create_only
+from ..rules.catalog import run as run_checks
+from ..rules.objects import overwritten_by_output
 from ..secrets.hashing import AccountHashing
-from ..settings.options import Mode, Options, ReleaseTag, Workload
+from ..settings.options import Mode, Options, ReleaseTag
 
 if TYPE_CHECKING:
     from ..kernel.limits import Limits
@@ -78,51 +67,32 @@ class Build:
 
 
 def check(stack: DocumentSet, options: Options = Options()) -> list[Violation]:
-    """Every violation of a loaded stack for this output: the rules, output file names that
-    collide (TS026, TT008, TF004), and in crd mode what the target apiVersion requires that
-    the documents' own version does not (TF001), what the controller would turn into a
-    StatefulSet the API server refuses (TS025) and the plain workloads the TarsK8S webhook
-    admits from the controller only (TX005)."""
-    found = [
-        *validate_rules(with_existing_framework(stack, options)),
-        *layout_violations(stack, options),
-    ]
-    if options.mode == Mode.CRD:
-        found.extend(conversion_violations(stack, options))
-        found.extend(refused_statefulset_violations(stack))
-        found.extend(controller_only_objects(stack))
-    found.extend(kind_violations(stack, options))
-    found.extend(approver_violations(stack, options.approvers))  # TDeploy, TD006
-    found.extend(expand_mode_violations(stack, options))  # field ownership, TO002
-    found.extend(engine_violations(stack, options))  # Rollout stopped instances, --workload
-    return sorted_violations(found)
-
-
-def engine_violations(stack: DocumentSet, options: Options) -> list[Violation]:
-    """What the workload engine says about the stack: TP013/TP014 (stopped instances need
-    kruise or tapp in expand mode), TP015 (crd mode keeps the StatefulSet engine), TP017
-    (maxUnavailable not applied)."""
-    crd = options.mode == Mode.CRD
-    found = list(check_stopped(stack, not crd and options.workload != Workload.STATEFULSET))
-    if crd and options.workload != Workload.STATEFULSET:
-        found.extend(engine_ignored(stack, str(options.workload)))
-    found.extend(check_max_unavailable(stack, crd, options.workload == Workload.STATEFULSET))
-    return found
+    """Every violation of a loaded stack for this output: the checks of the stack alone (on the
+    stack as the rules see it, :func:`with_existing_framework`) and those that need the
+    options (output file names that collide, what crd mode adds, the workload engine, field
+    ownership, TDeploy approvers), in report order."""
+    return sorted_violations(
+        [
+            *validate_rules(with_existing_framework(stack, options)),
+            *run_checks(stack, WITH_OPTIONS, options),
+        ]
+    )
 
 
 def all_violations(
     stack: DocumentSet, options: Options = Options(), previous: DocumentSet | None = None
 ) -> list[Violation]:
     """Every violation of ``stack`` (:func:`check`) and, given the version it replaces, the
-    change rules (TS001, TC003, ...); documents ``previous`` already has are updates, so
-    their create-only violations are dropped. Sorted, as :func:`check`."""
+    checks that need it (TS001, TC003, ..., the storage rules TV001-TV007); documents
+    ``previous`` already has are updates, so their create-only violations are dropped.
+    Sorted, as :func:`check`."""
     found = check(stack, options)
     if previous is None:
         return found
     changed = [
         *found,
-        *validate_change(previous, stack),
-        *storage_violations(previous, stack, options),  # TV001-TV007
+        *run_checks(stack, WITH_PREVIOUS, previous=previous),
+        *run_checks(stack, WITH_PREVIOUS_AND_OPTIONS, options, previous),
     ]
     return sorted_violations(without_create_only(changed, previous))
 
@@ -188,15 +158,6 @@ def validate(
     stacks = load_stacks(directories, options.namespace, limits, options.release)
     previous = stacks[1] if previous_dir is not None else None
     return Validation(stacks[0], previous, all_violations(stacks[0], options, previous))
-
-
-def kind_violations(stack: DocumentSet, options: Options) -> list[Violation]:
-    """What the output mode says about the wave-2 kinds: TA006 and TF006 (crd mode,
-    credentials and ``expand`` values from Pulumi config secrets), TX001 (expand mode skips
-    them)."""
-    if options.mode == Mode.CRD:
-        return [*unresolved_credentials(stack), *unresolved_expand(stack)]
-    return expand_mode_warnings(stack)
 
 
 def with_existing_framework(stack: DocumentSet, options: Options) -> DocumentSet:

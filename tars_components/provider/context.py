@@ -16,7 +16,6 @@ from ..kernel.paths import parse_path
 from ..loading.document_set import DocumentSet, Rejected
 from ..loading.load import load_texts
 from ..loading.tdeploy import KIND as REQUEST_KIND
-from ..loading.tdeploy import Request
 from ..models import (
     FRAMEWORK_CONFIG_NAME,
     MASTER,
@@ -25,6 +24,7 @@ from ..models import (
     TFrameworkConfigDocument,
     TTemplateDocument,
 )
+from ..models.tdeploy import Request
 from .editing import leaf_texts
 from .preview import (
     PLACEHOLDER,

@@ -20,13 +20,14 @@ from pulumi.output import Unknown as _UnknownValue
 from pulumi.runtime import rpc
 
 from ..kernel.paths import Segment
-from ..kernel.registry import Rule
-from ..loading.schema_rules import TS014
-from ..rules.tconfig import TC002
-from ..rules.tserver_names import TS016
-from ..rules.tserver_ports import TS011, TS024
-from ..rules.tserver_spec import TS010, TS017, TS020
-from ..rules.ttemplate import TT002, TT004
+from ..kernel.registry import (
+    FACT_CONFIG_MASTER,
+    FACT_FRAMEWORK_NODE_IMAGE,
+    FACT_SERVER_NAMES,
+    FACT_TEMPLATES,
+    FACTS,
+)
+from ..rules.catalog import RULES
 
 # --- property names ------------------------------------------------------------------------
 
@@ -37,14 +38,14 @@ string crosses gRPC in place of one value per field, and the engine's display di
 field by field, as it does a mapping)."""
 NAMESPACE = "namespace"
 """Input: the stack namespace (for a document without ``metadata.namespace``)."""
-TEMPLATES = "templates"
+TEMPLATES = FACT_TEMPLATES
 """Input: ``{template name: parent}`` of the templates the document's rules look at: a
 TServer's own template; a TTemplate's ancestors (TS010, TT002, TT004)."""
-FRAMEWORK_NODE_IMAGE = "frameworkNodeImage"
+FRAMEWORK_NODE_IMAGE = FACT_FRAMEWORK_NODE_IMAGE
 """Input (TServer only): ``nodeImage`` (``{image, secret}``) of the namespace's
 ``tars-framework``, or absent (TS020, M-TS13); ``{}`` for a config that exists on the cluster
 but whose node image the program does not know (crd mode, ``existing_config``)."""
-SERVER_NAMES = "serverNames"
+SERVER_NAMES = FACT_SERVER_NAMES
 """Input (TServer only): ``<app>-<server>`` of the earlier TServers of the namespace whose
 name or object name this server takes too (TS017); empty for a server with a free name."""
 SECRET_FIELDS = "secretFields"
@@ -52,7 +53,7 @@ SECRET_FIELDS = "secretFields"
 secret markers before ``check`` and ``create`` (the Python dynamic provider accepts no secrets),
 so the program names them: messages print ``[secret]`` instead of their values."""
 
-CONFIG_MASTER = "configMaster"
+CONFIG_MASTER = FACT_CONFIG_MASTER
 """Input (node-level TConfig only): true when the namespace holds the activated master version
 of the same file (TC002), false when it does not; absent for every other document."""
 
@@ -89,30 +90,31 @@ EMPTY_FACTS: dict[str, Any] = {TEMPLATES: {}, SERVER_NAMES: [], SECRET_FIELDS: [
 """The facts that are not sent when empty, with the value their absence stands for."""
 
 
-def _codes(*rules: Rule) -> frozenset[str]:
-    return frozenset(rule.code for rule in rules)
+def _context_rules() -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for declared in RULES.values():
+        for fact in declared.facts:
+            found.setdefault(fact, set()).add(declared.code)
+    return {fact: frozenset(found[fact]) for fact in FACTS if fact in found}
 
 
-CONTEXT_RULES: dict[str, frozenset[str]] = {
-    TEMPLATES: _codes(TS010, TT002, TT004),
-    FRAMEWORK_NODE_IMAGE: _codes(TS020),
-    SERVER_NAMES: _codes(TS017),
-    CONFIG_MASTER: _codes(TC002),
-}
-"""The rules that need a context property: not reported while that property is unknown."""
+def _field_rules() -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for declared in RULES.values():
+        for pattern in declared.fields:
+            found.setdefault(pattern, set()).add(declared.code)
+    return {pattern: frozenset(codes) for pattern, codes in sorted(found.items())}
 
-FIELD_RULES: dict[str, frozenset[str]] = {
-    "spec.app": _codes(TS016, TS017),
-    "spec.server": _codes(TS016, TS017),
-    "metadata.name": _codes(TS016, TS017),
-    "spec.subType": _codes(TS014),
-    "spec.tars.servants.*.name": _codes(TS011, TS024),
-    "spec.tars.ports.*.name": _codes(TS011, TS024),
-    "spec.normal.ports.*.name": _codes(TS011, TS024),
-}
+
+CONTEXT_RULES: dict[str, frozenset[str]] = _context_rules()
+"""The rules that need a context property: not reported while that property is unknown (each
+rule's :attr:`~tars_components.kernel.registry.Rule.facts`)."""
+
+FIELD_RULES: dict[str, frozenset[str]] = _field_rules()
 """The rules that relate a field (``*``: any list index) to other fields of the document (a
 hostPorts ``nameRef`` to the servant names, ``metadata.name`` to app and server): not
-reported while that field is unknown, wherever they would point."""
+reported while that field is unknown, wherever they would point (each rule's
+:attr:`~tars_components.kernel.registry.Rule.fields`)."""
 
 REDACTED = "[secret]"
 """What messages print instead of a secret value."""

@@ -1,9 +1,13 @@
-"""The catalogue of rule codes, read from the registry (:mod:`tars_components.kernel.registry`).
+"""The catalogue of rule codes and their checks, read from the registry
+(:mod:`tars_components.kernel.registry`).
 
-Every rules module declares its codes next to its checks; :data:`RULES` is what they declare,
-read after importing every module of this package, so a code cannot be missing from the
-catalogue. The CLI's ``validate --help``, the rules page (docs/rules/index.md) and the provider read
-it.
+Every rules module declares its codes next to its checks and registers each check with what
+it needs (the stack alone, the options, the previous stack, both); :data:`RULES` is what they
+declare, read after importing every module of this package, so a code cannot be missing from
+the catalogue. The CLI's ``validate --help``, the rules page (docs/rules/index.md) and the
+provider read it. :func:`run` is the one walk of the checks: :func:`validate` and
+:func:`validate_change` here, and the pipeline (:mod:`tars_components.pipeline`) for the
+checks that need the options.
 """
 
 from __future__ import annotations
@@ -11,7 +15,18 @@ from __future__ import annotations
 import pkgutil
 from importlib import import_module
 
-from ..kernel.registry import Origin, Rule, registered
+from ..kernel.errors import Violation, sorted_violations
+from ..kernel.registry import (
+    STACK_ONLY,
+    WITH_PREVIOUS,
+    Need,
+    Origin,
+    Rule,
+    registered,
+    run_checks,
+)
+from ..loading.document_set import DocumentSet
+from ..settings.options import Options
 
 
 def _import_rules_modules() -> None:
@@ -44,4 +59,31 @@ def rules_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["RULES", "Origin", "Rule", "rules_table"]
+def run(
+    stack: DocumentSet,
+    needs: frozenset[Need],
+    options: Options | None = None,
+    previous: DocumentSet | None = None,
+) -> list[Violation]:
+    """The violations of every registered check that needs exactly ``needs``, sorted."""
+    return sorted_violations(run_checks(stack, needs, options, previous))
+
+
+def validate(stack: DocumentSet) -> list[Violation]:
+    """All violations of a stack, in report order: the schema violations the loader found
+    (TS021, TT006, TF001, TT001) and every check that looks at the stack alone.
+
+    The result is the same whether or not the stack was mutated
+    (:func:`tars_components.mutation.mutate`).
+    """
+    return sorted_violations([*stack.violations, *run(stack, STACK_ONLY)])
+
+
+def validate_change(previous: DocumentSet, current: DocumentSet) -> list[Violation]:
+    """The change rules, comparing two versions of a stack (TS001, TS002, TT003, TT005, the
+    TConfig, TTree, TDeploy and Rollout ones), in report order. Neither stack needs to be
+    mutated."""
+    return run(current, WITH_PREVIOUS, previous=previous)
+
+
+__all__ = ["RULES", "Origin", "Rule", "rules_table", "run", "validate", "validate_change"]

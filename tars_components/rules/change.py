@@ -9,39 +9,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..kernel.errors import Violation, sorted_violations
-from ..kernel.registry import ERROR, lookup, rule
+from ..kernel.errors import Violation
+from ..kernel.registry import ERROR, Need, check, lookup, rule
 from ..loading.document_set import DocumentSet
 from ..models import TServerDocument, TTemplateDocument
 from .common import by_key, key_of, keys_present
-from .rollout import rollout_changes
-from .tconfig import config_changes
-from .tdeploy import request_changes
-from .ttree import tree_changes
 
 _IMMUTABLE = (("app", "app"), ("server", "server"), ("subType", "sub_type"))
 _SECTIONS = ("tars", "normal")
 
 
-def validate_change(previous: DocumentSet, current: DocumentSet) -> list[Violation]:
-    """Change rules comparing two versions of a stack: TS001, TS002, TT003, TT005 and the
-    TConfig and TTree ones (:func:`.tconfig.config_changes`, :func:`.ttree.tree_changes`), in
-    report order. Neither stack needs to be mutated."""
+@check(Need.PREVIOUS)
+def server_and_template_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
+    """TS001, TS002 (a TServer's fixed fields and sections), TT003, TT005 (a removed TTemplate
+    still in use)."""
     before = by_key(previous.documents)
-    found: list[Violation] = []
     for server in current.servers:
         old = before.get(key_of(server))
         if isinstance(old, TServerDocument):
-            found.extend(_immutable_fields(old, server))
-            found.extend(_frozen_sections(old, server))
+            yield from _immutable_fields(old, server)
+            yield from _frozen_sections(old, server)
     for template in _removed_templates(previous, current):
-        found.extend(_still_a_parent(template, current))
-        found.extend(_still_used(template, current))
-    found.extend(config_changes(previous, current))
-    found.extend(tree_changes(previous, current))
-    found.extend(request_changes(previous, current))  # TDeploy
-    found.extend(rollout_changes(previous, current))  # Rollout, TP016
-    return sorted_violations(found)
+        yield from _still_a_parent(template, current)
+        yield from _still_used(template, current)
 
 
 TS001 = rule(

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from ..kernel.errors import Violation
 from ..kernel.paths import lookup
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
 from ..loading.documents import VERSION_REQUIRED_FIELDS
 from ..loading.schema_rules import TF001, TS021
@@ -19,7 +19,8 @@ from ..models import V1BETA2, V1BETA3, ExecutorRef, TFrameworkConfigDocument, Up
 from ..models.base import P_IMAGE_OR_EMPTY
 from ..models.conversion import convert
 from ..models.vocabulary import CONVERSION_ANNOTATION
-from ..settings.options import Options
+from ..settings.options import Mode, Options
+from .objects import controller_only_objects
 
 TF005 = rule(
     "TF005",
@@ -183,4 +184,19 @@ def _crd_pattern_violations(stack: DocumentSet) -> list[Violation]:
 _CRD_KEY = re.compile(r"^([0-9A-Za-z][-0-9A-Za-z]*)?[0-9A-Za-z]$")
 
 
-__all__ = ["conversion_violations", "refused_statefulset_violations"]
+@check(Need.OPTIONS)
+def crd_mode_violations(stack: DocumentSet, options: Options) -> list[Violation]:
+    """In crd mode: what the target apiVersion requires that the documents' own version does
+    not (TF001), what the controller would turn into a StatefulSet the API server refuses
+    (TS025) and the plain workloads the TarsK8S webhook admits from the controller only
+    (TX005)."""
+    if options.mode != Mode.CRD:
+        return []
+    return [
+        *conversion_violations(stack, options),
+        *refused_statefulset_violations(stack),
+        *controller_only_objects(stack),
+    ]
+
+
+__all__ = ["conversion_violations", "crd_mode_violations", "refused_statefulset_violations"]

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..kernel.errors import Violation
 from ..kernel.paths import Segment
-from ..kernel.registry import ERROR, rule
+from ..kernel.registry import ERROR, check, rule
 from ..loading.document_set import DocumentSet, KubeObject
 from ..models.vocabulary import LABEL_APP, LABEL_SERVER
 from ..secrets.redaction import quote
@@ -72,6 +72,7 @@ TX006 = rule(
 )
 
 
+@check()
 def check_objects(stack: DocumentSet) -> Iterator[Violation]:
     """TX003 among the plain objects; TX006 for each one's identity and metadata."""
     for later, first in repeats(

@@ -1,16 +1,19 @@
 """Rules about the output rather than one document: two objects rendered to one file name
 (TS026, TT008, TF004, TX004) and the kinds expand mode cannot render (TX001).
 
-The file layout itself is the expansion's (:mod:`tars_components.expansion.layout`); it finds
+The file layout itself is the expansion's (:mod:`tars_components.rules.layout`); it finds
 the collisions and reports them through :func:`file_collision`.
 """
 
 from __future__ import annotations
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, WARNING, Subject, rule
+from ..kernel.registry import ERROR, WARNING, Need, Subject, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import TConfigDocument
+from ..settings.options import Mode, Options
+from .taccount import unresolved_credentials
+from .tframework import unresolved_expand
 
 TS026 = rule(
     "TS026",
@@ -88,6 +91,16 @@ def expand_mode_warnings(stack: DocumentSet) -> list[Violation]:
                 )
             )
     return found
+
+
+@check(Need.OPTIONS)
+def kind_violations(stack: DocumentSet, options: Options) -> list[Violation]:
+    """What the output mode says about the wave-2 kinds: TA006 and TF006 (crd mode,
+    credentials and ``expand`` values from Pulumi config secrets), TX001 (expand mode skips
+    them)."""
+    if options.mode == Mode.CRD:
+        return [*unresolved_credentials(stack), *unresolved_expand(stack)]
+    return expand_mode_warnings(stack)
 
 
 __all__ = ["expand_mode_warnings", "file_collision"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
 from ..models.ownership import (
     ANNOTATION,
@@ -28,6 +28,7 @@ TO001 = rule(
 )
 
 
+@check()
 def annotation_violations(stack: DocumentSet) -> Iterator[Violation]:
     """TO001 for each TServer whose ownership annotation does not parse."""
     for server in stack.servers:
@@ -51,6 +52,7 @@ TO002 = rule(
 )
 
 
+@check(Need.OPTIONS)
 def expand_mode_violations(stack: DocumentSet, options: Options) -> Iterator[Violation]:
     """TO002 for each TServer field not ``managed`` that expand mode cannot leave to another
     manager (every field but the replica count shapes the pod template)."""

@@ -31,10 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
-from ..loading.rollout import Rollout, updated_count, wanted
 from ..models import TServerDocument, UpdateStrategyType
+from ..models.rollout import Rollout, updated_count, wanted
+from ..settings.options import Mode, Options, Workload
 
 TP002 = rule(
     "TP002", ERROR, "Rollout", "spec.step is an index of spec.steps", origin="tars-components"
@@ -102,6 +103,7 @@ def target(stack: DocumentSet, rollout: Rollout) -> TServerDocument | None:
     return stack.server_index.get((rollout.namespace, rollout.name))
 
 
+@check()
 def check_rollouts(stack: DocumentSet) -> Iterator[Violation]:
     """TP002 to TP012 for every Rollout of a stack."""
     if not stack.rollouts:
@@ -319,6 +321,7 @@ TP016 = rule(
 )
 
 
+@check(Need.PREVIOUS)
 def rollout_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
     """TP016 for each Rollout whose step puts fewer instances on the same release than the
     previous version of the stack did."""
@@ -359,6 +362,19 @@ def drives(rollout: Rollout, server: TServerDocument) -> bool:
         and server.spec.release is not None
         and rollout.step < len(rollout.steps)
     )
+
+
+@check(Need.OPTIONS)
+def engine_violations(stack: DocumentSet, options: Options) -> list[Violation]:
+    """What the workload engine says about the stack: TP013/TP014 (stopped instances need
+    kruise or tapp in expand mode), TP015 (crd mode keeps the StatefulSet engine), TP017
+    (maxUnavailable not applied)."""
+    crd = options.mode == Mode.CRD
+    found = list(check_stopped(stack, not crd and options.workload != Workload.STATEFULSET))
+    if crd and options.workload != Workload.STATEFULSET:
+        found.extend(engine_ignored(stack, str(options.workload)))
+    found.extend(check_max_unavailable(stack, crd, options.workload == Workload.STATEFULSET))
+    return found
 
 
 __all__ = [

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..kernel.errors import Violation, sorted_violations
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import TServerDocument
 from ..settings.options import Mode, Options
@@ -243,6 +243,7 @@ def storage_changes(
     return found
 
 
+@check(Need.PREVIOUS, Need.OPTIONS)
 def storage_violations(
     previous: DocumentSet, current: DocumentSet, options: Options
 ) -> list[Violation]:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, WARNING, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import SecretRef, TAccountDocument
 from ..models.taccount import P_PASSWORD
@@ -40,6 +40,7 @@ TA004 = rule(
 )
 
 
+@check()
 def check_accounts(stack: DocumentSet) -> Iterator[Violation]:
     """Every TAccount rule of one stack (TA001, TA002, TA004, TA005)."""
     for account in stack.accounts:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, FACT_CONFIG_MASTER, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import MASTER, TConfigDocument, TServerDocument
 from ..models.vocabulary import LABEL_DEACTIVATE, LABEL_DELETING
@@ -31,6 +31,7 @@ TC013 = rule(
 )
 
 
+@check()
 def check_configs(stack: DocumentSet) -> Iterator[Violation]:
     """Every one-stack TConfig rule (TC002, TC005, TC006, TC010, TC012, TC013)."""
     masters = {
@@ -109,6 +110,7 @@ TC002 = rule(
     "server and configName",
     origin="seed",
     create_only=True,
+    facts=(FACT_CONFIG_MASTER,),
 )
 
 
@@ -330,6 +332,7 @@ def _config_deletion(config: TConfigDocument, current: DocumentSet) -> Iterator[
     )
 
 
+@check(Need.PREVIOUS)
 def config_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
     """The TConfig change rules: updates (TC001, TC004, TC007, TC008) and deletions (TC003,
     TC009)."""

@@ -30,9 +30,11 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ..kernel.errors import Violation
 from ..kernel.paths import Segment, format_path
-from ..kernel.registry import ERROR, WARNING, Rule, rule
+from ..kernel.registry import ERROR, WARNING, Need, Rule, check, rule
 from ..loading.document_set import DocumentSet
-from ..loading.tdeploy import KIND, Request, request_of
+from ..loading.tdeploy import KIND, request_of
+from ..models.tdeploy import Request
+from ..settings.options import Options
 
 
 def _report(
@@ -73,6 +75,7 @@ TD005 = rule(
 )
 
 
+@check()
 def check_requests(stack: DocumentSet) -> Iterator[Violation]:
     """TD003, TD004, TD005 for every request of a stack."""
     servers: dict[tuple[str, str], list[Request | None]] = {}
@@ -147,6 +150,7 @@ TD008 = rule(
 )
 
 
+@check(Need.PREVIOUS)
 def request_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
     """TD001, TD002 and TD008: the current requests against the previous stack's."""
     before = _by_key(previous.requests)
@@ -226,3 +230,9 @@ def approver_violations(stack: DocumentSet, approvers: Sequence[str]) -> Iterato
                 ("approve", "person"),
                 f"{person!r} is not an approver of this stack ({', '.join(approvers)})",
             )
+
+
+@check(Need.OPTIONS)
+def listed_approvers(stack: DocumentSet, options: Options) -> Iterator[Violation]:
+    """TD006 against the approvers the stack's settings list (``tars:approvers``)."""
+    return approver_violations(stack, options.approvers)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, WARNING, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import FRAMEWORK_CONFIG_NAME, SecretRef
 from .common import same_names
@@ -55,6 +55,7 @@ def unresolved_expand(stack: DocumentSet) -> Iterator[Violation]:
                 )
 
 
+@check()
 def check_frameworks(stack: DocumentSet) -> Iterator[Violation]:
     """TF002: configs not named tars-framework; TF003: two configs with one name."""
     for config in stack.frameworks:

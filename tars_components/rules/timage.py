@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, WARNING, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import TImageDocument
 from ..models.vocabulary import LABEL_APP, LABEL_SERVER
@@ -26,6 +26,7 @@ TI004 = rule(
 )
 
 
+@check()
 def check_images(stack: DocumentSet) -> Iterator[Violation]:
     """Every TImage rule of one stack (TI002, TI003, TI004)."""
     for image in stack.images:

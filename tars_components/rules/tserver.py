@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from ..kernel.errors import Violation
+from ..kernel.registry import check
 from ..loading.document_set import DocumentSet
 from ..loading.schema_rules import section_mismatch
 from ..models import TServerDocument
@@ -57,6 +58,7 @@ from .tserver_spec import (
 )
 
 
+@check()
 def check_servers(stack: DocumentSet) -> Iterator[Violation]:
     """Every TServer rule of one stack (TS003-TS020, TS023, TS024)."""
     for server in stack.servers:
@@ -66,8 +68,8 @@ def check_servers(stack: DocumentSet) -> Iterator[Violation]:
 
 def check_server(server: TServerDocument, stack: DocumentSet) -> Iterator[Violation]:
     """The rules about one TServer; ``stack`` provides its templates and framework config."""
-    for check in _CHECKS:
-        yield from check(server)
+    for server_check in _CHECKS:
+        yield from server_check(server)
     yield from _template_exists(server, stack)
     yield from _node_image(server, stack)
 

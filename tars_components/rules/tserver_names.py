@@ -49,6 +49,7 @@ TS016 = rule(
     "mount names and paths are not reserved, mount paths are unique; tars/normal port names are "
     "IANA service names",
     origin="controller",
+    fields=("metadata.name", "spec.app", "spec.server"),
 )
 
 

@@ -184,6 +184,7 @@ TS011 = rule(
     "TServer",
     "every hostPorts nameRef names a servant or port of the server (case-insensitive)",
     origin="seed",
+    fields=("spec.tars.servants.*.name", "spec.tars.ports.*.name", "spec.normal.ports.*.name"),
 )
 
 
@@ -206,6 +207,7 @@ TS024 = rule(
     "a hostPorts nameRef is spelled in the same case as its servant or port (the v1.4.1 "
     "controller matches case-sensitively and binds no host port otherwise)",
     origin="tars-components",
+    fields=("spec.tars.servants.*.name", "spec.tars.ports.*.name", "spec.normal.ports.*.name"),
 )
 
 

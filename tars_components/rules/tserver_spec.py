@@ -9,7 +9,14 @@ from collections.abc import Iterable, Iterator
 
 from ..kernel.errors import Severity, Violation
 from ..kernel.paths import Segment
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import (
+    ERROR,
+    FACT_FRAMEWORK_NODE_IMAGE,
+    FACT_SERVER_NAMES,
+    FACT_TEMPLATES,
+    WARNING,
+    rule,
+)
 from ..loading.document_set import DocumentSet
 from ..loading.schema_rules import TS014, TS019, TS021, section_mismatch
 from ..models import (
@@ -146,6 +153,7 @@ TS010 = rule(
     "TServer",
     "the TTemplate named by spec.tars.template exists in the namespace",
     origin="seed",
+    facts=(FACT_TEMPLATES,),
 )
 
 
@@ -166,6 +174,7 @@ TS020 = rule(
     "TServer",
     "a released tars server has a nodeImage or its namespace has TFrameworkConfig tars-framework",
     origin="controller",
+    facts=(FACT_FRAMEWORK_NODE_IMAGE,),
 )
 
 
@@ -191,6 +200,8 @@ TS017 = rule(
     "TServer",
     "no two TServers of a namespace map to the same object name",
     origin="tars-components",
+    facts=(FACT_SERVER_NAMES,),
+    fields=("metadata.name", "spec.app", "spec.server"),
 )
 
 

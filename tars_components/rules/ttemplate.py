@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, rule
+from ..kernel.registry import ERROR, FACT_TEMPLATES, check, rule
 from ..loading.document_set import DocumentSet
 from ..loading.schema_rules import TT001
 from ..models import TTemplateDocument
@@ -24,6 +24,7 @@ TT007 = rule(
 )
 
 
+@check()
 def check_templates(stack: DocumentSet) -> Iterator[Violation]:
     """Every TTemplate rule of one stack (TT001, TT002, TT004, TT007)."""
     for template in stack.templates:
@@ -45,6 +46,7 @@ TT002 = rule(
     "TTemplate",
     "spec.parent is the template itself or a TTemplate of the namespace",
     origin="seed",
+    facts=(FACT_TEMPLATES,),
 )
 
 
@@ -63,7 +65,14 @@ def _parent_exists(template: TTemplateDocument, stack: DocumentSet) -> Iterator[
         )
 
 
-TT004 = rule("TT004", ERROR, "TTemplate", "parent chains have no cycle", origin="seed")
+TT004 = rule(
+    "TT004",
+    ERROR,
+    "TTemplate",
+    "parent chains have no cycle",
+    origin="seed",
+    facts=(FACT_TEMPLATES,),
+)
 
 
 def _parent_cycles(templates: list[TTemplateDocument]) -> Iterator[Violation]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..kernel.errors import Violation
-from ..kernel.registry import ERROR, WARNING, rule
+from ..kernel.registry import ERROR, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import TREE_NAME, TTreeDocument
 from .common import by_key, key_of, keys_present, repeats
@@ -23,6 +23,7 @@ TR002 = rule(
 )
 
 
+@check()
 def check_trees(stack: DocumentSet) -> Iterator[Violation]:
     """Every one-stack TTree rule (TR001-TR005, TR009)."""
     for tree in stack.trees:
@@ -157,6 +158,7 @@ TR007 = rule(
 )
 
 
+@check(Need.PREVIOUS)
 def tree_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Violation]:
     """The TTree change rules: apps still used are not removed (TR006), tars-tree is never
     deleted (TR007)."""

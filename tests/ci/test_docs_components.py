@@ -367,7 +367,7 @@ def test_the_python_example_uses_the_python_api_and_the_schema(kind: str) -> Non
 def test_the_python_example_runs_under_mocks(kind: str) -> None:
     mock = None
     if kind in HOOKS.PLATFORM:
-        from support.platform_values import TlsMocks
+        from support.builders.platform_values import TlsMocks
 
         mock = TlsMocks()
     path = HOOKS.example_path(kind, "py")

@@ -17,44 +17,44 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "tars_components"
 
-LAYERS: tuple[str, ...] = (
-    "secrets",  # password hashing and redaction: imports nothing of the package
-    "kernel",  # errors, field paths and their lines, the rule registry, limits, text
-    "fileio",  # reading stack files, writing YAML
-    "models",  # the TarsK8S documents
-    "settings",  # the options a stack is built with
-    "loading",  # files → a DocumentSet, with every source (helm-lib, TDeploy, Rollout, legacy)
-    "mutation",  # the mutating webhook: documents → documents
-    "rules",  # the admission rules and this project's
-    "expansion",  # TServer → Service and StatefulSet/DaemonSet, the other kinds' objects
-    "pipeline",  # check and build: the one sequence of the stages
-    "diff",  # two builds (or a build and a cluster) → changes
-    "jobs",  # render, convert, import, clusters and Karmada, stack config
-    "crds",  # the CustomResourceDefinitions and the editors' schemas
-    "platform",  # the TarsK8S install: controller, framework, certificates
-    "provider",  # the dynamic provider: the rules at preview
-    "components",  # the Pulumi components
-    "polyglot",  # the components for every Pulumi language
-    "cli",  # the commands
-    "",  # the package root: __init__ and __main__
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("secrets",),  # password hashing and redaction: imports nothing of the package
+    ("kernel",),  # errors, field paths and their lines, the rule registry, limits, text
+    ("fileio",),  # reading stack files, writing YAML
+    ("models",),  # the TarsK8S documents and the product's records
+    ("settings",),  # the options a stack is built with
+    ("loading",),  # files → a DocumentSet, with every source (helm-lib, TDeploy, Rollout, ...)
+    ("mutation",),  # the mutating webhook: documents → documents
+    ("rules",),  # the admission rules and this project's, and the one walk of their checks
+    ("expansion",),  # TServer → Service and StatefulSet/DaemonSet, the other kinds' objects
+    ("pipeline",),  # check and build: the one sequence of the stages
+    ("diff",),  # two builds (or a build and a cluster) → changes
+    ("jobs",),  # render, convert, import, clusters and Karmada, stack config
+    ("crds",),  # the CustomResourceDefinitions and the editors' schemas
+    ("platform",),  # the TarsK8S install: controller, framework, certificates
+    ("provider",),  # the dynamic provider: the rules at preview
+    ("components",),  # the Pulumi components
+    ("polyglot",),  # the components for every Pulumi language
+    ("cli",),  # the commands
+    ("__init__", "__main__"),  # the package root: the public surface and the CLI's entry
 )
-"""Lowest first."""
+"""Lowest first: one room (a folder of the package) per floor, the root's two modules on top.
+An entry names a room and everything in it."""
 
 ROOT_MODULES = {"__init__", "__main__"}
+ROOMS = {entry for floor in LAYERS for entry in floor} - ROOT_MODULES
 
 
 def _room(module: str) -> str:
-    """The room of a module (its top folder), ``""`` for a module of the package root."""
-    first = module.split(".")[0]
-    if "." in module or PACKAGE.joinpath(first).is_dir() or first not in ROOT_MODULES:
-        return first
-    return ""
+    """The room of a module (its top folder), or the module itself at the package root."""
+    return module.split(".")[0]
 
 
 def _floor(module: str) -> int:
     room = _room(module)
-    assert room in LAYERS, f"tars_components.{module} has no floor in LAYERS"
-    return LAYERS.index(room)
+    floors = [index for index, floor in enumerate(LAYERS) if room in floor]
+    assert floors, f"tars_components.{module} has no floor in LAYERS"
+    return floors[0]
 
 
 def _module(path: Path) -> tuple[str, bool]:
@@ -146,7 +146,8 @@ def test_the_root_holds_the_public_surface_only() -> None:
     root = {path.stem for path in PACKAGE.glob("*.py")}
     assert root == ROOT_MODULES
     rooms = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
-    assert rooms == set(LAYERS) - {""}
+    assert rooms == ROOMS
+    assert all(len(floor) == 1 for floor in LAYERS if not set(floor) <= ROOT_MODULES)
 
 
 def test_the_layer_test_sees_an_upward_import_and_a_cycle() -> None:

@@ -15,7 +15,7 @@ import pytest
 from tars_components.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-VALUES = ROOT / "tests" / "fixtures" / "platform" / "framework-full.values.yaml"
+VALUES = ROOT / "tests" / "data" / "platform" / "framework-full.values.yaml"
 
 LAZY_PACKAGES = ("tars_components", "tars_components.platform", "tars_components.diff")
 

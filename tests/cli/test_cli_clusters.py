@@ -14,10 +14,10 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from support.cli import run
-from support.clusters import BJ_REPLICAS, DEV, ORDER, override, project, tree
-from support.crd_schema import _strict
-from support.upstream import shared
+from support.assertions.crd_schema import _strict
+from support.assertions.upstream import shared
+from support.builders.clusters import BJ_REPLICAS, DEV, ORDER, override, project, tree
+from support.engines.cli import run
 
 STATEFULSET = f"1-manifest/apps_v1-statefulset-tars-dev-{ORDER}.yaml"
 

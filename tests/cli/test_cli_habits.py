@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.cli import run
-from support.clusters import BJ_REPLICAS, ORDER, project, tree
-from support.documents import normal_server, stack_text
+from support.builders.clusters import BJ_REPLICAS, ORDER, project, tree
+from support.builders.documents import normal_server, stack_text
+from support.engines.cli import run
 
 from tars_components.cli import COMMANDS
 from tars_components.rules import RULES

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from support.cli import run
-from support.rollouts import rollout, server, write_stack
+from support.builders.rollouts import rollout, server, write_stack
+from support.engines.cli import run
 
 PLAN0 = "shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0"
 PLAN1 = "shop-orderserver: 2/4 on v1.5.0 (ordinals 2-3), 2/4 on v1.4.0"

@@ -11,8 +11,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 from pulumi.output import Unknown
-from support.components import unknown
-from support.documents import (
+from support.builders.documents import (
     FRAMEWORK,
     NAMESPACE,
     normal_server,
@@ -21,6 +20,7 @@ from support.documents import (
     tars_server,
     template,
 )
+from support.engines.components import unknown
 
 from tars_components.components import (
     TFramework,

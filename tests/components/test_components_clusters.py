@@ -14,11 +14,11 @@ from typing import Any
 import pulumi
 import pytest
 import yaml
-from support.clusters import BJ_REPLICAS, ORDER, project
+from support.builders.clusters import BJ_REPLICAS, ORDER, project
 
 from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
 from tars_components.components.testing import Recording, is_secret_value, record
-from tars_components.rules.clusters import Cluster
+from tars_components.models.cluster import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = str(ROOT / "__main__.py")

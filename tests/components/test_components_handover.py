@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.documents import FRAMEWORK, NAMESPACE, tars_server
+from support.builders.documents import FRAMEWORK, NAMESPACE, tars_server
 
 from tars_components.components import (
     TFramework,

@@ -18,8 +18,8 @@ from typing import Any
 import pulumi
 import pytest
 from pulumi.output import Unknown
-from support.components import output, registered, same, unknown
-from support.documents import FRAMEWORK, NAMESPACE
+from support.builders.documents import FRAMEWORK, NAMESPACE
+from support.engines.components import output, registered, same, unknown
 
 from tars_components.components import ComponentError, TFramework, TServer
 from tars_components.components.testing import (

@@ -18,11 +18,18 @@ import pytest
 import yaml
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
-from support.documents import FRAMEWORK, NAMESPACE, plain, stack_text, tars_server, template
-from support.export import NAMESPACE as EXPORT_NAMESPACE
-from support.export import export_text
-from support.grpc_provider import DynamicProviderProcess, registered_inputs
-from support.namespace_documents import account, config, image, tree
+from support.builders.documents import (
+    FRAMEWORK,
+    NAMESPACE,
+    plain,
+    stack_text,
+    tars_server,
+    template,
+)
+from support.builders.export import NAMESPACE as EXPORT_NAMESPACE
+from support.builders.export import export_text
+from support.builders.namespace_documents import account, config, image, tree
+from support.engines.grpc_provider import DynamicProviderProcess, registered_inputs
 
 from tars_components import TAccount, TConfig, TFramework, TImage, TTree
 from tars_components.cli import main as cli
@@ -631,7 +638,7 @@ TAccount("a", framework=fw, username="admin", pasword="pw")
 
 
 def test_mypy_strict_accepts_a_program_with_the_new_components(tmp_path: Path) -> None:
-    from support.typecheck import mypy_strict
+    from support.engines.typecheck import mypy_strict
 
     result = mypy_strict(tmp_path, {"good": GOOD_PROGRAM, "bad": BAD_PROGRAM})
     errors = [line.split(":")[:2] for line in result.stdout.splitlines() if ": error:" in line]

@@ -21,7 +21,7 @@ from typing import Any
 
 import pulumi
 import pytest
-from support.components import output, registered, same, unknown
+from support.engines.components import output, registered, same, unknown
 
 from tars_components.components import (
     ComponentError,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pulumi
 import pytest
-from support.documents import FRAMEWORK, NAMESPACE, tars_server
+from support.builders.documents import FRAMEWORK, NAMESPACE, tars_server
 
 from tars_components.components import TFramework, TFrameworkArgs, TServer, TServerArgs
 from tars_components.components.testing import record

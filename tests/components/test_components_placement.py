@@ -12,9 +12,9 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 import pytest
-from support.documents import FRAMEWORK, NAMESPACE, stack_text, tars_server, template
-from support.namespace_documents import account, config, image, tree
-from support.platform_values import CONTROLLER_VALUES, FRAMEWORK_VALUES, TlsMocks
+from support.builders.documents import FRAMEWORK, NAMESPACE, stack_text, tars_server, template
+from support.builders.namespace_documents import account, config, image, tree
+from support.builders.platform_values import CONTROLLER_VALUES, FRAMEWORK_VALUES, TlsMocks
 
 from tars_components.components import (
     KubernetesObject,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.documents import FRAMEWORK, NAMESPACE, load, plain
-from support.rollouts import STABLE_IMAGE, rollout, server
+from support.builders.documents import FRAMEWORK, NAMESPACE, load, plain
+from support.builders.rollouts import STABLE_IMAGE, rollout, server
 
 from tars_components.components import TFramework, TFrameworkArgs, TServer, components_from_stack
 from tars_components.components.failure import ComponentError

@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 import pytest
-from support.documents import FRAMEWORK, NAMESPACE, tars_server
+from support.builders.documents import FRAMEWORK, NAMESPACE, tars_server
 
 from tars_components.components import TFramework, TFrameworkArgs, TServer, TServerArgs
 from tars_components.components.stateful import (

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.documents import FRAMEWORK, NAMESPACE
-from support.storage import data_mount, db_server
+from support.builders.documents import FRAMEWORK, NAMESPACE
+from support.builders.storage import data_mount, db_server
 
 from tars_components.components import TFramework, TFrameworkArgs, TServer, TServerArgs
 from tars_components.components.testing import Recording, RecordingMocks, record

@@ -18,8 +18,8 @@ from typing import Any
 
 import pulumi
 import pytest
-from support.documents import FRAMEWORK, NAMESPACE, plain, tars_server
-from support.typecheck import mypy_strict
+from support.builders.documents import FRAMEWORK, NAMESPACE, plain, tars_server
+from support.engines.typecheck import mypy_strict
 
 from tars_components.components import (
     TAccount,

@@ -14,7 +14,7 @@ from typing import Any
 import pulumi
 import pytest
 import yaml
-from support.documents import plain, tars_server
+from support.builders.documents import plain, tars_server
 
 from tars_components.cli import main as cli
 from tars_components.components.testing import Recording, RecordingMocks, record

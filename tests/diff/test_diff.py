@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.documents import (
+from support.builders.documents import (
     DROP,
     FRAMEWORK,
     NAMESPACE,

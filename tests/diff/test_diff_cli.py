@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.cli import run
-from support.documents import stack_text, tars_server
+from support.builders.documents import stack_text, tars_server
+from support.engines.cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 DEV = ROOT / "stacks" / "dev"

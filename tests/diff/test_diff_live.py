@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 import yaml
-from support.cli import run
-from support.documents import NAMESPACE, load, stack_text, tars_server
-from support.live import as_list, live_object, owned_by
+from support.builders.documents import NAMESPACE, load, stack_text, tars_server
+from support.builders.live import as_list, live_object, owned_by
+from support.engines.cli import run
 
 from tars_components.diff.live import live_diff, parse_export
 from tars_components.expansion.ownership import server_ownerships
@@ -202,7 +202,7 @@ def write(
 ) -> tuple[Path, Path]:
     stack = tmp_path / "stack"
     stack.mkdir()
-    from support.documents import FRAMEWORK, template
+    from support.builders.documents import FRAMEWORK, template
 
     all_docs = [
         copy.deepcopy(FRAMEWORK),

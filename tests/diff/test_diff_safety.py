@@ -16,8 +16,8 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.edits import OPS, SEEDS, all_paths, edit
-from support.rules import base_docs
+from support.builders.edits import OPS, SEEDS, all_paths, edit
+from support.builders.rules import base_docs
 
 from tars_components.cli import main
 from tars_components.diff import Diff, diff_objects, to_json, to_markdown, to_text

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from support.cli import run
-from support.storage import data_mount, db_server, write_pair
+from support.builders.storage import data_mount, db_server, write_pair
+from support.engines.cli import run
 
 CLAIMS = ["data-test-demotest-0", "data-test-demotest-1", "data-test-demotest-2"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import FrameType
 
 import pytest
-from support import e2e
+from support.engines import e2e
 
 
 def _interrupted(signum: int, frame: FrameType | None) -> None:

@@ -19,8 +19,8 @@ from typing import Any
 import bcrypt
 import pytest
 import yaml
-from support import e2e
-from support.upstream import REPO, shared
+from support.assertions.upstream import REPO, shared
+from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
 

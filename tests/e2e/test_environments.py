@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import e2e
+from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
 

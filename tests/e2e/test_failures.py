@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support import e2e
+from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 import yaml
-from support import e2e
+from support.engines import e2e
 
 from tars_components.kernel.version import __version__ as VERSION
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from support import e2e
+from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
 

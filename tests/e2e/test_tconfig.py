@@ -1,6 +1,6 @@
 """TConfig versions on the real engine, in crd mode, against TarsK8S's TConfig admission
-(tests/support/tconfig_admission.py: the v1.4.1 webhook and controller, transcribed): a first
-``up`` of a master and a node config, a preview of the next version that deactivates nothing,
+(tests/support/engines/tconfig_admission.py: the v1.4.1 webhook and controller, transcribed): a
+first ``up`` of a master and a node config, a preview of the next version that deactivates nothing,
 and an ``up`` of that version interrupted by an API-server restart, which never leaves a
 history the webhook would refuse and converges on the next ``up``."""
 
@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import e2e
-from support.tconfig_admission import ACTIVATED, DEACTIVATE, DELETING, Api, TConfigAdmission
+from support.engines import e2e
+from support.engines.tconfig_admission import ACTIVATED, DEACTIVATE, DELETING, Api, TConfigAdmission
 
 pytestmark = pytest.mark.e2e
 

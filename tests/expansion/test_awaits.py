@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from support.documents import NAMESPACE, load, tars_server
+from support.builders.documents import NAMESPACE, load, tars_server
 
 from tars_components.expansion.awaits import (
     COUNTED,

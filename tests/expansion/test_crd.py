@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from support.documents import (
+from support.builders.documents import (
     FRAMEWORK,
     NAMESPACE,
     load,
@@ -75,7 +75,7 @@ def test_v1beta2_framework_config_without_executor_cannot_be_written_as_v1beta3(
     v1beta2["imageRegistry"] = v1beta2.pop("imageUpload")
     del v1beta2["imageBuild"]
     v1beta2["metadata"]["name"] = "tars-framework"
-    from support.documents import stack_text, template
+    from support.builders.documents import stack_text, template
 
     from tars_components.loading.load import load_texts
 
@@ -103,7 +103,7 @@ def test_v1beta2_framework_config_without_executor_cannot_be_written_as_v1beta3(
 def test_crd_mode_refuses_to_write_a_v1beta2_framework_config() -> None:
     """v1.4.1's v1beta2 -> v1beta3 conversion stamps apiVersion k8s.tars.io/v1beta1 on its
     result, so the API server cannot store a TFrameworkConfig sent as v1beta2."""
-    from support.documents import stack_text, template
+    from support.builders.documents import stack_text, template
 
     from tars_components.loading.load import load_texts
 

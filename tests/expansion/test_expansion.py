@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from support.documents import (
+from support.builders.documents import (
     DROP,
     FRAMEWORK,
     NAMESPACE,

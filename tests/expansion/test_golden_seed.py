@@ -10,7 +10,7 @@ import textwrap
 from typing import Any
 
 import yaml
-from support.golden_seed import SEED_TARSCONFIG
+from support.builders.golden_seed import SEED_TARSCONFIG
 
 from tars_components.expansion import expand
 from tars_components.loading.load import load_texts

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from support.documents import NAMESPACE, load
-from support.rollouts import NEW_IMAGE, STABLE_IMAGE, rollout, server
+from support.builders.documents import NAMESPACE, load
+from support.builders.rollouts import NEW_IMAGE, STABLE_IMAGE, rollout, server
 
 from tars_components.expansion.awaits import COUNTED, OBSERVED, READY, ROLLED
 from tars_components.expansion.rollout import apply_rollouts, plan_lines

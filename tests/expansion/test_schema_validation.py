@@ -1,6 +1,6 @@
 """Every rendered object is valid Kubernetes: strict OpenAPI schema validation (design §7).
 
-The objects of ``stacks/dev`` and of every corpus stack (``tests/corpus/*/``) are rendered the
+The objects of ``stacks/dev`` and of every corpus stack (``tests/data/corpus/*/``) are rendered the
 way the ``render`` command writes them (load → mutate, validate, expand → YAML text), parsed
 back, and validated with ``kubernetes_validate.validate(obj, version, strict=True)`` (unknown
 fields fail) for Kubernetes 1.30 and for the newest version the package ships. One test per
@@ -26,7 +26,7 @@ from tars_components.loading.load import load_stack
 from tars_components.settings.options import Options
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / "tests" / "corpus"
+CORPUS = REPO / "tests" / "data" / "corpus"
 DEV_ENV = "dev"
 DEV_STACK = REPO / "stacks" / DEV_ENV
 PLACEHOLDER_IMAGE = " "

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from support.documents import load, objects
-from support.storage import data_mount, db_server
+from support.builders.documents import load, objects
+from support.builders.storage import data_mount, db_server
 
 from tars_components.expansion import expand
 from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for

@@ -8,9 +8,9 @@ import copy
 from typing import Any
 
 import pytest
-from support.documents import NAMESPACE, load
-from support.engine_schema import kruise_errors, pod_template_errors, tapp_errors
-from support.rollouts import NEW_ID, NEW_IMAGE, STABLE_IMAGE, rollout, server
+from support.assertions.engine_schema import kruise_errors, pod_template_errors, tapp_errors
+from support.builders.documents import NAMESPACE, load
+from support.builders.rollouts import NEW_ID, NEW_IMAGE, STABLE_IMAGE, rollout, server
 
 from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from tars_components.pipeline import build

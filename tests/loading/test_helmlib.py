@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 import yaml
-from support.documents import NAMESPACE, plain, stack_text, template
-from support.upstream import shared_path
+from support.assertions.upstream import shared_path
+from support.builders.documents import NAMESPACE, plain, stack_text, template
 
 from tars_components.cli import main as cli
 from tars_components.components.testing import record
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HELM_LIB_TEST = shared_path("wild", "k8sframework", "helm-lib-test")
 VALUES_FILES = sorted(HELM_LIB_TEST.glob("values*.yaml"))
 needs_wild = pytest.mark.skipif(
-    not VALUES_FILES, reason="needs shared wild/ (tests/support/upstream.py)"
+    not VALUES_FILES, reason="needs shared wild/ (tests/support/assertions/upstream.py)"
 )
 
 

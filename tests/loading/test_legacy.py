@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.documents import tars_server
-from support.upstream import shared_path
+from support.assertions.upstream import shared_path
+from support.builders.documents import tars_server
 
 from tars_components.cli import main as cli
 from tars_components.fileio.yaml_writer import dump
@@ -39,7 +39,7 @@ def test_a_v1beta1_file_is_one_problem_for_the_file() -> None:
 
 
 @pytest.mark.skipif(
-    not WILD_V1BETA1.exists(), reason="needs shared wild/ (tests/support/upstream.py)"
+    not WILD_V1BETA1.exists(), reason="needs shared wild/ (tests/support/assertions/upstream.py)"
 )
 def test_convert_upgrades_a_real_v1beta1_render_that_validate_admits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from support.documents import NAMESPACE, stack_text, tars_server
+from support.builders.documents import NAMESPACE, stack_text, tars_server
 
 from tars_components.kernel.errors import LoadError
 from tars_components.loading.load import load_stack, load_texts
@@ -256,7 +256,7 @@ def test_non_string_replica_annotations_are_ts019() -> None:
 
 
 def test_the_seeds_tarsconfig_example_is_rejected_with_the_ts014_hint() -> None:
-    from support.golden_seed import SEED_TARSCONFIG
+    from support.builders.golden_seed import SEED_TARSCONFIG
 
     text = SEED_TARSCONFIG.replace(
         "  k8s:\n",

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 import yaml
-from support.crd_schema import crd_errors
-from support.export import (
+from support.assertions.crd_schema import crd_errors
+from support.builders.export import (
     BCRYPT_HASHES,
     NAMESPACE,
     PASSWORDS,

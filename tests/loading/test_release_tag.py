@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 import yaml
-from support.cli import run
-from support.upstream import shared
+from support.assertions.upstream import shared
+from support.engines.cli import run
 
 from tars_components.loading.helm import with_release
 from tars_components.settings.options import ReleaseTag

@@ -10,9 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.cli import run
-from support.crd_schema import crd_errors
-from support.documents import FRAMEWORK, NAMESPACE, edited, load, stack_text, tars_server, template
+from support.assertions.crd_schema import crd_errors
+from support.builders.documents import (
+    FRAMEWORK,
+    NAMESPACE,
+    edited,
+    load,
+    stack_text,
+    tars_server,
+    template,
+)
+from support.engines.cli import run
 
 from tars_components.expansion import crd_documents
 from tars_components.kernel.errors import Violation

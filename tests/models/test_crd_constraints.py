@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 import yaml
-from support.documents import FRAMEWORK, NAMESPACE, stack_text, template
-from support.upstream import shared_path
+from support.assertions.upstream import shared_path
+from support.builders.documents import FRAMEWORK, NAMESPACE, stack_text, template
 
 from tars_components.kernel.errors import Violation
 from tars_components.kernel.paths import format_path

@@ -9,6 +9,7 @@ import pytest
 
 import tars_components
 from tars_components import models
+from tars_components.kernel.deprecation import MOVED_MODULES
 
 RENAMED_DOCUMENTS = [
     ("TAccount", "TAccountDocument"),
@@ -80,3 +81,40 @@ def test_plain_python_shows_the_warning_at_the_users_line() -> None:
     assert f"<string>:3: DeprecationWarning: tars_components.models.{old} is deprecated" in (
         result.stderr
     )
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED_MODULES.items()))
+def test_a_moved_module_imports_from_its_old_path_with_a_warning(old: str, new: str) -> None:
+    """A program written against 0.1 (``from tars_components.options import Options``) runs
+    unchanged and is told where the module is now; it gets the very module of the new path."""
+    code = (
+        "import importlib, sys, warnings\n"
+        "warnings.simplefilter('error')\n"
+        f"new = importlib.import_module('tars_components.{new}')\n"
+        "try:\n"
+        f"    importlib.import_module('tars_components.{old}')\n"
+        "except DeprecationWarning as warning:\n"
+        "    print(warning)\n"
+        "warnings.simplefilter('ignore')\n"
+        f"old = importlib.import_module('tars_components.{old}')\n"
+        "print(old is new, new.__spec__.name)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == [
+        f"tars_components.{old} is deprecated and will be removed in the next minor version: "
+        f"import tars_components.{new}",
+        f"True tars_components.{new}",
+    ]
+
+
+def test_names_that_left_rules_clusters_import_from_there_with_a_warning() -> None:
+    from tars_components.loading.clusters import clusters_from_config
+    from tars_components.models.cluster import Cluster
+
+    with pytest.warns(DeprecationWarning, match="use tars_components.loading.clusters"):
+        exec("from tars_components.rules.clusters import clusters_from_config as old", found := {})
+    assert found["old"] is clusters_from_config
+    with pytest.warns(DeprecationWarning, match="use tars_components.models.cluster"):
+        exec("from tars_components.rules.clusters import FIELD_OVERRIDES as old", found := {})
+    exec("from tars_components.rules.clusters import Cluster as old", found := {})
+    assert found["old"] is Cluster

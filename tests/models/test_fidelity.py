@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.documents import (
+from support.builders.documents import (
     FRAMEWORK,
     NAMESPACE,
     edited,
@@ -27,11 +27,11 @@ from support.documents import (
 )
 
 from tars_components.expansion import crd_documents
-from tars_components.expansion.layout import document_paths, layout_violations, output_path
 from tars_components.jobs.render import render_files, render_path
 from tars_components.kernel.errors import Severity
 from tars_components.loading.load import load_texts
 from tars_components.pipeline import build, check
+from tars_components.rules.layout import document_paths, layout_violations, output_path
 from tars_components.settings.options import Mode, Options
 
 REPO = Path(__file__).resolve().parents[2]

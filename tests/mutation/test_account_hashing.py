@@ -19,10 +19,10 @@ import pulumi
 import pytest
 import yaml
 from pulumi.runtime import rpc
-from support.cli import run
-from support.grpc_provider import DynamicProviderProcess, from_struct, registered_inputs
-from support.namespace_documents import account
-from support.upstream import shared_path
+from support.assertions.upstream import shared_path
+from support.builders.namespace_documents import account
+from support.engines.cli import run
+from support.engines.grpc_provider import DynamicProviderProcess, from_struct, registered_inputs
 
 from tars_components.components.account_salt import RESOURCE_TYPE as SALT_TYPE
 from tars_components.components.account_salt import TAccountSalt

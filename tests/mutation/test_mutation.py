@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from support.documents import FRAMEWORK, NAMESPACE, normal_server, tars_server, template
+from support.builders.documents import FRAMEWORK, NAMESPACE, normal_server, tars_server, template
 
 from tars_components.loading.document_set import DocumentSet
 from tars_components.models import TFrameworkConfigDocument, TServerDocument, TTemplateDocument

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from support.cli import run
-from support.namespace_documents import account, config, image, tree
+from support.builders.namespace_documents import account, config, image, tree
+from support.engines.cli import run
 
 from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.documents import parse_document

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from support.upstream import REPO, shared
+from support.assertions.upstream import REPO, shared
 
 from tars_components.crds import CRD_KINDS, crd_documents, openapi_schema
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.cli import run
-from support.platform import FIXTURES, values_path
+from support.assertions.platform import FIXTURES, values_path
+from support.engines.cli import run
 
 from tars_components.platform.certificates import generate_ca
 

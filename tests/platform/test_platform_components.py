@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
-from support.platform_values import (
+from support.builders.platform_values import (
     CONTROLLER_VALUES,
     FRAMEWORK_VALUES,
     SECRET_SIG,

@@ -2,7 +2,7 @@
 and the installation's own CA reaching the webhook.
 
 Upstream renders: tarsk8s/chart-renders/controller-*.helm.yaml of the shared folder (see
-tests/support/upstream.py); the CRD schemas are compared in test_crds_built.py.
+tests/support/assertions/upstream.py); the CRD schemas are compared in test_crds_built.py.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.x509.oid import NameOID
-from support.platform import by_key, helm_objects, values_text
+from support.assertions.platform import by_key, helm_objects, values_text
 
 from tars_components.kernel.errors import UsageError
 from tars_components.platform import ControllerValues, build_controller_with_ca, parse_values

@@ -11,14 +11,14 @@ from importlib.metadata import requires
 from pathlib import Path
 
 import pytest
-from support.platform_values import CONTROLLER_VALUES
+from support.builders.platform_values import CONTROLLER_VALUES
 
 from tars_components.components.platform import TarsController, TarsControllerArgs
 from tars_components.components.testing import record
 from tars_components.kernel.errors import UsageError
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures" / "platform"
+FIXTURES = ROOT / "tests" / "data" / "platform"
 INSTALL = "pip install 'tars-components[platform]'"
 
 

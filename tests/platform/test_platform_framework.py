@@ -1,6 +1,6 @@
 """The framework install (``tarsframework`` chart) built natively, compared with helm's output.
 
-Golden files: tests/fixtures/platform/framework-*.helm.yaml (see the README there). Our objects
+Golden files: tests/data/platform/framework-*.helm.yaml (see the README there). Our objects
 must be helm's, object for object and field for field, except the chart bugs the issue names
 (each has its own test here) and the mutating webhook's additions to the TarsK8S documents.
 """
@@ -11,7 +11,7 @@ import copy
 from typing import Any
 
 import pytest
-from support.platform import NAMESPACE, by_key, helm_objects, is_subset, values_text
+from support.assertions.platform import NAMESPACE, by_key, helm_objects, is_subset, values_text
 
 from tars_components.fileio.yaml_writer import dump
 from tars_components.kernel.errors import UsageError

@@ -12,7 +12,7 @@ from typing import Any
 
 import kubernetes_validate
 import pytest
-from support.platform import NAMESPACE, values_text
+from support.assertions.platform import NAMESPACE, values_text
 
 from tars_components.platform import (
     CertificateAuthority,

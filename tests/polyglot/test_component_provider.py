@@ -1,6 +1,6 @@
 """The component provider driven as the Pulumi engine drives it: ``plugin/__main__.py`` in a
 subprocess, ``GetSchema`` and ``Construct`` over gRPC, its registrations recorded by a test
-resource monitor (tests/support/component_provider.py). Each component is constructed from
+resource monitor (tests/support/engines/component_provider.py). Each component is constructed from
 plain JSON arguments, as a TypeScript or YAML program sends them, and what it registers below
 itself is compared with what the Python API registers for the same input under mocks.
 """
@@ -19,7 +19,8 @@ import yaml
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 from pulumi.runtime.proto import errors_pb2, provider_pb2, status_pb2
-from support.component_provider import (
+from support.builders.platform_values import CONTROLLER_VALUES, FRAMEWORK_VALUES
+from support.engines.component_provider import (
     DYNAMIC_PROVIDER,
     PLUGIN,
     Child,
@@ -27,8 +28,7 @@ from support.component_provider import (
     RecordingEngine,
     python_children,
 )
-from support.grpc_provider import from_struct, to_struct, with_props
-from support.platform_values import CONTROLLER_VALUES, FRAMEWORK_VALUES
+from support.engines.grpc_provider import from_struct, to_struct, with_props
 
 from tars_components import components as python
 from tars_components.components import ComponentError, platform

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("pulumi.provider.experimental.component", reason="needs pulumi>=3.166")
 
 from pulumi.provider.experimental.analyzer import Analyzer
-from support.upstream import shared
+from support.assertions.upstream import shared
 
 import tars_components
 from tars_components.polyglot.components import COMPONENTS

@@ -27,8 +27,15 @@ from pulumi.dynamic.dynamic import serialize_provider
 from pulumi.output import Unknown
 from pulumi.runtime import rpc
 from pulumi.runtime.proto import provider_pb2
-from support.documents import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server, template
-from support.grpc_provider import (
+from support.builders.documents import (
+    FRAMEWORK,
+    NAMESPACE,
+    normal_server,
+    stack_text,
+    tars_server,
+    template,
+)
+from support.engines.grpc_provider import (
     PROVIDER_KEY,
     DynamicProviderProcess,
     Failure,
@@ -456,8 +463,8 @@ def _broken_stack() -> DocumentSet:
 
 STACKS = {
     "dev": lambda: load_stack(REPO / "stacks" / "dev"),
-    "corpus-edge": lambda: load_stack(REPO / "tests" / "corpus" / "edge"),
-    "corpus-framework": lambda: load_stack(REPO / "tests" / "corpus" / "framework"),
+    "corpus-edge": lambda: load_stack(REPO / "tests" / "data" / "corpus" / "edge"),
+    "corpus-framework": lambda: load_stack(REPO / "tests" / "data" / "corpus" / "framework"),
     "broken": _broken_stack,
 }
 

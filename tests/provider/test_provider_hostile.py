@@ -13,8 +13,13 @@ import grpc
 import pytest
 from google.protobuf import struct_pb2
 from pulumi.runtime.proto import provider_pb2
-from support.documents import FRAMEWORK, NAMESPACE, tars_server
-from support.grpc_provider import DynamicProviderProcess, from_struct, registered_inputs, with_props
+from support.builders.documents import FRAMEWORK, NAMESPACE, tars_server
+from support.engines.grpc_provider import (
+    DynamicProviderProcess,
+    from_struct,
+    registered_inputs,
+    with_props,
+)
 
 from tars_components.provider import (
     DOCUMENT,

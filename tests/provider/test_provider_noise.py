@@ -10,8 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from pulumi.runtime.proto import provider_pb2
-from support.documents import FRAMEWORK, NAMESPACE, normal_server, stack_text, tars_server, template
-from support.grpc_provider import PROVIDER_KEY, DynamicProviderProcess, to_struct
+from support.builders.documents import (
+    FRAMEWORK,
+    NAMESPACE,
+    normal_server,
+    stack_text,
+    tars_server,
+    template,
+)
+from support.engines.grpc_provider import PROVIDER_KEY, DynamicProviderProcess, to_struct
 
 from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.load import load_texts

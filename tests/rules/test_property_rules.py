@@ -15,8 +15,8 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support.edits import INTERESTING, OPS, SEEDS, all_paths, edit, put, values
-from support.rules import base_docs, template
+from support.builders.edits import INTERESTING, OPS, SEEDS, all_paths, edit, put, values
+from support.builders.rules import base_docs, template
 
 from tars_components.kernel.errors import LoadError, Violation
 from tars_components.kernel.registry import WARNING

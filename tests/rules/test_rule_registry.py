@@ -1,6 +1,6 @@
 """The rule registry: every code is declared once, in ``rules/`` or (the loader's own) in
-``loading/``, reported from there only, and named by a test; the provider's tables cannot hold a
-code that does not exist."""
+``loading/``, reported from there only, and named by a test; every check is registered with
+what it needs; the provider's tables are read from the rules' declarations."""
 
 from __future__ import annotations
 
@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from tars_components.kernel.errors import Severity
-from tars_components.kernel.registry import code_order, rule
+from tars_components.kernel.registry import (
+    STACK_ONLY,
+    WITH_OPTIONS,
+    WITH_PREVIOUS,
+    WITH_PREVIOUS_AND_OPTIONS,
+    check,
+    code_order,
+    registered_checks,
+    rule,
+)
 from tars_components.provider.wire import CONTEXT_RULES, FIELD_RULES
 from tars_components.rules import RULES
 
@@ -108,9 +117,51 @@ def test_no_code_string_outside_the_declarations() -> None:
     assert stray == []
 
 
-def test_provider_tables_name_registered_rules() -> None:
-    tables = [*CONTEXT_RULES.values(), *FIELD_RULES.values()]
-    assert tables and all(codes <= set(RULES) for codes in tables)
+def test_provider_tables_are_the_rules_declarations() -> None:
+    """What the validation resource holds back while a fact or a field is unknown is what the
+    rules declare they read."""
+    assert {
+        "templates": {"TS010", "TT002", "TT004"},
+        "frameworkNodeImage": {"TS020"},
+        "serverNames": {"TS017"},
+        "configMaster": {"TC002"},
+    } == CONTEXT_RULES
+    assert FIELD_RULES["spec.tars.servants.*.name"] == {"TS011", "TS024"}
+    assert FIELD_RULES["metadata.name"] == {"TS016", "TS017"}
+    assert FIELD_RULES["spec.subType"] == {"TS014"}
+    with pytest.raises(ValueError, match="reads facts \\['weather'\\]"):
+        rule("TS999", Severity.ERROR, "TServer", "unknown fact", origin="seed", facts=("weather",))
+
+
+def test_every_check_is_registered_with_what_it_needs() -> None:
+    """The checks are one walk of the registry: each public check function of ``rules/`` is
+    registered, and each registration needs the stack alone, the options, the previous stack
+    or both."""
+    checks = {c.name: c.needs for c in registered_checks()}
+    assert set(checks.values()) <= {
+        STACK_ONLY,
+        WITH_OPTIONS,
+        WITH_PREVIOUS,
+        WITH_PREVIOUS_AND_OPTIONS,
+    }
+    expected = {
+        "tars_components.rules.tserver.check_servers": STACK_ONLY,
+        "tars_components.rules.change.server_and_template_changes": WITH_PREVIOUS,
+        "tars_components.rules.layout.layout_violations": WITH_OPTIONS,
+        "tars_components.rules.crd_mode.crd_mode_violations": WITH_OPTIONS,
+        "tars_components.rules.storage.storage_violations": WITH_PREVIOUS_AND_OPTIONS,
+    }
+    assert {name: checks.get(name) for name in expected} == expected
+    decorated = {
+        f"tars_components.rules.{path.stem}.{node.name}"
+        for path, tree in _modules(PACKAGE / "rules")
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and any(ast.unparse(d).startswith("check(") for d in node.decorator_list)
+    }
+    assert decorated == set(checks)
+    with pytest.raises(ValueError, match="registered twice"):
+        check()(registered_checks()[0].function)
 
 
 def test_declaring_a_code_twice_raises() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from support.documents import edited
-from support.rules import (
+from support.builders.documents import edited
+from support.builders.rules import (
     FILE,
     NS,
     assert_one,

@@ -6,15 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from support.clusters import ORDER, override, stellaris_cluster
-from support.documents import edited, load, tars_server
+from support.builders.clusters import ORDER, override, stellaris_cluster
+from support.builders.documents import edited, load, tars_server
 
 from tars_components.kernel.errors import UsageError
-from tars_components.rules.clusters import (
-    Cluster,
-    clusters_from_config,
-    stack_inventory,
-)
+from tars_components.loading.clusters import clusters_from_config
+from tars_components.models.cluster import Cluster
+from tars_components.rules.clusters import stack_inventory
 
 
 def _found(*documents: dict[str, Any], configured: tuple[Cluster, ...] = ()):

@@ -1,15 +1,15 @@
 """The rules' cross-cutting behaviour: loader codes, report order, mutation invariance, the
 acceptance example and the catalogue.
 
-The builders of the rule tests are in ``tests/support/rules.py``.
+The builders of the rule tests are in ``tests/support/builders/rules.py``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from support.documents import DROP, edited
-from support.rules import (
+from support.builders.documents import DROP, edited
+from support.builders.rules import (
     NS,
     assert_one,
     base_docs,

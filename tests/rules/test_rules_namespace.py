@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.cli import run
-from support.namespace_documents import Doc, account, config, image, tree
-from support.rules import (
+from support.builders.namespace_documents import Doc, account, config, image, tree
+from support.builders.rules import (
     NS,
     assert_one,
     base_docs,
@@ -20,6 +19,7 @@ from support.rules import (
     render,
     tars_server,
 )
+from support.engines.cli import run
 
 from tars_components.kernel.errors import Severity
 from tars_components.loading.load import load_texts

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 import yaml
-from support.cli import run
-from support.documents import FRAMEWORK, NAMESPACE, load, stack_text, tars_server, template
+from support.builders.documents import FRAMEWORK, NAMESPACE, load, stack_text, tars_server, template
+from support.engines.cli import run
 
 from tars_components.diff.stacks import diff_stacks
 from tars_components.jobs.config import effective_ownership, settings_from_config

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from support.documents import NAMESPACE, edited, load
-from support.rollouts import STABLE_IMAGE, rollout, server
+from support.builders.documents import NAMESPACE, edited, load
+from support.builders.rollouts import STABLE_IMAGE, rollout, server
 
 from tars_components.pipeline import build
 from tars_components.rules import validate_change

@@ -4,8 +4,8 @@ their field and line, and valid documents get none."""
 from __future__ import annotations
 
 import pytest
-from support.documents import DROP, edited
-from support.rules import (
+from support.builders.documents import DROP, edited
+from support.builders.rules import (
     assert_one,
     check,
     framework,

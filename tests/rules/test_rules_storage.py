@@ -4,8 +4,8 @@ grow in place, and the rules TV001-TV007 that keep a change from taking every po
 from __future__ import annotations
 
 import pytest
-from support.documents import load
-from support.storage import data_mount, db_server, local_mount
+from support.builders.documents import load
+from support.builders.storage import data_mount, db_server, local_mount
 
 from tars_components.pipeline import all_violations
 from tars_components.rules.storage import quantity_bytes, storage_changes

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from support.rules import assert_one, framework, line_of, load, render
+from support.builders.rules import assert_one, framework, line_of, load, render
 
 from tars_components.kernel.errors import Severity
 from tars_components.rules import validate

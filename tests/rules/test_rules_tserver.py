@@ -7,8 +7,8 @@ from typing import Any
 
 import pulumi
 import pytest
-from support.documents import DROP, edited
-from support.rules import (
+from support.builders.documents import DROP, edited
+from support.builders.rules import (
     FILE,
     NS,
     assert_one,

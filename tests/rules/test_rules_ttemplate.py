@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from support.documents import edited
-from support.rules import NS, assert_one, check, line_of, load, only, render, template
+from support.builders.documents import edited
+from support.builders.rules import NS, assert_one, check, line_of, load, only, render, template
 
 from tars_components.loading.document_set import DocumentSet
 from tars_components.loading.documents import parse_document

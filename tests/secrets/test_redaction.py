@@ -28,9 +28,9 @@ from typing import Any
 import grpc
 import pulumi
 import pytest
-from support.cli import run
-from support.documents import FRAMEWORK, NAMESPACE, stack_text, tars_server
-from support.grpc_provider import (
+from support.builders.documents import FRAMEWORK, NAMESPACE, stack_text, tars_server
+from support.engines.cli import run
+from support.engines.grpc_provider import (
     PROVIDER_KEY,
     DynamicProviderProcess,
     engine_strips_secrets,

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from support.cli import run
-from support.documents import FRAMEWORK, NAMESPACE, stack_text, tars_server, template
-from support.export import NAMESPACE as EXPORT_NAMESPACE
-from support.export import namespace_export
-from support.platform import FIXTURES
-from support.render import loop_writing
+from support.assertions.platform import FIXTURES
+from support.builders.documents import FRAMEWORK, NAMESPACE, stack_text, tars_server, template
+from support.builders.export import NAMESPACE as EXPORT_NAMESPACE
+from support.builders.export import namespace_export
+from support.engines.cli import run
+from support.engines.render import loop_writing
 
 from tars_components.jobs import tree_writer
 from tars_components.jobs.tree_writer import holds_secret, staging_dirs, write_tree

@@ -11,8 +11,8 @@ from typing import Any
 import pulumi
 import pytest
 from google.protobuf import json_format
-from support.documents import FRAMEWORK, NAMESPACE, tars_server
-from support.grpc_provider import (
+from support.builders.documents import FRAMEWORK, NAMESPACE, tars_server
+from support.engines.grpc_provider import (
     DynamicProviderProcess,
     engine_strips_secrets,
     from_struct,

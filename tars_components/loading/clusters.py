@@ -1,0 +1,395 @@
+"""Reading the cluster inventory (docs/concepts/clusters.md): Stellaris ``Cluster``
+documents (``stellaris.harmonycloud.cn/v1alpha1``) among the stack's files, the
+``tars:clusters`` entries of ``Pulumi.<env>.yaml``, and ``ClusterOverride`` documents
+(``tars-components.io/v1alpha1``). Neither kind is ever emitted. The reader reports what it
+cannot read (TM001-TM004); how the inventory fits the stack is
+:mod:`tars_components.rules.clusters`.
+
+* TM001: a Stellaris Cluster has ``spec.apiserver`` (an https URL) and ``spec.secretRef``
+  (``type`` kubeconfig or token, ``name``, ``namespace``, ``field``);
+* TM002: cluster names are DNS labels, once each;
+* TM003: a cluster's wave (annotation ``tars-components.io/wave``) is a non-negative integer;
+* TM004: a ClusterOverride's spec has known fields of the right types.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ..kernel.errors import UsageError, Violation
+from ..kernel.registry import ERROR, rule
+from ..models.cluster import (
+    CLUSTER_KIND,
+    CREDENTIAL_TYPES,
+    CREDENTIALS_ANNOTATION,
+    FIELD_OVERRIDES,
+    OVERRIDE_API_VERSION,
+    OVERRIDE_KIND,
+    STELLARIS_API_VERSION,
+    WAVE_ANNOTATION,
+    Cluster,
+    Override,
+    Target,
+)
+from ..models.names import is_dns_label
+from .document_set import DocumentSet, KubeObject
+
+_OVERRIDE_SPEC = frozenset({"clusters", "clusterSelector", "targets", "exclude", *FIELD_OVERRIDES})
+_HTTPS = re.compile(r"^https://[^\s/]+(/\S*)?$")
+
+
+def is_cluster_document(obj: KubeObject) -> bool:
+    """True for a Stellaris Cluster or a ClusterOverride (stack-only, never emitted)."""
+    return (obj.api_version, obj.kind) in (
+        (STELLARIS_API_VERSION, CLUSTER_KIND),
+        (OVERRIDE_API_VERSION, OVERRIDE_KIND),
+    )
+
+
+def has_cluster_documents(stack: DocumentSet) -> bool:
+    """True when the stack holds a Stellaris Cluster or a ClusterOverride."""
+    return any(is_cluster_document(o) for o in stack.objects)
+
+
+def without_cluster_documents(stack: DocumentSet) -> DocumentSet:
+    """The stack without its Cluster and ClusterOverride documents (what is deployed)."""
+    from dataclasses import replace
+
+    kept = tuple(o for o in stack.objects if not is_cluster_document(o))
+    return stack if len(kept) == len(stack.objects) else replace(stack, objects=kept)
+
+
+TM001 = rule(
+    "TM001",
+    ERROR,
+    CLUSTER_KIND,
+    "a Stellaris Cluster has spec.apiserver (an https URL) and spec.secretRef with type "
+    "kubeconfig or token, name, namespace and field",
+    origin="seed",
+)
+TM002 = rule(
+    "TM002",
+    ERROR,
+    CLUSTER_KIND,
+    "cluster names are DNS labels (at most 63 characters), each declared once",
+    origin="tars-components",
+)
+TM003 = rule(
+    "TM003",
+    ERROR,
+    CLUSTER_KIND,
+    "a cluster's wave (annotation tars-components.io/wave) is a non-negative integer",
+    origin="tars-components",
+)
+
+
+def cluster_document(obj: KubeObject) -> tuple[Cluster | None, list[Violation]]:
+    """A Stellaris ``Cluster`` document read into a :class:`Cluster` (None when it cannot be),
+    with what is wrong with it (TM001-TM003)."""
+    found: list[Violation] = []
+    body = obj.body
+    spec = body.get("spec")
+    if not isinstance(spec, Mapping):
+        return None, [TM001.at(obj, "spec", "a Cluster needs spec.apiserver and spec.secretRef")]
+    api_server = spec.get("apiserver")
+    if not isinstance(api_server, str) or not _HTTPS.match(api_server):
+        found.append(
+            TM001.at(
+                obj,
+                "spec.apiserver",
+                f"the API server address must be an https URL, got {_shown(api_server)}",
+            )
+        )
+    ref = spec.get("secretRef")
+    ref_type = "kubeconfig"
+    ref_name: str | None = None
+    if not isinstance(ref, Mapping):
+        found.append(TM001.at(obj, "spec.secretRef", "a Cluster needs spec.secretRef"))
+    else:
+        for key in ("type", "name", "namespace", "field"):
+            value = ref.get(key)
+            if not isinstance(value, str) or not value:
+                found.append(
+                    TM001.at(
+                        obj,
+                        f"spec.secretRef.{key}",
+                        f"spec.secretRef.{key} must be a non-empty string, got {_shown(value)}",
+                    )
+                )
+        if isinstance(ref.get("type"), str) and ref["type"] not in CREDENTIAL_TYPES:
+            found.append(
+                TM001.at(
+                    obj,
+                    "spec.secretRef.type",
+                    f"must be kubeconfig or token, got {_shown(ref['type'])}",
+                )
+            )
+        ref_type = str(ref.get("type") or "kubeconfig")
+        ref_name = ref.get("name") if isinstance(ref.get("name"), str) else None
+    meta = body.get("metadata") or {}
+    annotations = meta.get("annotations") or {}
+    labels = meta.get("labels") or {}
+    wave_text = annotations.get(WAVE_ANNOTATION, "0") if isinstance(annotations, Mapping) else "0"
+    wave = _wave(wave_text)
+    if wave is None:
+        found.append(
+            TM003.at(
+                obj,
+                f"metadata.annotations.{WAVE_ANNOTATION}",
+                f"the wave must be a non-negative integer, got {_shown(wave_text)}",
+            )
+        )
+    if not is_dns_label(obj.name):
+        found.append(TM002.at(obj, "metadata.name", _bad_name(obj.name)))
+    if found:
+        return None, found
+    given = annotations.get(CREDENTIALS_ANNOTATION) if isinstance(annotations, Mapping) else None
+    cluster = Cluster(
+        name=obj.name,
+        api_server=str(api_server),
+        credentials_key=given if isinstance(given, str) and given else ref_name,
+        credentials_type=ref_type,
+        labels=_label_pairs(labels),
+        wave=wave or 0,
+        source=obj.source,
+    )
+    return cluster, []
+
+
+TM004 = rule(
+    "TM004",
+    ERROR,
+    OVERRIDE_KIND,
+    "a ClusterOverride's spec has only clusters, clusterSelector.matchLabels, targets, "
+    "exclude, replicas (0-99), release, env, resources and nodeSelector, of the right types",
+    origin="tars-components",
+)
+
+
+def read_override(spec: Any, name: str, order: int, where: Any, problem: Any) -> Override | None:
+    """One override from its ``spec`` (a ClusterOverride's, or an entry of a ``tars:clusters``
+    entry's ``overrides``). ``problem(path, message)`` receives each mistake; None when there
+    is one. ``where`` is the override's source (or None)."""
+    ok = True
+
+    def bad(path: str, message: str) -> None:
+        nonlocal ok
+        ok = False
+        problem(path, message)
+
+    if not isinstance(spec, Mapping):
+        bad("spec", f"must be a mapping, got {_shown(spec)}")
+        return None
+    for key in sorted(str(k) for k in spec if k not in _OVERRIDE_SPEC):
+        bad(f"spec.{key}", f"unknown field (expected one of {', '.join(sorted(_OVERRIDE_SPEC))})")
+    clusters = spec.get("clusters", [])
+    if not _strings(clusters):
+        bad("spec.clusters", "must be a list of cluster names")
+        clusters = []
+    labels: dict[str, str] = {}
+    selector = spec.get("clusterSelector")
+    if selector is not None:
+        match = selector.get("matchLabels") if isinstance(selector, Mapping) else None
+        if (
+            not isinstance(selector, Mapping)
+            or set(selector) != {"matchLabels"}
+            or not isinstance(match, Mapping)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in match.items())
+        ):
+            bad("spec.clusterSelector", "must be {matchLabels: {label: value, ...}}")
+        else:
+            labels = dict(match)
+    if clusters and labels:
+        bad("spec.clusterSelector", "give clusters or clusterSelector, not both")
+    targets: list[Target] = []
+    raw_targets = spec.get("targets")
+    if raw_targets is None:
+        targets = [Target()]
+    elif not isinstance(raw_targets, list) or not raw_targets:
+        bad("spec.targets", "must be a non-empty list of {kind, name}")
+    else:
+        for index, item in enumerate(raw_targets):
+            kind = item.get("kind") if isinstance(item, Mapping) else None
+            item_name = item.get("name") if isinstance(item, Mapping) else None
+            if (
+                not isinstance(kind, str)
+                or not kind
+                or (item_name is not None and not isinstance(item_name, str))
+                or set(item) - {"kind", "name"}
+            ):
+                bad(f"spec.targets[{index}]", "must be {kind: KIND, name: NAME} (name optional)")
+                continue
+            targets.append(Target(kind, item_name))
+    exclude = spec.get("exclude")
+    if exclude is not None and not isinstance(exclude, bool):
+        bad("spec.exclude", f"must be true or false, got {_shown(exclude)}")
+    fields: dict[str, Any] = {}
+    for key in FIELD_OVERRIDES:
+        if key in spec:
+            message = _field_problem(key, spec[key])
+            if message:
+                bad(f"spec.{key}", message)
+            fields[key] = spec[key]
+    if fields and any(t.kind != "TServer" for t in targets):
+        bad(
+            "spec.targets",
+            f"{', '.join(fields)} override TServer fields: every target must be a TServer",
+        )
+    if not ok:
+        return None
+    return Override(
+        name=name,
+        clusters=tuple(clusters),
+        labels=tuple(sorted(labels.items())),
+        targets=tuple(targets),
+        exclude=exclude,
+        fields=fields,
+        source=where,
+        order=order,
+    )
+
+
+def _field_problem(key: str, value: Any) -> str | None:
+    if key == "replicas":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+            return f"must be an integer from 0 to 99, got {_shown(value)}"
+    elif key in ("release", "resources"):
+        if not isinstance(value, Mapping) or not value:
+            return f"must be a non-empty mapping, got {_shown(value)}"
+    elif key in ("env", "nodeSelector"):
+        if not isinstance(value, list) or not all(isinstance(i, Mapping) for i in value):
+            return f"must be a list of mappings, got {_shown(value)}"
+        if key == "env" and not all(isinstance(i.get("name"), str) for i in value):
+            return "every env entry needs a name"
+    return None
+
+
+def override_document(obj: KubeObject, order: int) -> tuple[Override | None, list[Violation]]:
+    """A ``ClusterOverride`` document read into an :class:`Override` (None when it cannot
+    be), with what is wrong with it (TM004); ``order`` is its place among the stack's."""
+    found: list[Violation] = []
+    override = read_override(
+        obj.body.get("spec"),
+        obj.name,
+        order,
+        obj.source,
+        lambda path, message: found.append(TM004.at(obj, path, message)),
+    )
+    return override, found
+
+
+def clusters_from_config(value: Any, where: str = "tars:clusters") -> tuple[Cluster, ...]:
+    """The clusters of ``tars:clusters``: a list of ``{name, apiServer, credentials,
+    credentialsType, labels, wave, overrides}`` (only ``name`` required). Raises
+    :class:`UsageError` naming the entry and field at fault (``where`` names the setting, with
+    its file)."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):  # pulumi.Config.get gives structured values as JSON text
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise UsageError(f"{where}: must be a list of clusters (YAML or JSON)") from None
+    if not isinstance(value, list):
+        raise UsageError(f"{where}: must be a list of clusters, got {_shown(value)}")
+    allowed = {"name", "apiServer", "credentials", "credentialsType", "labels", "wave", "overrides"}
+    clusters: list[Cluster] = []
+    for index, entry in enumerate(value):
+        at = f"{where}[{index}]"
+        if not isinstance(entry, Mapping):
+            raise UsageError(f"{at}: must be a mapping with a name, got {_shown(entry)}")
+        extra = sorted(str(k) for k in entry if k not in allowed)
+        if extra:
+            raise UsageError(
+                f"{at}.{extra[0]}: unknown field (expected {', '.join(sorted(allowed))})"
+            )
+        name = entry.get("name")
+        if not isinstance(name, str) or not is_dns_label(name):
+            raise UsageError(f"{at}.name: {_bad_name(name)}")
+        if any(c.name == name for c in clusters):
+            raise UsageError(f"{at}.name: cluster {name} is declared twice")
+        api_server = entry.get("apiServer")
+        if api_server is not None and (
+            not isinstance(api_server, str) or not _HTTPS.match(api_server)
+        ):
+            raise UsageError(f"{at}.apiServer: must be an https URL, got {_shown(api_server)}")
+        key = entry.get("credentials")
+        if key is not None and (not isinstance(key, str) or not key):
+            raise UsageError(f"{at}.credentials: must be the name of a Pulumi config key")
+        kind = entry.get("credentialsType", "kubeconfig")
+        if kind not in CREDENTIAL_TYPES:
+            raise UsageError(
+                f"{at}.credentialsType: must be kubeconfig or token, got {_shown(kind)}"
+            )
+        labels = entry.get("labels") or {}
+        if not isinstance(labels, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in labels.items()
+        ):
+            raise UsageError(f"{at}.labels: must map label names to string values")
+        wave = _wave(entry.get("wave", 0))
+        if wave is None:
+            raise UsageError(
+                f"{at}.wave: must be a non-negative integer, got {_shown(entry.get('wave'))}"
+            )
+        raw_overrides = entry.get("overrides") or []
+        if not isinstance(raw_overrides, list):
+            raise UsageError(f"{at}.overrides: must be a list of overrides")
+        overrides: list[Override] = []
+        for position, spec in enumerate(raw_overrides):
+            here = f"{at}.overrides[{position}]"
+
+            def problem(path: str, message: str, here: str = here) -> None:
+                raise UsageError(f"{here}{path.removeprefix('spec')}: {message}")
+
+            if isinstance(spec, Mapping) and ("clusters" in spec or "clusterSelector" in spec):
+                raise UsageError(f"{here}: an entry's overrides apply to that cluster only")
+            override = read_override(spec, f"{name}-{position}", position, None, problem)
+            if override is not None:
+                overrides.append(override)
+        clusters.append(
+            Cluster(
+                name=name,
+                api_server=api_server,
+                credentials_key=key,
+                credentials_type=str(kind),
+                labels=_label_pairs(labels),
+                wave=wave,
+                overrides=tuple(overrides),
+            )
+        )
+    return tuple(clusters)
+
+
+def _wave(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _label_pairs(labels: Any) -> tuple[tuple[str, str], ...]:
+    if not isinstance(labels, Mapping):
+        return ()
+    return tuple(sorted((str(k), str(v)) for k, v in labels.items()))
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v for v in value)
+
+
+def _bad_name(name: Any) -> str:
+    return (
+        f"a cluster name must be a DNS label (lowercase letters, digits and '-', at most 63), "
+        f"got {_shown(name)}"
+    )
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,1 @@
+"""Builders of test inputs: documents, stacks, exports and live objects, changed per test."""

@@ -1,0 +1,413 @@
+"""The real-engine harness: the toolchain's binaries, a loopback cluster, and Pulumi projects
+run with the real ``pulumi`` CLI on a local file backend.
+
+Nothing here is mocked: ``tools/e2e/toolchain`` gives the binaries, ``tools/e2e/cluster``
+the control plane, and every check reads the API server with ``kubectl``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomllib
+import yaml
+
+ROOT = Path(__file__).resolve().parents[3]
+TOOLS = ROOT / "tools" / "e2e"
+#: The passphrase of every e2e stack's secrets provider.
+PASSPHRASE = "tars-e2e-passphrase"
+#: The files of the project's own Pulumi program.
+PROJECT_FILES = (
+    "Pulumi.yaml",
+    "Pulumi.dev.yaml",
+    "Pulumi.staging.yaml",
+    "Pulumi.prod.yaml",
+    "__main__.py",
+    "stacks",
+    "platform",
+)
+
+
+def required() -> bool:
+    """CI (and ``TARS_E2E=1``) never skips the suite: a missing tool is a failure."""
+    return os.environ.get("CI") == "true" or os.environ.get("TARS_E2E") == "1"
+
+
+def versions() -> dict[str, Any]:
+    """tools/e2e/versions.toml."""
+    return tomllib.loads((TOOLS / "versions.toml").read_text(encoding="utf-8"))
+
+
+def toolchain(build: bool) -> dict[str, str] | str:
+    """NAME to path from tools/e2e/toolchain; without ``build``, only what is already cached
+    or on PATH (the reason why not as a string otherwise)."""
+    args = [sys.executable, str(TOOLS / "toolchain")]
+    if not build:
+        args.append("--cached")
+    done = subprocess.run(args, capture_output=True, text=True, check=False)
+    if done.returncode == 3 and not build:
+        return "the e2e toolchain is not built (run tools/e2e/toolchain, or set TARS_E2E=1)"
+    if done.returncode != 0:
+        raise RuntimeError(f"tools/e2e/toolchain failed:\n{done.stderr}")
+    return dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line)
+
+
+@dataclass
+class Cluster:
+    """One loopback cluster of ``tools/e2e/cluster up``."""
+
+    dir: Path
+    name: str
+    kubectl_bin: str
+
+    @property
+    def kubeconfig(self) -> Path:
+        return self.dir / self.name / "kubeconfig"
+
+    def kubectl(
+        self, *args: str, check: bool = True, stdin: str | None = None, timeout: float = 120
+    ) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            [self.kubectl_bin, f"--kubeconfig={self.kubeconfig}", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=timeout,
+        )
+        if check and done.returncode != 0:
+            raise AssertionError(f"kubectl {' '.join(args)} failed:\n{done.stderr}")
+        return done
+
+    def get(self, *args: str) -> dict[str, Any]:
+        """``kubectl get ... -o json``."""
+        return json.loads(self.kubectl("get", *args, "-o", "json").stdout)
+
+    def exists(self, kind: str, name: str, namespace: str | None = None) -> bool:
+        ns = [f"--namespace={namespace}"] if namespace else []
+        done = self.kubectl("get", kind, name, *ns, "--ignore-not-found", "-o", "name", check=False)
+        return done.returncode == 0 and done.stdout.strip() != ""
+
+    def component(self, verb: str, component: str) -> None:
+        """``tools/e2e/cluster stop|start DIR COMPONENT --cluster NAME``."""
+        subprocess.run(
+            [
+                sys.executable,
+                str(TOOLS / "cluster"),
+                verb,
+                str(self.dir),
+                component,
+                "--cluster",
+                self.name,
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+
+
+@contextlib.contextmanager
+def namespace_with_node(cluster: Cluster, namespace: str) -> Iterator[str]:
+    """``namespace`` with a fake node of its own (``tars.io/node.<namespace>``), as
+    ``tools/e2e/cluster`` prepares the environments' namespaces; both deleted afterwards."""
+    node_name = f"{cluster.name}-{namespace}-0"
+    node = {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": node_name,
+            "annotations": {"kwok.x-k8s.io/node": "fake"},
+            "labels": {
+                f"tars.io/node.{namespace}": "",
+                "tars.io/SupportLocalVolume": "",
+                "kubernetes.io/hostname": node_name,
+                "kubernetes.io/os": "linux",
+                "kubernetes.io/arch": "amd64",
+                "type": "kwok",
+            },
+        },
+        "status": {
+            "capacity": {"cpu": "32", "memory": "128Gi", "pods": "110"},
+            "allocatable": {"cpu": "32", "memory": "128Gi", "pods": "110"},
+        },
+    }
+    ns = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}
+    objects = json.dumps({"apiVersion": "v1", "kind": "List", "items": [node, ns]})
+    cluster.kubectl("apply", "-f", "-", stdin=objects)
+    cluster.kubectl("wait", "--for=condition=Ready", f"node/{node_name}", "--timeout=120s")
+    try:
+        yield namespace
+    finally:
+        cluster.kubectl("delete", "namespace", namespace, "--wait=false", check=False)
+        cluster.kubectl("delete", "node", node_name, check=False)
+
+
+def cluster_up(dir: Path, names: Sequence[str] = ("local",)) -> None:
+    done = subprocess.run(
+        [sys.executable, str(TOOLS / "cluster"), "up", str(dir), "--clusters", ",".join(names)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"tools/e2e/cluster up failed:\n{done.stderr}")
+
+
+def cluster_down(dir: Path) -> None:
+    subprocess.run(
+        [sys.executable, str(TOOLS / "cluster"), "down", str(dir)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@dataclass
+class Result:
+    """One pulumi command's exit code and output."""
+
+    args: list[str]
+    code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+    def ok(self) -> Result:
+        assert self.code == 0, f"pulumi {' '.join(self.args)} exited {self.code}:\n{self.output}"
+        return self
+
+
+@dataclass
+class Pulumi:
+    """The real ``pulumi`` CLI with a private PULUMI_HOME and a file backend."""
+
+    tools: dict[str, str]
+    home: Path
+    state: Path
+    kubeconfig: Path | None = None
+    extra_env: dict[str, str] = field(default_factory=dict)
+
+    def env(self) -> dict[str, str]:
+        bin_dir = str(Path(self.tools["pulumi"]).parent)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PULUMI_")}
+        env.update(
+            PATH=os.pathsep.join([bin_dir, env.get("PATH", "")]),
+            PULUMI_HOME=str(self.home),
+            PULUMI_BACKEND_URL=f"file://{self.state}",
+            PULUMI_CONFIG_PASSPHRASE=PASSPHRASE,
+            PULUMI_SKIP_UPDATE_CHECK="true",
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION="true",
+            PULUMI_DISABLE_REGISTRY_RESOLVE="true",
+            PULUMI_SKIP_CONFIRMATIONS="true",
+            NO_COLOR="1",
+        )
+        env.pop("VIRTUAL_ENV", None)
+        if self.kubeconfig is not None:
+            env["KUBECONFIG"] = str(self.kubeconfig)
+        env.update(self.extra_env)
+        return env
+
+    def __call__(
+        self, *args: str, cwd: Path, timeout: float = 900, stdin: str | None = None
+    ) -> Result:
+        cmd = [self.tools["pulumi"], *args, "--non-interactive"]
+        if args and args[0] in {"up", "preview", "destroy", "refresh"}:
+            cmd += ["--color", "never"]
+        done = subprocess.run(
+            cmd,
+            cwd=cwd,
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=timeout,
+            input=stdin,
+        )
+        return Result(list(args), done.returncode, done.stdout, done.stderr)
+
+    def install_kubernetes_plugin(self) -> None:
+        """The built provider into this PULUMI_HOME's plugin cache, at the version the e2e
+        venv's pulumi-kubernetes asks for (the engine takes only that exact version)."""
+        version = versions()["pulumi-resource-kubernetes"]["version"]
+        binary = Path(self.tools["pulumi-resource-kubernetes"])
+        self(
+            "plugin",
+            "install",
+            "resource",
+            "kubernetes",
+            f"v{version}",
+            "--file",
+            str(binary),
+            cwd=self.home,
+        ).ok()
+
+
+def up_with_apiserver_restart(
+    pulumi: Pulumi, cluster: Cluster, stack: str, cwd: Path, when: str, check: Any
+) -> str:
+    """``pulumi up`` of ``stack`` with the cluster's API server stopped for 5 s and started
+    again once ``check()`` holds (``when`` says what it waits for); the up's output."""
+    up = subprocess.Popen(
+        [
+            pulumi.tools["pulumi"],
+            *("up", "--yes", "--skip-preview", "--stack", stack),
+            *("--non-interactive", "--color", "never"),
+        ],
+        cwd=cwd,
+        env=pulumi.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_for(when, check, seconds=300)
+        cluster.component("stop", "kube-apiserver")
+        time.sleep(5)
+        cluster.component("start", "kube-apiserver")
+        output, _ = up.communicate(timeout=900)
+    finally:
+        if up.poll() is None:
+            up.kill()
+    return output
+
+
+def program_venv(dest: Path) -> Path:
+    """A virtualenv with this repository (and its platform extra: ``tars-components
+    controller`` makes the webhook CA) and the pinned pulumi-kubernetes installed."""
+    if (dest / "bin" / "python").exists():
+        return dest
+    pin = versions()["pulumi-resource-kubernetes"]["python_sdk"]
+    subprocess.run([sys.executable, "-m", "venv", str(dest)], check=True)
+    subprocess.run(
+        [
+            str(dest / "bin" / "pip"),
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            f"{ROOT}[platform]",
+            pin,
+        ],
+        check=True,
+    )
+    return dest
+
+
+def project_copy(dest: Path, venv: Path) -> Path:
+    """The project's Pulumi program (Pulumi.yaml, the stack configs, __main__.py, stacks/,
+    platform/) in ``dest``, its ``venv`` (Pulumi.yaml's virtualenv) linked to ``venv``."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name)
+        else:
+            shutil.copy2(src, dest / name)
+    (dest / "venv").symlink_to(venv)
+    return dest
+
+
+def stack_config(project: Path, stack: str, namespace: str, stack_dir: str, mode: str) -> None:
+    """``Pulumi.<stack>.yaml`` of the project's program: the namespace, the stack directory and
+    the mode, applied to the cluster (``tars:renderDir`` off)."""
+    (project / f"Pulumi.{stack}.yaml").write_text(
+        "config:\n"
+        f"  tars:namespace: {namespace}\n"
+        f"  tars:stackDir: {stack_dir}\n"
+        f"  tars:mode: {mode}\n"
+        '  tars:renderDir: ""\n',
+        encoding="utf-8",
+    )
+
+
+def install_crds(cluster: Cluster, venv: Path, project: Path) -> None:
+    """The TarsK8S CRDs as ``tars-components controller`` renders them for the project's
+    ``platform/controller.values.yaml`` (crd mode's stacks need them)."""
+    out = project.parent / "controller"
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run(
+        [
+            str(venv / "bin" / "tars-components"),
+            "controller",
+            "--values",
+            "platform/controller.values.yaml",
+            "--out",
+            str(out),
+        ],
+        cwd=project,
+        check=True,
+        capture_output=True,
+    )
+    cluster.kubectl("apply", "--server-side", "-f", str(out / "0-crd"))
+    cluster.kubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+
+
+def render_stack(project: Path, venv: Path, stack: str) -> list[dict[str, Any]]:
+    """The objects ``tars-components render --stack STACK`` writes for ``project`` (what the
+    product predicts the cluster will hold)."""
+    out = project.parent / f"render-{stack}"
+    shutil.rmtree(out, ignore_errors=True)
+    subprocess.run(
+        [str(venv / "bin" / "tars-components"), "render", "--stack", stack, "--out", str(out)],
+        cwd=project,
+        check=True,
+        capture_output=True,
+    )
+    return list(objects_of(out))
+
+
+def resource_of(obj: dict[str, Any]) -> str:
+    """The ``kubectl`` resource of an object: ``kind.group``, or the kind of the core group."""
+    version = obj["apiVersion"]
+    return (
+        f"{obj['kind'].lower()}.{version.split('/')[0]}" if "/" in version else obj["kind"].lower()
+    )
+
+
+def live(cluster: Cluster, obj: dict[str, Any]) -> dict[str, Any]:
+    """What the API server stores for ``obj`` (its kind, namespace and name), managed fields
+    included."""
+    meta = obj["metadata"]
+    return cluster.get(
+        resource_of(obj),
+        meta["name"],
+        f"--namespace={meta.get('namespace', '')}",
+        "--show-managed-fields",
+    )
+
+
+def preview_steps(result: Result) -> list[dict[str, Any]]:
+    """The steps of ``pulumi preview --json``."""
+    return list(json.loads(result.stdout).get("steps", []))
+
+
+def wait_for(what: str, check: Any, seconds: float = 120) -> None:
+    """Poll ``check()`` until it is true."""
+    deadline = time.monotonic() + seconds
+    last: object = None
+    while time.monotonic() < deadline:
+        last = check()
+        if last:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"{what}: not true after {seconds:.0f} s (last: {last!r})")
+
+
+def objects_of(render_dir: Path) -> Iterator[dict[str, Any]]:
+    """Every object ``tars-components render`` wrote under ``render_dir``."""
+    for path in sorted(render_dir.rglob("*.yaml")):
+        for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
+            if doc:
+                yield doc
