@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..loading.document_set import DocumentSet
+from ..loading.rollout import step_of
 from ..models import TFrameworkConfigDocument, TServerDocument
 from ..mutation import mutate, mutate_server
 from ..settings.options import Options, Workload
@@ -57,6 +58,7 @@ def expand_server(
 def _expand_mutated(
     server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
 ) -> list[dict[str, Any]]:
+    step = step_of(server.source)  # the Rollout step that holds the server, if any
     objects: list[dict[str, Any]] = []
     service = build_service(server)
     if service is not None:
@@ -66,7 +68,7 @@ def _expand_mutated(
         if daemonset is not None:
             objects.append(daemonset)
     else:
-        objects.append(_WORKLOADS[Workload(options.workload)](server, framework, options))
+        objects.append(_WORKLOADS[Workload(options.workload)](server, framework, options, step))
     return objects
 
 

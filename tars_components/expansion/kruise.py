@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..loading.rollout import step_of
 from ..models import TFrameworkConfigDocument, TServerDocument
+from ..models.rollout import RolloutStep
 from ..settings.options import Options
 from .awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from .statefulset import build_statefulset, rolling_partition
@@ -32,11 +32,14 @@ IN_PLACE_IF_POSSIBLE = "InPlaceIfPossible"
 
 
 def build_advanced_statefulset(
-    server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
+    server: TServerDocument,
+    framework: TFrameworkConfigDocument | None,
+    options: Options,
+    step: RolloutStep | None = None,
 ) -> dict[str, object]:
     """The Advanced StatefulSet: the StatefulSet's fields plus the in-place update policy,
-    its readiness gate and the reserved ordinals of stopped instances."""
-    statefulset = build_statefulset(server, framework, options)
+    its readiness gate and the reserved ordinals of the instances ``step``'s Rollout stops."""
+    statefulset = build_statefulset(server, framework, options, step)
     spec: dict[str, Any] = dict(statefulset["spec"])  # type: ignore[call-overload]
     strategy = spec["updateStrategy"]
     if "rollingUpdate" in strategy:
@@ -49,8 +52,7 @@ def build_advanced_statefulset(
     pod["readinessGates"] = gates
     template["spec"] = pod
     spec["template"] = template
-    step = step_of(server.source)
-    stopped = step.rollout.stopped if step is not None and step.rollout is not None else ()
+    stopped = step.rollout.stopped if step is not None else ()
     if stopped:
         spec["replicas"] = max(int(spec["replicas"]) - len(stopped), 0)
         spec["reserveOrdinals"] = list(stopped)

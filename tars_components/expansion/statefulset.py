@@ -5,8 +5,8 @@ TServer annotation ``tars-components.io/recreate: orphan``
 
 from __future__ import annotations
 
-from ..loading.rollout import step_of
 from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyType
+from ..models.rollout import RolloutStep
 from ..rules.storage import recreates_orphaned
 from ..settings.options import Options
 from .awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
@@ -25,7 +25,9 @@ def rolling_partition(server: TServerDocument) -> int | None:
     return strategy.rolling_update.partition if strategy.rolling_update else 0
 
 
-def build_update_strategy(server: TServerDocument) -> dict[str, object]:
+def build_update_strategy(
+    server: TServerDocument, step: RolloutStep | None = None
+) -> dict[str, object]:
     """``updateStrategy``: RollingUpdate with its partition (a negative one, which the CRD
     admits, as 0: Kubernetes refuses it and both update every pod); OnDelete without a
     rollingUpdate block (Kubernetes rejects both together)."""
@@ -33,23 +35,26 @@ def build_update_strategy(server: TServerDocument) -> dict[str, object]:
     if partition is None:
         return {"type": UpdateStrategyType.ON_DELETE.value}
     rolling: dict[str, object] = {"partition": max(partition, 0)}
-    step = step_of(server.source)  # a Rollout's maxUnavailable (docs/concepts/rollout.md)
-    if step is not None and step.rollout is not None and step.rollout.max_unavailable:
+    if step is not None and step.rollout.max_unavailable:  # docs/concepts/rollout.md
         rolling["maxUnavailable"] = step.rollout.max_unavailable
     return {"type": UpdateStrategyType.ROLLING_UPDATE.value, "rollingUpdate": rolling}
 
 
 def build_statefulset(
-    server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
+    server: TServerDocument,
+    framework: TFrameworkConfigDocument | None,
+    options: Options,
+    step: RolloutStep | None = None,
 ) -> dict[str, object]:
-    """The StatefulSet: replicas, policy, strategy, pod template and claim templates."""
+    """The StatefulSet: replicas, policy, strategy (``step``: the Rollout step that holds the
+    server, if any), pod template and claim templates."""
     k8s = server.spec.k8s
     spec: dict[str, object] = {
         "serviceName": server.name,
         "replicas": k8s.replicas,
         "selector": {"matchLabels": selector_labels(server)},
         "podManagementPolicy": k8s.pod_management_policy,
-        "updateStrategy": build_update_strategy(server),
+        "updateStrategy": build_update_strategy(server, step),
         "revisionHistoryLimit": REVISION_HISTORY_LIMIT,
         "template": build_pod_template(server, framework, options, daemon=False),
     }

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..loading.rollout import RolloutSource, step_of
 from ..models import TFrameworkConfigDocument, TServerDocument
+from ..models.rollout import RolloutStep
 from ..settings.options import Options
 from .pod import build_pod_template
 from .statefulset import build_statefulset
@@ -33,10 +33,14 @@ CANARY_TEMPLATE = "canary"
 
 
 def build_tapp(
-    server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
+    server: TServerDocument,
+    framework: TFrameworkConfigDocument | None,
+    options: Options,
+    step: RolloutStep | None = None,
 ) -> dict[str, object]:
-    """The TApp of a StatefulSet server (see the module docstring)."""
-    statefulset = build_statefulset(server, framework, options)
+    """The TApp of a StatefulSet server (see the module docstring), at ``step`` of its
+    Rollout, if one holds it."""
+    statefulset = build_statefulset(server, framework, options, step)
     source: dict[str, Any] = dict(statefulset["spec"])  # type: ignore[call-overload]
     spec: dict[str, Any] = {
         "replicas": source["replicas"],
@@ -46,8 +50,7 @@ def build_tapp(
     }
     if "volumeClaimTemplates" in source:
         spec["volumeClaimTemplates"] = source["volumeClaimTemplates"]
-    step = step_of(server.source)
-    if step is not None and step.rollout is not None:
+    if step is not None:
         _canary(spec, server, framework, options, step)
         if step.rollout.stopped:
             spec["statuses"] = {str(ordinal): KILLED for ordinal in step.rollout.stopped}
@@ -65,11 +68,11 @@ def _canary(
     server: TServerDocument,
     framework: TFrameworkConfigDocument | None,
     options: Options,
-    step: RolloutSource,
+    step: RolloutStep,
 ) -> None:
     """A partial step: the stable template by default, the release's for ids ≥ partition."""
     release, rollout = server.spec.release, step.rollout
-    if release is None or rollout is None or rollout.abort or step.partition <= 0:
+    if release is None or rollout.abort or step.partition <= 0:
         return
     stable_release = release.model_copy(
         update={"id": rollout.stable_id, "image": rollout.stable_image}

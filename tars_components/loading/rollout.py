@@ -29,6 +29,7 @@ from ..models.rollout import (
     ROLLOUT_API_VERSION,
     Rollout,
     RolloutDocument,
+    RolloutStep,
     max_unavailable_problem,
     step_problem,
 )
@@ -42,7 +43,9 @@ GROUP = ROLLOUT_API_VERSION.split("/", 1)[0]
 @dataclass(frozen=True)
 class RolloutSource(Source):
     """The source of a TServer at its Rollout's step: the TServer's own file and lines, plus
-    the Rollout and the partition it sets (the builders read :func:`step_of`)."""
+    the Rollout and the partition it sets (the expansion reads it once per server with
+    :func:`step_of` and hands the workload builders a
+    :class:`~tars_components.models.rollout.RolloutStep`)."""
 
     rollout: Rollout | None = field(default=None, compare=False, repr=False)
     partition: int = 0
@@ -64,9 +67,11 @@ class RolloutSource(Source):
         return cls(*where, rollout, partition, replicas)
 
 
-def step_of(source: Source | None) -> RolloutSource | None:
+def step_of(source: Source | None) -> RolloutStep | None:
     """The Rollout step behind a TServer, if a Rollout drives it."""
-    return source if isinstance(source, RolloutSource) else None
+    if not isinstance(source, RolloutSource) or source.rollout is None:
+        return None
+    return RolloutStep(source.rollout, source.partition, source.replicas)
 
 
 def is_rollout(raw: Any) -> bool:

@@ -123,6 +123,16 @@ class Rollout:
         return self.steps[self.step] if self.step < len(self.steps) else None
 
 
+@dataclass(frozen=True)
+class RolloutStep:
+    """Where a Rollout holds its TServer, as the workload builders take it: the Rollout, the
+    partition of its declared step and the replicas that partition was computed for."""
+
+    rollout: Rollout
+    partition: int
+    replicas: int
+
+
 def instances(value: int | str, replicas: int) -> int:
     """Instances on the new release for one step value: a count as written, a percentage of
     ``replicas`` rounded up; never more than ``replicas``."""

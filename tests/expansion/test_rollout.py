@@ -12,8 +12,12 @@ from support.builders.rollouts import NEW_IMAGE, STABLE_IMAGE, rollout, server
 
 from tars_components.expansion.awaits import COUNTED, OBSERVED, READY, ROLLED
 from tars_components.expansion.rollout import apply_rollouts, plan_lines
+from tars_components.expansion.statefulset import build_statefulset
+from tars_components.expansion.tapp import build_tapp
+from tars_components.loading.rollout import step_of
+from tars_components.mutation import mutate
 from tars_components.pipeline import build
-from tars_components.settings.options import Mode, Options
+from tars_components.settings.options import Mode, Options, Workload
 
 EXPAND = Options(namespace=NAMESPACE)
 CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)
@@ -125,3 +129,24 @@ def test_without_rollout_the_output_is_unchanged() -> None:
     plain = build(load(server()), EXPAND).objects
     full = build(load(server(), rollout(2)), EXPAND).objects
     assert full == plain  # the last step is the TServer as written
+
+
+def test_the_workload_builders_take_the_step_as_an_argument() -> None:
+    """A builder is a function of its arguments: the Rollout step reaches it as a
+    ``RolloutStep``, never read back from where the document came from."""
+    rolled = mutate(apply_rollouts(load(server(), rollout(0, maxUnavailable=2))))
+    document = rolled.servers[0]
+    step = step_of(document.source)
+    assert step is not None and (step.partition, step.replicas) == (3, 4)
+    tapp = Options(namespace=NAMESPACE, workload=Workload.TAPP)
+    at_step = build_tapp(document, None, tapp, step)["spec"]
+    assert at_step["templates"] == {"3": "v1.5.0"}
+    assert at_step["updateStrategy"] == {"maxUnavailable": 2}
+    plain = build_tapp(document, None, tapp)["spec"]
+    assert "templates" not in plain and "updateStrategy" not in plain
+    rolling = build_statefulset(document, None, EXPAND, step)["spec"]["updateStrategy"]
+    assert rolling["rollingUpdate"] == {"partition": 3, "maxUnavailable": 2}
+    assert (
+        "maxUnavailable"
+        not in build_statefulset(document, None, EXPAND)["spec"]["updateStrategy"]["rollingUpdate"]
+    )
