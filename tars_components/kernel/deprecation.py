@@ -110,7 +110,6 @@ class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     the new path (the same module object: ``isinstance`` and monkeypatching hold)."""
 
     def __init__(self, package: str, moved: Mapping[str, str]) -> None:
-        self._prefix = f"{package}."
         self._moved = {f"{package}.{old}": f"{package}.{new}" for old, new in moved.items()}
         self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
 
