@@ -20,7 +20,13 @@ from ..kernel.errors import Violation
 from ..loading.document_set import DocumentSet
 from ..loading.rollout import Rollouts, RolloutSource, step_of
 from ..models import Document, Source, TServerDocument
-from ..models.rollout import ROLLOUT_API_VERSION, Rollout, RolloutSpec, partition
+from ..models.rollout import (
+    ROLLOUT_API_VERSION,
+    Rollout,
+    RolloutSpec,
+    RolloutStep,
+    partition,
+)
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
 from ..rules.rollout import check_rollouts, check_stopped, drives
 
@@ -116,7 +122,7 @@ def _at_step(rollout: Rollout, server: TServerDocument, source: Source | None) -
     if rollout.abort and release is not None:
         spec_update["release"] = release.replaced(id=rollout.stable_id, image=rollout.stable_image)
     copied = server.replaced(spec=server.spec.replaced(**spec_update))
-    copied.with_source(RolloutSource.over(source, rollout, step, k8s.replicas))
+    copied.with_source(RolloutSource.over(source, RolloutStep(rollout, step, k8s.replicas)))
     return copied
 
 

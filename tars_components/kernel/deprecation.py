@@ -52,6 +52,16 @@ tars_components.options`` still gives :mod:`tars_components.settings.options`, w
 ``DeprecationWarning`` (type checkers only know the new paths)."""
 
 
+def _warn(old: str, new: str) -> None:
+    """Warn that ``old`` goes in the next minor version; ``new`` says what to do instead
+    (at the line that used the old name: two frames up)."""
+    warnings.warn(
+        f"{old} is deprecated and will be removed in the next minor version: {new}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+
+
 def renamed_attributes(
     package: str,
     renamed: Mapping[str, str],
@@ -74,12 +84,7 @@ def renamed_attributes(
         new = renamed.get(name)
         if new is None:
             return lookup(name)
-        warnings.warn(
-            f"{package}.{name} is deprecated and will be removed in the next minor version: "
-            f"use {package}.{new}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        _warn(f"{package}.{name}", f"use {package}.{new}")
         return lookup(new)
 
     return __getattr__
@@ -94,12 +99,7 @@ def moved_attributes(module: str, moved: Mapping[str, str]) -> Callable[[str], A
         target = moved.get(name)
         if target is None:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        warnings.warn(
-            f"{module}.{name} is deprecated and will be removed in the next minor version: "
-            f"use {target}.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        _warn(f"{module}.{name}", f"use {target}.{name}")
         return getattr(importlib.import_module(target), name)
 
     return __getattr__
@@ -125,12 +125,7 @@ class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         new = self._moved[spec.name]
-        warnings.warn(
-            f"{spec.name} is deprecated and will be removed in the next minor version: "
-            f"import {new}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        _warn(spec.name, f"import {new}")
         module = importlib.import_module(new)
         self._specs[spec.name] = module.__spec__
         return module

@@ -43,13 +43,10 @@ GROUP = ROLLOUT_API_VERSION.split("/", 1)[0]
 @dataclass(frozen=True)
 class RolloutSource(Source):
     """The source of a TServer at its Rollout's step: the TServer's own file and lines, plus
-    the Rollout and the partition it sets (the expansion reads it once per server with
-    :func:`step_of` and hands the workload builders a
-    :class:`~tars_components.models.rollout.RolloutStep`)."""
+    its :class:`~tars_components.models.rollout.RolloutStep` (the expansion reads it once per
+    server with :func:`step_of` and hands it to the workload builders)."""
 
-    rollout: Rollout | None = field(default=None, compare=False, repr=False)
-    partition: int = 0
-    replicas: int = 0
+    step: RolloutStep | None = field(default=None, compare=False, repr=False)
 
     def __bool__(self) -> bool:
         """False for a document built in code (no file): reported without a location, as
@@ -57,21 +54,16 @@ class RolloutSource(Source):
         return bool(self.file)
 
     @classmethod
-    def over(
-        cls, source: Source | None, rollout: Rollout, partition: int, replicas: int
-    ) -> RolloutSource:
-        """``source`` (None: a document built in code) with the step's facts."""
+    def over(cls, source: Source | None, step: RolloutStep) -> RolloutSource:
+        """``source`` (None: a document built in code) with the step."""
         if source is None:
-            return cls("", 0, None, (), rollout, partition, replicas)
-        where = (source.file, source.index, source.file_index, source.prefix)
-        return cls(*where, rollout, partition, replicas)
+            return cls("", 0, None, (), step)
+        return cls(source.file, source.index, source.file_index, source.prefix, step)
 
 
 def step_of(source: Source | None) -> RolloutStep | None:
     """The Rollout step behind a TServer, if a Rollout drives it."""
-    if not isinstance(source, RolloutSource) or source.rollout is None:
-        return None
-    return RolloutStep(source.rollout, source.partition, source.replicas)
+    return source.step if isinstance(source, RolloutSource) else None
 
 
 def is_rollout(raw: Any) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ from ..kernel.registry import (
     FACT_FRAMEWORK_NODE_IMAGE,
     FACT_SERVER_NAMES,
     FACT_TEMPLATES,
-    FACTS,
+    Rule,
 )
 from ..rules.catalog import RULES
 
@@ -90,27 +90,20 @@ EMPTY_FACTS: dict[str, Any] = {TEMPLATES: {}, SERVER_NAMES: [], SECRET_FIELDS: [
 """The facts that are not sent when empty, with the value their absence stands for."""
 
 
-def _context_rules() -> dict[str, frozenset[str]]:
+def _codes_by(keys: Callable[[Rule], Sequence[str]]) -> dict[str, frozenset[str]]:
+    """``{key: codes of the rules that declare it}``, by key."""
     found: dict[str, set[str]] = {}
     for declared in RULES.values():
-        for fact in declared.facts:
-            found.setdefault(fact, set()).add(declared.code)
-    return {fact: frozenset(found[fact]) for fact in FACTS if fact in found}
+        for key in keys(declared):
+            found.setdefault(key, set()).add(declared.code)
+    return {key: frozenset(codes) for key, codes in sorted(found.items())}
 
 
-def _field_rules() -> dict[str, frozenset[str]]:
-    found: dict[str, set[str]] = {}
-    for declared in RULES.values():
-        for pattern in declared.fields:
-            found.setdefault(pattern, set()).add(declared.code)
-    return {pattern: frozenset(codes) for pattern, codes in sorted(found.items())}
-
-
-CONTEXT_RULES: dict[str, frozenset[str]] = _context_rules()
+CONTEXT_RULES: dict[str, frozenset[str]] = _codes_by(lambda declared: declared.facts)
 """The rules that need a context property: not reported while that property is unknown (each
 rule's :attr:`~tars_components.kernel.registry.Rule.facts`)."""
 
-FIELD_RULES: dict[str, frozenset[str]] = _field_rules()
+FIELD_RULES: dict[str, frozenset[str]] = _codes_by(lambda declared: declared.fields)
 """The rules that relate a field (``*``: any list index) to other fields of the document (a
 hostPorts ``nameRef`` to the servant names, ``metadata.name`` to app and server): not
 reported while that field is unknown, wherever they would point (each rule's
