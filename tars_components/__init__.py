@@ -20,9 +20,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "LoadProblem": (".kernel.errors", "LoadProblem"),
     "Severity": (".kernel.errors", "Severity"),
     "Violation": (".kernel.errors", "Violation"),
-    "crd_documents": (".expansion", "crd_documents"),
-    "expand": (".expansion", "expand"),
-    "expand_server": (".expansion", "expand_server"),
+    "crd_documents": (".pipeline", "crd_documents"),
+    "expand": (".pipeline", "expand"),
+    "expand_server": (".pipeline", "expand_server"),
     "load_stack": (".loading.load", "load_stack"),
     "load": (".loading.load", "load_stack"),
     "load_texts": (".loading.load", "load_texts"),
@@ -85,7 +85,6 @@ if TYPE_CHECKING:
         TTree,
         TTreeArgs,
     )
-    from .expansion import crd_documents, expand, expand_server
     from .kernel.errors import LoadError, LoadProblem, Severity, Violation
     from .loading.document_set import DocumentSet
     from .loading.documents import parse_document
@@ -102,7 +101,7 @@ if TYPE_CHECKING:
     )
     from .models.tdeploy import TDeployDocument
     from .mutation import mutate
-    from .pipeline import Build, build
+    from .pipeline import Build, build, crd_documents, expand, expand_server
     from .rules import RULES, validate, validate_change
     from .settings.options import Mode, Options
 else:

@@ -89,10 +89,10 @@ def add_parser(commands: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Render the stack into ``--out``: 0 written, 1 a rule error (nothing written)."""
-    from ..expansion.rollout import plan_lines
     from ..jobs.render import render_stack
     from ..kernel.text import printable
     from ..loading.tdeploy import request_lines
+    from ..stages.rollouts import plan_lines
 
     found = settings(args)
     options = found.options
@@ -138,10 +138,10 @@ def run_stream(
     """``render -o yaml|json`` (``--out -``): every object of the stack (with a cluster
     inventory: of ``--cluster``'s cluster, or the Karmada hand-over) on stdout, nothing written;
     the violations, notes and summary on stderr. A rule error prints nothing on stdout."""
-    from ..expansion.rollout import plan_lines
     from ..jobs.render import account_hashing, render_stream
     from ..kernel.text import printable
     from ..loading.tdeploy import request_lines
+    from ..stages.rollouts import plan_lines
 
     hashing = account_hashing(stack, found.options, key, None)  # no previous render to read
     objects, violations, summary = _stream_build(found, stack, args, hashing)

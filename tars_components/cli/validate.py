@@ -96,8 +96,8 @@ def add_parser(commands: Subparsers) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Print the violations (stdout, in ``--format``) and a summary (stderr): 1 when any is an
     error."""
-    from ..expansion.rollout import plan_lines
     from ..pipeline import validate
+    from ..stages.rollouts import plan_lines
 
     found = settings(args)
     result = validate(found.stack_dir, found.options, found.limits, args.previous or None)

@@ -26,7 +26,7 @@ from ..models import (
     TServerDocument,
     is_deferred,
 )
-from ..models.rollout import RolloutSpec
+from ..models.rollout import Rollout, RolloutSpec
 from .args_common import as_mapping, build_metadata, in_namespace, no_fields, parse_built
 from .scope import HasScope
 from .shapes import (
@@ -108,11 +108,13 @@ class TServerArgs:
     """This server's field ownership, on top of the framework's ``options.field_ownership``
     and of the ``tars-components.io/field-ownership`` annotation: ``{"release": "external",
     "replicas": "initial"}`` (docs/concepts/ownership.md). Defaults to none."""
-    rollout: RolloutSpec | Mapping[str, Any] | None = None
+    rollout: Rollout | RolloutSpec | Mapping[str, Any] | None = None
     """Canary steps of this server, as a Rollout document's ``spec`` (``steps``, ``step``,
-    ``stable: {id, image}``, ``abort``, ``stopped``; docs/concepts/rollout.md): the server is
-    declared at the step (its partition, or the stable release on abort) and its plan logged.
-    Needs the server's structural fields known (not Outputs). Defaults to None."""
+    ``stable: {id, image}``, ``abort``, ``stopped``; docs/concepts/rollout.md), checked here,
+    or a stack's :class:`~tars_components.models.rollout.Rollout` that drives it, checked with
+    its stack: the server is declared at the step (its partition, or the stable release on
+    abort) and its plan logged. Needs the server's structural fields known (not Outputs).
+    Defaults to None."""
 
     def to_document(self, namespace: str) -> TServerDocument:
         """The TServer document, in ``namespace``; ``metadata.name`` defaults to

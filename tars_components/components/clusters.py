@@ -2,7 +2,7 @@
 
 :func:`clusters_from_stack` declares, for each cluster of the inventory, a Kubernetes provider
 (``cluster-<name>``) and the components of that cluster's documents (the overrides applied,
-:func:`tars_components.jobs.multicluster.cluster_stack`), every logical name prefixed
+:func:`tars_components.stages.for_cluster`), every logical name prefixed
 ``<cluster>/``; the clusters of wave n+1 depend on every component of wave n.
 
 The provider's kubeconfig is built by :func:`cluster_kubeconfig` from the cluster's
@@ -23,10 +23,10 @@ import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
-from ..jobs.multicluster import cluster_stack
 from ..loading.document_set import DocumentSet
 from ..models.cluster import Cluster, Inventory
 from ..settings.options import Options
+from ..stages import for_cluster
 from .from_stack import StackComponents, components_from_stack
 
 
@@ -185,10 +185,10 @@ def clusters_from_stack(
             )
             own = pulumi.ResourceOptions(provider=provider, depends_on=list(before))
             built = components_from_stack(
-                cluster_stack(stack, inventory, cluster),
+                for_cluster(stack, inventory, cluster),
                 options=options,
                 opts=pulumi.ResourceOptions.merge(opts, own),
-                previous=cluster_stack(previous, inventory, cluster) if previous else None,
+                previous=for_cluster(previous, inventory, cluster) if previous else None,
                 external_replicas=external_replicas,
                 prefix=f"{cluster.name}/",
                 secrets=secrets,

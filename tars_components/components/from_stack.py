@@ -12,7 +12,6 @@ from typing import Any
 import pulumi
 
 from ..expansion.resources import plain_objects
-from ..expansion.rollout import apply_rollouts, plan_lines
 from ..expansion.tconfig import config_maps
 from ..loading.document_set import DocumentSet
 from ..loading.tdeploy import request_of
@@ -20,6 +19,7 @@ from ..models import MASTER, SecretRef, TConfigDocument, TFrameworkConfigDocumen
 from ..models.tdeploy import Request
 from ..mutation.tframework import resolve_expand
 from ..settings.options import Mode, Options
+from ..stages.rollouts import drivers
 from .args import (
     TAccountArgs,
     TConfigArgs,
@@ -153,16 +153,13 @@ def components_from_stack(
     ``<prefix><namespace>/<name>`` (templates, servers, trees, images, configs and accounts);
     plain objects ``<prefix><namespace>/<name>-<kind>`` under the framework of their namespace
     (cluster-scoped ones, and those of a namespace without TarsK8S documents, under the first
-    framework). TServers a Rollout drives are declared at its step, and its plan is logged
+    framework). TServers a Rollout drives are declared at its step, each logging its plan
     (docs/concepts/rollout.md). The caller validates the stack
     first (:func:`tars_components.rules.validate`); each component validates its own document
     again at deployment time.
     """
     options = options or Options(namespace=stack.namespace)
-    for line in plan_lines(stack):  # the Rollouts' plan, shown by pulumi preview
-        pulumi.log.info(f"plan: {line}")
-    stack = apply_rollouts(stack)  # each TServer at its Rollout's step
-    previous = apply_rollouts(previous) if previous is not None else None
+    rollouts = drivers(stack)  # each server a Rollout drives is declared at its step
     namespaces = list(dict.fromkeys(doc.namespace for doc in stack.documents))
     before = {(d.kind, d.namespace, d.name): d for d in previous.documents} if previous else {}
     built = StackComponents()
@@ -206,6 +203,7 @@ def components_from_stack(
                         framework,
                         document=server,
                         previous=old if isinstance(old, TServerDocument) else None,
+                        rollout=rollouts.get((namespace, server.name)),
                     ),
                     # nothing of an approved request's server before its request passed
                     pulumi.ResourceOptions(depends_on=[deploy.validation]) if deploy else None,

@@ -12,6 +12,7 @@ from pulumi_kubernetes.apiextensions import CustomResourcePatch
 from ..expansion import crd_document
 from ..models import Release, TServerDocument
 from ..models.ownership import FIELD_MANAGER_ANNOTATION
+from ..stages import prepare_server
 from .args_common import in_namespace, parse_built
 from .failure import refusing
 from .outputs import deferred_leaves
@@ -81,7 +82,8 @@ class TServerRelease(pulumi.ComponentResource):
         validation = validation_resource(
             f"{name}-validation", document, scope.reserve(), raw, leaves, scope, self, opts
         )
-        admitted = crd_document(document, scope.config, options)
+        prepared = prepare_server(document, scope.config)
+        admitted = crd_document(prepared.admitted, scope.config, options)
         applied = admitted["spec"]["release"]
         manager = field_manager or f"tars-release-{pulumi.get_stack()}"
         self.patch = CustomResourcePatch(

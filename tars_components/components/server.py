@@ -9,9 +9,8 @@ from typing import Any, overload
 
 import pulumi
 
-from ..expansion import crd_document, expand_server
+from ..expansion import crd_document, server_objects
 from ..expansion.ownership import ignored_paths, without_external
-from ..expansion.rollout import plan_of, rolled_out, rollout_for
 from ..expansion.storage import claim_patches, hold_claims, scale_out_patches
 from ..kernel.errors import LoadError
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
@@ -23,9 +22,11 @@ from ..models.ownership import (
     Ownership,
     server_ownership,
 )
-from ..models.rollout import RolloutSpec
+from ..models.rollout import Rollout, RolloutSpec
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
 from ..settings.options import Mode, Options
+from ..stages import PreparedServer, prepare_server
+from ..stages.rollouts import plan_of, rollout_for
 from .args import TServerArgs, split_args
 from .args_common import in_namespace, parse_built
 from .failure import ArgumentProblems, refuse, refusing
@@ -127,7 +128,7 @@ class TServer(pulumi.ComponentResource):
         skip_await: bool | None = None,
         external_replicas: bool | None = None,
         field_ownership: Mapping[str, str] | None = None,
-        rollout: RolloutSpec | Mapping[str, Any] | None = None,
+        rollout: Rollout | RolloutSpec | Mapping[str, Any] | None = None,
     ) -> None: ...
 
     # --- end of generated code ---
@@ -152,8 +153,13 @@ class TServer(pulumi.ComponentResource):
             document = _parsed(raw, options.namespace, bool(leaves))
             if document is None:
                 _daemon_set(raw)  # refused before anything is registered
+        rollout = None
         if args.rollout is not None:  # declared at the Rollout's step
-            document = _at_step(f"TServer {name!r}", document, args.rollout)
+            rollout = _checked_rollout(f"TServer {name!r}", document, args.rollout)
+        prepared = None
+        if document is not None:
+            prepared = prepare_server(document, scope.config, rollout)
+            document = prepared.document
         previous = in_namespace(args.previous, options.namespace) if args.previous else None
         # TV errors (an unacknowledged outage, a shrink, ...) refuse before anything registers
         storage = None if document is None else checked_storage_change(previous, document, options)
@@ -182,11 +188,11 @@ class TServer(pulumi.ComponentResource):
         self._retain = retain_on_delete(opts, scope.retain_on_delete)
         self.resources: dict[str, pulumi.CustomResource] = {}
         """The server's Kubernetes resources by kind."""
-        if document is not None:
+        if prepared is not None:
             # As the model holds it (defaults and aliases as parsed), placed Outputs kept.
-            raw = document.to_dict()
+            raw = prepared.document.to_dict()
             leaves = deferred_leaves(raw)
-            self._declare_known(name, args, document, raw, leaves, scope, options, opts)
+            self._declare_known(name, args, prepared, raw, leaves, scope, options, opts)
         else:
             self._declare_deferred(name, args, raw, leaves, scope, options, opts)
         self.namespace = scope.namespace_of()
@@ -202,7 +208,7 @@ class TServer(pulumi.ComponentResource):
         self,
         name: str,
         args: TServerArgs,
-        document: TServerDocument,
+        prepared: PreparedServer,
         raw: dict[str, Any],
         leaves: list[Leaf],
         scope: FrameworkScope,
@@ -211,16 +217,14 @@ class TServer(pulumi.ComponentResource):
     ) -> None:
         """Every structural field is known: the objects are expanded now; placed Outputs
         (release image, env values, …) sit in them as they are (no apply)."""
+        document = prepared.document
         position = scope.register(document)
         self.validation = validation_resource(
             f"{name}-validation", document, position, raw, leaves, scope, self, opts
         )
         """The validation resource every object of this server depends on."""
         storage = self._storage
-        if options.mode == Mode.CRD:
-            objects = [crd_document(document, scope.config, options)]
-        else:
-            objects = expand_server(document, scope.config, options)
+        objects = _objects(prepared, scope, options)
         if storage is not None and storage.grows_in_place:
             objects = hold_claims(objects, [storage], options.mode)
         if options.mode != Mode.CRD:
@@ -289,10 +293,8 @@ class TServer(pulumi.ComponentResource):
                 parents = {**external, **scope.facts.parents}
                 inputs = replace(inputs, templates=scope.templates_of(document, parents))
             scope.learn(document, position)
-            if options.mode == Mode.CRD:
-                objects = [crd_document(document, scope.config, options)]
-            else:
-                objects = expand_server(document, scope.config, options)
+            objects = _objects(prepare_server(document, scope.config), scope, options)
+            if options.mode != Mode.CRD:
                 self._warn_on_replacement(args, scope, objects)
             # The server's annotation is known here (an Output annotation value is resolved).
             ownership = _ownership(args, resolved, scope)
@@ -439,8 +441,8 @@ class TServer(pulumi.ComponentResource):
     ) -> None:
         if args.previous is None:
             return
-        previous = in_namespace(args.previous, scope.namespace)
-        before = expand_server(previous, scope.config, scope.options)
+        previous = prepare_server(in_namespace(args.previous, scope.namespace), scope.config)
+        before = server_objects(previous.admitted, scope.config, scope.options)
         message = replacement_warning(before, objects)
         if message:
             pulumi.log.warn(message, resource=self)
@@ -551,11 +553,24 @@ def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dic
     return resolved
 
 
-def _at_step(
-    what: str, document: TServerDocument | None, spec: RolloutSpec | Mapping[str, Any]
-) -> TServerDocument:
-    """The server at its Rollout's step (docs/concepts/rollout.md), its plan logged; the
-    Rollout's errors refuse the component, its warnings are logged."""
+def _objects(
+    prepared: PreparedServer, scope: FrameworkScope, options: Options
+) -> list[dict[str, Any]]:
+    """The objects of a prepared server: its custom resource (crd mode) or its workload."""
+    if options.mode == Mode.CRD:
+        return [crd_document(prepared.admitted, scope.config, options)]
+    return server_objects(prepared.admitted, scope.config, options, prepared.step)
+
+
+def _checked_rollout(
+    what: str,
+    document: TServerDocument | None,
+    given: Rollout | RolloutSpec | Mapping[str, Any],
+) -> Rollout | None:
+    """The Rollout that holds the server (docs/concepts/rollout.md), its plan logged; a
+    Rollout ``spec`` is checked here (its errors refuse the component, its warnings are
+    logged), a stack's :class:`Rollout` was checked with its stack. None when it does not
+    drive the server."""
     if document is None:
         refuse(
             what,
@@ -564,23 +579,25 @@ def _at_step(
                 "replicas, ports, ...)"
             ],
         )
-    rollout, found = rollout_for(document, spec)
-    errors = [
-        f"rollout.{v.field.removeprefix('spec.')}: {v.code}: {v.message}"
-        for v in found
-        if v.is_error
-    ]
-    if errors:
-        refuse(what, errors)
-    for warning in found:
-        pulumi.log.warn(
-            f"{what}: rollout.{warning.field.removeprefix('spec.')}: "
-            f"{warning.code}: {warning.message}"
-        )
-    if rollout is None:
-        return document
-    pulumi.log.info(f"plan: {plan_of(rollout, document).line()}")
-    return rolled_out(rollout, document)
+    if isinstance(given, Rollout):
+        rollout: Rollout | None = given
+    else:
+        rollout, found = rollout_for(document, given)
+        errors = [
+            f"rollout.{v.field.removeprefix('spec.')}: {v.code}: {v.message}"
+            for v in found
+            if v.is_error
+        ]
+        if errors:
+            refuse(what, errors)
+        for warning in found:
+            pulumi.log.warn(
+                f"{what}: rollout.{warning.field.removeprefix('spec.')}: "
+                f"{warning.code}: {warning.message}"
+            )
+    if rollout is not None:
+        pulumi.log.info(f"plan: {plan_of(rollout, document).line()}")
+    return rollout
 
 
 def _daemon_set(raw: dict[str, Any]) -> bool:

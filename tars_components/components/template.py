@@ -10,6 +10,7 @@ import pulumi
 from ..expansion import crd_document
 from ..models import TTemplateDocument
 from ..settings.options import Mode
+from ..stages import prepare_template
 from .args import TTemplateArgs, split_args
 from .failure import refusing
 from .kube import child_name, kubernetes_resource, object_id
@@ -94,7 +95,7 @@ class TTemplate(pulumi.ComponentResource):
         retain = retain_on_delete(opts, scope.retain_on_delete)
         manifests: list[dict[str, Any]] = []
         if scope.options.mode == Mode.CRD:
-            document = crd_document(self.document, None, scope.options)
+            document = crd_document(prepare_template(self.document), None, scope.options)
             manifests.append(document)
             self.resources[document["kind"]] = kubernetes_resource(
                 child_name(name, document),

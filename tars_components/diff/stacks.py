@@ -26,19 +26,18 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from ..expansion import expand
 from ..expansion.ownership import ObjectKey, ignored_paths, server_ownerships
 from ..expansion.quantity import canonical_quantity
-from ..expansion.rollout import plan_lines, release_changes
 from ..expansion.storage import hold_claims
 from ..kernel.errors import Violation, has_errors
 from ..loading.document_set import DocumentSet
 from ..loading.tdeploy import request_lines, request_of
 from ..models.kind_facts import REPLICAS_PATHS
 from ..models.ownership import FieldOwnership
-from ..pipeline import all_violations, output_objects
+from ..pipeline import all_violations, expand, output_objects
 from ..rules.storage import StorageChange, storage_changes
 from ..settings.options import Mode, Options, Workload
+from ..stages.rollouts import plan_lines, release_changes
 from .model import Action, Change, Diff, FieldChange
 from .objects import api_group, diff_objects
 from .redact import redact_pair

@@ -1,64 +1,61 @@
-"""TServer → Kubernetes objects (docs/concepts/mapping.md), as plain dicts.
+"""Prepared documents → Kubernetes objects (docs/concepts/mapping.md), as plain dicts.
 
 One builder module per output object, like the TarsK8S translator: ``service``,
-``statefulset``, ``daemonset``, ``pod`` (with ``ports``, ``volumes``, ``affinity``). Every
-function here is pure: the same stack and options always give the same objects, in the same
-order (per server, in load order: Service, then StatefulSet or DaemonSet).
+``statefulset``, ``daemonset``, ``pod`` (with ``ports``, ``volumes``, ``affinity``), ``crd``
+for the custom resources. The builders take what :mod:`tars_components.stages` prepared
+(documents admitted, each Rollout step as an argument) and run no stage themselves. Every
+function here is pure: the same input always gives the same objects, in the same order (per
+server, in load order: Service, then StatefulSet or DaemonSet).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..loading.document_set import DocumentSet
-from ..loading.rollout import step_of
+from ..kernel.deprecation import moved_attributes
 from ..models import TFrameworkConfigDocument, TServerDocument
-from ..mutation import mutate, mutate_server
+from ..models.rollout import RolloutStep
 from ..settings.options import Options, Workload
+from ..stages import Prepared
 from .crd import (
     conversion_violations,
     convert,
     crd_document,
-    crd_documents,
+    custom_resources,
     refused_statefulset_violations,
 )
 from .daemonset import build_daemonset
 from .kruise import build_advanced_statefulset
-from .rollout import apply_rollouts
 from .service import build_service
 from .statefulset import build_statefulset
 from .tapp import build_tapp
 
 
-def expand(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
-    """Every Kubernetes object of a stack (expand mode). Mutation is applied first; it is
-    idempotent, so an already mutated stack gives the same result. The Rollouts are applied
-    before (:func:`~tars_components.expansion.rollout.apply_rollouts`)."""
-    mutated = mutate(apply_rollouts(stack))
+def workload_objects(prepared: Prepared, options: Options = Options()) -> list[dict[str, Any]]:
+    """Every Kubernetes object of a prepared stack's TServers (expand mode), per server in
+    load order (:func:`server_objects`)."""
+    stack = prepared.stack
     objects: list[dict[str, Any]] = []
-    for server in mutated.servers:
-        objects.extend(_expand_mutated(server, mutated.framework(server.namespace), options))
+    for server in stack.servers:
+        objects.extend(
+            server_objects(
+                server, stack.framework(server.namespace), options, prepared.step(server)
+            )
+        )
     return objects
 
 
-def expand_server(
+def server_objects(
     server: TServerDocument,
     framework: TFrameworkConfigDocument | None = None,
     options: Options = Options(),
+    step: RolloutStep | None = None,
 ) -> list[dict[str, Any]]:
-    """The objects of one TServer: its Service (none for DaemonSet servers), then its
-    StatefulSet or DaemonSet (none for a DaemonSet server without a release).
-
-    ``framework`` is the namespace's ``tars-framework`` config (default tarsnode image and
-    pull secret).
-    """
-    return _expand_mutated(mutate_server(server, framework), framework, options)
-
-
-def _expand_mutated(
-    server: TServerDocument, framework: TFrameworkConfigDocument | None, options: Options
-) -> list[dict[str, Any]]:
-    step = step_of(server.source)  # the Rollout step that holds the server, if any
+    """The objects of one admitted TServer (:func:`tars_components.stages.prepare_server`):
+    its Service (none for DaemonSet servers), then its StatefulSet or DaemonSet (none for a
+    DaemonSet server without a release). ``framework`` is the namespace's ``tars-framework``
+    config (default tarsnode image and pull secret), ``step`` the Rollout step that holds the
+    server, if any."""
     objects: list[dict[str, Any]] = []
     service = build_service(server)
     if service is not None:
@@ -80,12 +77,22 @@ _WORKLOADS = {
 """The builder of a StatefulSet server's workload per engine (``--workload``)."""
 
 
+# The builders take prepared documents; the compositions of one call moved up to the pipeline.
+__getattr__ = moved_attributes(
+    __name__,
+    {
+        "crd_documents": "tars_components.pipeline",
+        "expand": "tars_components.pipeline",
+        "expand_server": "tars_components.pipeline",
+    },
+)
+
 __all__ = [
     "conversion_violations",
     "convert",
     "crd_document",
-    "crd_documents",
-    "expand",
-    "expand_server",
+    "custom_resources",
     "refused_statefulset_violations",
+    "server_objects",
+    "workload_objects",
 ]

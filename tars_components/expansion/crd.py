@@ -9,29 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..loading.document_set import DocumentSet
 from ..models import (
     V1BETA2,
     V1BETA3,
     Document,
     TFrameworkConfigDocument,
     TServerDocument,
-    TTemplateDocument,
 )
 from ..models.conversion import convert
 from ..models.vocabulary import CONVERSION_ANNOTATION
-from ..mutation import mutate_server, mutate_template
+from ..mutation import mutate_server
 from ..mutation.tframework import resolve_expand
 from ..rules.crd_mode import conversion_violations, refused_statefulset_violations
 from ..settings.options import Options
-from .rollout import apply_rollouts
+from ..stages import Prepared
 
 
-def crd_documents(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
-    """The TFrameworkConfigs, TTemplates and TServers (in that order, each in load order) as
-    the custom resources of ``options.crd_api_version`` that the TarsK8S webhook admits,
-    each TServer at its Rollout's step (:mod:`tars_components.expansion.rollout`)."""
-    stack = apply_rollouts(stack)
+def custom_resources(prepared: Prepared, options: Options = Options()) -> list[dict[str, Any]]:
+    """The TFrameworkConfigs, TTemplates and TServers of a prepared stack (in that order, each
+    in load order) as the custom resources of ``options.crd_api_version`` that the TarsK8S
+    webhook admits, each TServer at its Rollout's step."""
+    stack = prepared.stack
     ordered: list[Document] = [*stack.frameworks, *stack.templates, *stack.servers]
     return [crd_document(doc, stack.framework(doc.namespace), options) for doc in ordered]
 
@@ -39,21 +37,20 @@ def crd_documents(stack: DocumentSet, options: Options = Options()) -> list[dict
 def crd_document(
     document: Document, framework: TFrameworkConfigDocument | None, options: Options
 ) -> dict[str, Any]:
-    """One document as its custom resource of ``options.crd_api_version``.
+    """One prepared document as its custom resource of ``options.crd_api_version``.
 
-    A TServer is mutated as written (so v1beta3 gates survive in the conversion annotation),
-    converted, then mutated again as the target version's webhook would (e.g. v1beta3 adds
-    ``tars.io/ServerID``); ``framework`` is its namespace's ``tars-framework`` config. Its
+    A TServer, admitted as written (so v1beta3 gates survive in the conversion annotation), is
+    converted, then defaulted as the target version's webhook admits the converted object
+    (e.g. v1beta3 adds ``tars.io/ServerID``: part of the conversion, not a second run of the
+    mutation stage); ``framework`` is its namespace's ``tars-framework`` config. Its
     claim templates keep only the metadata both CRD versions declare (labels, annotations):
     the API server would prune a ``name`` or ``namespace`` (the seed's example has them).
     """
     version = options.crd_api_version
     if isinstance(document, TServerDocument):
-        converted = convert(mutate_server(document, framework).to_dict(), version)
+        converted = convert(document.to_dict(), version)
         target = TServerDocument.model_validate(converted)
         return _without_pruned_claim_metadata(mutate_server(target, framework).to_dict())
-    if isinstance(document, TTemplateDocument):
-        return convert(mutate_template(document).to_dict(), version)
     if isinstance(document, TFrameworkConfigDocument):
         document = resolve_expand(document)  # a reference left unresolved: its placeholder
     return convert(document.to_dict(), version)
@@ -86,6 +83,6 @@ __all__ = [
     "conversion_violations",
     "convert",
     "crd_document",
-    "crd_documents",
+    "custom_resources",
     "refused_statefulset_violations",
 ]

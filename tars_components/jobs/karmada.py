@@ -31,6 +31,7 @@ from ..models.vocabulary import LABEL_APP, LABEL_SERVER
 from ..pipeline import build
 from ..rules.clusters import stack_inventory
 from ..settings.options import Options
+from ..stages import for_cluster
 
 if TYPE_CHECKING:
     from ..secrets.hashing import AccountHashing
@@ -79,7 +80,7 @@ def karmada_build(
     """The Karmada hand-over of a stack with clusters (nothing but the violations when any
     cluster's result has a rule error). ``hashing`` salts TAccount passwords alike for every
     cluster (keyed, so that the object written once is every cluster's)."""
-    from .multicluster import build_clusters, cluster_stack
+    from .multicluster import build_clusters
 
     inventory, _ = stack_inventory(stack, configured)
     shared = {c.name: hashing for c in inventory.clusters} if hashing is not None else None
@@ -87,7 +88,7 @@ def karmada_build(
     violations = result.all_violations
     if not result.ok:
         return KarmadaBuild(violations=violations)
-    base = build(cluster_stack(stack, inventory, None), options, hashing)
+    base = build(for_cluster(stack, inventory, None), options, hashing)
     per_cluster = {r.cluster.name: {_key(o): o for o in r.build.objects} for r in result.results}
     names = list(per_cluster)
     order: dict[Key, dict[str, Any]] = {}

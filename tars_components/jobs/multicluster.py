@@ -1,9 +1,10 @@
 """One environment on several clusters (docs/concepts/clusters.md): the fan-out before
 mutation.
 
-Given a loaded stack and its :class:`~tars_components.rules.clusters.Inventory`,
-:func:`cluster_stack` gives one cluster's documents (the overrides applied, in precedence
-order: every cluster, then clusters matching labels, then the named cluster); each flows through
+Given a loaded stack and its :class:`~tars_components.models.cluster.Inventory`,
+:func:`~tars_components.stages.for_cluster` gives one cluster's documents (the overrides
+applied, in precedence order: every cluster, then clusters matching labels, then the named
+cluster); each flows through
 the same :func:`~tars_components.pipeline.build` as a one-cluster stack, and every violation
 of its result names the cluster. :func:`build_clusters`, :func:`validate_clusters` and
 :func:`diff_clusters` are the jobs of ``render``, ``validate`` and ``diff``; they are pure
@@ -12,122 +13,23 @@ but for reading the stack directories. :func:`render_clusters` writes ``OUT/<clu
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..kernel.errors import UsageError, Violation, has_errors, sorted_violations
-from ..loading.clusters import has_cluster_documents, without_cluster_documents
-from ..loading.document_set import DocumentSet, Rejected
-from ..loading.documents import build_document, identity_of
-from ..models import Document, TServerDocument
-from ..models.cluster import Cluster, Inventory, Override
+from ..loading.clusters import has_cluster_documents
+from ..loading.document_set import DocumentSet
+from ..models.cluster import Cluster, Inventory
 from ..pipeline import Build, all_violations, build
-from ..rules.clusters import clamped_replicas, cluster_violations, stack_inventory
+from ..rules.clusters import cluster_violations, stack_inventory
 from ..settings.options import Options
+from ..stages import for_cluster
 
 if TYPE_CHECKING:
     from ..diff.stacks import StackDiff
     from ..secrets.hashing import AccountHashing
-
-
-def cluster_stack(stack: DocumentSet, inventory: Inventory, cluster: Cluster | None) -> DocumentSet:
-    """The documents of ``stack`` as ``cluster`` gets them: the Cluster and ClusterOverride
-    documents left out, documents an override excludes left out, the TServer fields of the
-    overrides set (later overrides win). ``cluster`` None: the overrides for every cluster
-    only (what Karmada gets once). A TServer an override makes invalid is reported like a
-    loaded one (its schema code), in the returned stack's ``violations``."""
-    base = without_cluster_documents(stack)
-    overrides = (
-        [o for o in inventory.overrides if o.level == 0]
-        if cluster is None
-        else inventory.for_cluster(cluster)
-    )
-    if not overrides:
-        return base
-    documents: list[Document] = []
-    rejected: list[Rejected] = list(base.rejected)
-    found: list[Violation] = []
-    for doc in base.documents:
-        chosen = [o for o in overrides if o.selects(doc.kind, doc.name)]
-        if _excluded(chosen):
-            continue
-        changes = [o for o in chosen if o.fields]
-        if not changes or not isinstance(doc, TServerDocument):
-            documents.append(doc)
-            continue
-        body = doc.to_dict()
-        for override in changes:
-            apply_fields(body, override)
-            clamped = clamped_replicas(override, doc)
-            if clamped is not None:
-                found.append(clamped)
-        built, problems = build_document(body, doc.source, base.namespace)
-        found.extend(problems)
-        if built is None:
-            rejected.append(identity_of(body, base.namespace, doc.source))
-        else:
-            documents.append(built)
-    objects = tuple(
-        o
-        for o in base.objects
-        if not _excluded([x for x in overrides if x.selects(o.kind, o.name)])
-    )
-    return replace(
-        base,
-        documents=tuple(documents),
-        objects=objects,
-        rejected=tuple(rejected),
-        violations=(*base.violations, *found),
-    )
-
-
-def _excluded(overrides: Sequence[Override]) -> bool:
-    """The last override (highest precedence) that says ``exclude`` decides."""
-    verdict = False
-    for o in overrides:
-        if o.exclude is not None:
-            verdict = o.exclude
-    return verdict
-
-
-def apply_fields(body: dict[str, Any], override: Override) -> None:
-    """Set an override's TServer fields on a TServer ``body`` (as written): ``replicas`` and
-    ``nodeSelector`` replace ``spec.k8s``'s, ``env`` replaces or adds variables by name,
-    ``resources`` merges into ``spec.k8s.resources`` (requests and limits by resource),
-    ``release`` merges into ``spec.release`` (id, image, ...)."""
-    spec = body.setdefault("spec", {})
-    k8s = spec.setdefault("k8s", {})
-    fields = override.fields
-    if "replicas" in fields:
-        k8s["replicas"] = fields["replicas"]
-    if "nodeSelector" in fields:
-        k8s["nodeSelector"] = copy.deepcopy(list(fields["nodeSelector"]))
-    if "env" in fields:
-        env = [dict(e) for e in k8s.get("env") or []]
-        for var in fields["env"]:
-            index = next((i for i, e in enumerate(env) if e.get("name") == var["name"]), None)
-            if index is None:
-                env.append(copy.deepcopy(dict(var)))
-            else:
-                env[index] = copy.deepcopy(dict(var))
-        k8s["env"] = env
-    if "resources" in fields:
-        k8s["resources"] = _merged(k8s.get("resources") or {}, fields["resources"])
-    if "release" in fields:
-        spec["release"] = _merged(spec.get("release") or {}, fields["release"])
-
-
-def _merged(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
-    out = dict(copy.deepcopy(dict(old)))
-    for key, value in new.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
-            out[key] = _merged(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
 
 
 @dataclass(frozen=True)
@@ -194,7 +96,7 @@ def build_clusters(
         return ClustersBuild(inventory, sorted_violations(found))
     results = []
     for cluster in selected(inventory, only):
-        own = cluster_stack(stack, inventory, cluster)
+        own = for_cluster(stack, inventory, cluster)
         result = build(own, options, (hashing or {}).get(cluster.name))
         tagged = list(cluster_violations(result.violations, cluster.name))
         results.append(ClusterBuild(cluster, own, replace(result, violations=tagged)))
@@ -239,12 +141,12 @@ def validate_clusters(
         if previous is not None:
             before, _ = stack_inventory(previous, configured)
         for cluster in selected(inventory, only):
-            own = cluster_stack(stack, inventory, cluster)
+            own = for_cluster(stack, inventory, cluster)
             old = None
             if previous is not None and before is not None:
                 old_cluster = before.cluster(cluster.name)
                 old = (
-                    cluster_stack(previous, before, old_cluster)
+                    for_cluster(previous, before, old_cluster)
                     if old_cluster is not None
                     else DocumentSet(namespace=previous.namespace)
                 )
@@ -294,12 +196,12 @@ def diff_clusters(
     for cluster in selected(inventory, only):
         old_cluster = before.cluster(cluster.name)
         old = (
-            cluster_stack(previous, before, old_cluster)
+            for_cluster(previous, before, old_cluster)
             if old_cluster is not None or not before
             else DocumentSet(namespace=previous.namespace)
         )
         result = diff_stacks(
-            old, cluster_stack(current, inventory, cluster), options, external_replicas
+            old, for_cluster(current, inventory, cluster), options, external_replicas
         )
         result = replace(
             result,

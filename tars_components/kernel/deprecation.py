@@ -23,6 +23,7 @@ MOVED_MODULES: dict[str, str] = {
     "document_set": "loading.document_set",
     "errors": "kernel.errors",
     "expansion.layout": "rules.layout",
+    "expansion.rollout": "stages.rollouts",
     "helmlib": "loading.helm",
     "import_plan": "jobs.import_plan",
     "importer": "jobs.importer",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,7 +28,6 @@ from ..models.rollout import (
     ROLLOUT_API_VERSION,
     Rollout,
     RolloutDocument,
-    RolloutStep,
     max_unavailable_problem,
     step_problem,
 )
@@ -38,32 +36,6 @@ from .schema_rules import document_schema_violation
 
 KIND = RolloutDocument.KIND
 GROUP = ROLLOUT_API_VERSION.split("/", 1)[0]
-
-
-@dataclass(frozen=True)
-class RolloutSource(Source):
-    """The source of a TServer at its Rollout's step: the TServer's own file and lines, plus
-    its :class:`~tars_components.models.rollout.RolloutStep` (the expansion reads it once per
-    server with :func:`step_of` and hands it to the workload builders)."""
-
-    step: RolloutStep | None = field(default=None, compare=False, repr=False)
-
-    def __bool__(self) -> bool:
-        """False for a document built in code (no file): reported without a location, as
-        any such document is."""
-        return bool(self.file)
-
-    @classmethod
-    def over(cls, source: Source | None, step: RolloutStep) -> RolloutSource:
-        """``source`` (None: a document built in code) with the step."""
-        if source is None:
-            return cls("", 0, None, (), step)
-        return cls(source.file, source.index, source.file_index, source.prefix, step)
-
-
-def step_of(source: Source | None) -> RolloutStep | None:
-    """The Rollout step behind a TServer, if a Rollout drives it."""
-    return source.step if isinstance(source, RolloutSource) else None
 
 
 def is_rollout(raw: Any) -> bool:
@@ -280,9 +252,7 @@ def _message(error: Mapping[str, Any]) -> str:
 
 __all__ = [
     "KIND",
-    "RolloutSource",
     "Rollouts",
     "identify_rollout",
     "is_rollout",
-    "step_of",
 ]

@@ -123,6 +123,10 @@ class Rollout:
         return self.steps[self.step] if self.step < len(self.steps) else None
 
 
+ServerKey = tuple[str, str]
+"""A TServer's ``(namespace, name)``: how a Rollout names the server it drives."""
+
+
 @dataclass(frozen=True)
 class RolloutStep:
     """Where a Rollout holds its TServer, as the workload builders take it: the Rollout, the

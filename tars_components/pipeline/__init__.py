@@ -5,7 +5,9 @@
   collisions, what crd mode adds);
 * :func:`all_violations`: :func:`check` plus, against the previous version of the stack, the
   change rules, with create-only violations dropped for documents that already exist;
-* :func:`build`: :func:`check`, then the objects (``render``, the components);
+* :func:`build`: :func:`check`, then the stages (:mod:`tars_components.stages`) and the
+  objects (``render``, the components); :func:`expand`, :func:`expand_server` and
+  :func:`crd_documents` are the stages and the objects without the check;
 * :func:`validate`: load a stack directory (and its previous version) and
   :func:`all_violations` (``validate``, the Pulumi program).
 
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..expansion import crd_documents, expand
+from ..expansion import custom_resources, server_objects, workload_objects
 from ..expansion.ownership import apply_ownership, server_ownerships
 from ..expansion.resources import kind_documents, plain_objects
 from ..expansion.tconfig import config_maps
@@ -31,13 +33,14 @@ from ..kernel.errors import LoadError, LoadProblem, Violation, has_errors, sorte
 from ..kernel.registry import WITH_OPTIONS, WITH_PREVIOUS, WITH_PREVIOUS_AND_OPTIONS
 from ..loading.document_set import DocumentSet
 from ..loading.load import load_stack
-from ..models import FRAMEWORK_CONFIG_NAME, TFrameworkConfigDocument
+from ..models import FRAMEWORK_CONFIG_NAME, TFrameworkConfigDocument, TServerDocument
 from ..rules import validate as validate_rules
 from ..rules import without_create_only
 from ..rules.catalog import run as run_checks
 from ..rules.objects import overwritten_by_output
 from ..secrets.hashing import AccountHashing
 from ..settings.options import Mode, Options, ReleaseTag
+from ..stages import prepare, prepare_server
 
 if TYPE_CHECKING:
     from ..kernel.limits import Limits
@@ -193,14 +196,41 @@ def output_objects(
     account, for a build that is only compared). Fields another manager owns (``external``,
     docs/concepts/ownership.md) are left out."""
     objects = plain_objects(stack)
+    prepared = prepare(stack)
     if options.mode == Mode.CRD:
-        objects.extend(crd_documents(stack, options))
+        objects.extend(custom_resources(prepared, options))
         objects.extend(kind_documents(stack, options, hashing=hashing))
     else:
-        objects.extend(expand(stack, options))
+        objects.extend(workload_objects(prepared, options))
         if options.tconfig_config_maps:
             objects.extend(config_maps(stack))
     return apply_ownership(objects, server_ownerships(stack, options))
+
+
+def expand(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
+    """Every Kubernetes object of a stack's TServers (expand mode), each at its Rollout's
+    step, as the TarsK8S controller would create them from the admitted documents (per
+    server, in load order: Service, then StatefulSet or DaemonSet). No check: see
+    :func:`build`."""
+    return workload_objects(prepare(stack), options)
+
+
+def expand_server(
+    server: TServerDocument,
+    framework: TFrameworkConfigDocument | None = None,
+    options: Options = Options(),
+) -> list[dict[str, Any]]:
+    """The objects of one TServer, admitted with its namespace's ``framework`` config: its
+    Service (none for DaemonSet servers), then its StatefulSet or DaemonSet (none for a
+    DaemonSet server without a release)."""
+    return server_objects(prepare_server(server, framework).admitted, framework, options)
+
+
+def crd_documents(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:
+    """The TFrameworkConfigs, TTemplates and TServers of a stack (in that order, each in load
+    order) as the custom resources of ``options.crd_api_version`` that the TarsK8S webhook
+    admits, each TServer at its Rollout's step. No check: see :func:`build`."""
+    return custom_resources(prepare(stack), options)
 
 
 def build(

@@ -26,7 +26,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("loading",),  # files → a DocumentSet, with every source (helm-lib, TDeploy, Rollout, ...)
     ("mutation",),  # the mutating webhook: documents → documents
     ("rules",),  # the admission rules and this project's, and the one walk of their checks
-    ("expansion",),  # TServer → Service and StatefulSet/DaemonSet, the other kinds' objects
+    ("stages",),  # overrides, rollouts and mutation in one order: a checked stack → prepared
+    ("expansion",),  # prepared TServer → Service and StatefulSet/DaemonSet, the other objects
     ("pipeline",),  # check and build: the one sequence of the stages
     ("diff",),  # two builds (or a build and a cluster) → changes
     ("jobs",),  # render, convert, import, clusters and Karmada, stack config

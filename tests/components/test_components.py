@@ -39,12 +39,13 @@ from tars_components.components.testing import (
     ValidationFailed,
     record,
 )
-from tars_components.expansion import convert, expand, expand_server
+from tars_components.expansion import convert
 from tars_components.fileio.yaml_writer import dump
 from tars_components.loading.documents import parse_document
 from tars_components.loading.load import load_texts
 from tars_components.models import V1BETA2, V1BETA3, TFrameworkConfigDocument, TServerDocument
 from tars_components.mutation import mutate_server, mutate_template
+from tars_components.pipeline import expand, expand_server
 from tars_components.settings.options import Mode, Options
 
 VALIDATION = "pulumi-python:dynamic/tars:TarsValidation"

@@ -44,9 +44,9 @@ from tars_components.components.testing import (
     record,
     strip_secrets,
 )
-from tars_components.expansion import crd_documents, expand
 from tars_components.loading.load import load_texts
 from tars_components.models import TServerDocument
+from tars_components.pipeline import crd_documents, expand
 from tars_components.settings.options import Mode, Options
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,8 +16,8 @@ from tars_components.components.stateful import (
     replacing_fields,
 )
 from tars_components.components.testing import record
-from tars_components.expansion import expand_server
 from tars_components.loading.documents import parse_document
+from tars_components.pipeline import expand_server
 from tars_components.settings.options import Options
 
 CONFIG = parse_document(FRAMEWORK)

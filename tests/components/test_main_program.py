@@ -18,11 +18,11 @@ from support.builders.documents import plain, tars_server
 
 from tars_components.cli import main as cli
 from tars_components.components.testing import Recording, RecordingMocks, record
-from tars_components.expansion import crd_documents, expand
 from tars_components.fileio.yaml_writer import dump
 from tars_components.jobs.config import read_stack_config
 from tars_components.jobs.render import render_path
 from tars_components.loading.load import load_stack
+from tars_components.pipeline import crd_documents, expand
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = str(ROOT / "__main__.py")

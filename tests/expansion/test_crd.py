@@ -16,9 +16,9 @@ from support.builders.documents import (
     tars_server,
 )
 
-from tars_components.expansion import convert, crd_documents
+from tars_components.expansion import convert
 from tars_components.loading.load import load_texts
-from tars_components.pipeline import build
+from tars_components.pipeline import build, crd_documents
 from tars_components.settings.options import Mode, Options
 
 V1BETA2 = "k8s.tars.io/v1beta2"

@@ -17,10 +17,10 @@ from support.builders.documents import (
     template,
 )
 
-from tars_components.expansion import expand
 from tars_components.expansion.quantity import canonical_quantity
 from tars_components.fileio.yaml_writer import dump
 from tars_components.loading.load import load_texts
+from tars_components.pipeline import expand
 from tars_components.settings.options import Options
 
 LABELS = {"tars.io/ServerApp": "Test", "tars.io/ServerName": "DemoTest"}
@@ -565,8 +565,8 @@ class FakeOutput:
 
 
 def test_deferred_release_and_env_values_are_placed_as_is() -> None:
-    from tars_components.expansion import expand_server
     from tars_components.models import TFrameworkConfigDocument, TServerDocument
+    from tars_components.pipeline import expand_server
 
     image, release_id, env_value = FakeOutput(), FakeOutput(), FakeOutput()
     doc = tars_server(env=[{"name": "TOKEN", "value": "x"}])

@@ -12,8 +12,8 @@ from typing import Any
 import yaml
 from support.builders.golden_seed import SEED_TARSCONFIG
 
-from tars_components.expansion import expand
 from tars_components.loading.load import load_texts
+from tars_components.pipeline import expand
 from tars_components.settings.options import Options
 
 

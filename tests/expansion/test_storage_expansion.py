@@ -6,9 +6,9 @@ from __future__ import annotations
 from support.builders.documents import load, objects
 from support.builders.storage import data_mount, db_server
 
-from tars_components.expansion import expand
 from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from tars_components.expansion.storage import claim_patches, hold_claims
+from tars_components.pipeline import expand
 from tars_components.rules.storage import storage_changes
 from tars_components.settings.options import Mode, Options
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from tars_components.expansion import crd_documents, expand
 from tars_components.fileio.yaml_writer import dump, looks_typed
 from tars_components.loading.load import load_stack
+from tars_components.pipeline import crd_documents, expand
 from tars_components.settings.options import Options
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,10 +9,11 @@ from typing import Any
 from support.builders.clusters import override, stellaris_cluster
 from support.builders.documents import load, normal_server, tars_server
 
-from tars_components.jobs.multicluster import build_clusters, cluster_stack
+from tars_components.jobs.multicluster import build_clusters
 from tars_components.pipeline import build
 from tars_components.rules.clusters import stack_inventory
 from tars_components.settings.options import Options
+from tars_components.stages import for_cluster
 
 OPTIONS = Options(namespace="tars-dev")
 SERVER = "test-demotest"
@@ -140,7 +141,7 @@ def test_base_for_karmada_has_only_every_cluster_overrides() -> None:
         override("bj", clusters=["bj"], replicas=3),
     )
     inventory, _ = stack_inventory(stack)
-    base = cluster_stack(stack, inventory, None)
+    base = for_cluster(stack, inventory, None)
     assert [s.spec.k8s.replicas for s in base.servers] == [2]
 
 

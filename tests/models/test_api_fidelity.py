@@ -22,12 +22,11 @@ from support.builders.documents import (
 )
 from support.engines.cli import run
 
-from tars_components.expansion import crd_documents
 from tars_components.kernel.errors import Violation
 from tars_components.loading.load import load_texts
 from tars_components.models.base import is_image_reference
 from tars_components.mutation import mutate
-from tars_components.pipeline import build
+from tars_components.pipeline import build, crd_documents
 from tars_components.rules import validate
 from tars_components.rules.objects import name_problem
 from tars_components.settings.options import Mode, Options

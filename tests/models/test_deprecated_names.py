@@ -118,3 +118,15 @@ def test_names_that_left_rules_clusters_import_from_there_with_a_warning() -> No
         exec("from tars_components.rules.clusters import FIELD_OVERRIDES as old", found := {})
     exec("from tars_components.rules.clusters import Cluster as old", found := {})
     assert found["old"] is Cluster
+
+
+@pytest.mark.parametrize("name", ["expand", "expand_server", "crd_documents"])
+def test_compositions_that_left_expansion_import_from_there_with_a_warning(name: str) -> None:
+    """``expansion`` keeps only the builders of prepared documents; the one-call compositions
+    (stages, then objects) are the pipeline's, and the old path still gives them."""
+    from tars_components import pipeline
+
+    with pytest.warns(DeprecationWarning, match="use tars_components.pipeline"):
+        exec(f"from tars_components.expansion import {name} as old", found := {})
+    assert found["old"] is getattr(pipeline, name)
+    assert getattr(tars_components, name) is getattr(pipeline, name)

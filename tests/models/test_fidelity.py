@@ -26,11 +26,10 @@ from support.builders.documents import (
     template,
 )
 
-from tars_components.expansion import crd_documents
 from tars_components.jobs.render import render_files, render_path
 from tars_components.kernel.errors import Severity
 from tars_components.loading.load import load_texts
-from tars_components.pipeline import build, check
+from tars_components.pipeline import build, check, crd_documents
 from tars_components.rules.layout import document_paths, layout_violations, output_path
 from tars_components.settings.options import Mode, Options
 

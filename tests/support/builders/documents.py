@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tars_components.expansion import expand
 from tars_components.fileio.yaml_writer import dump
 from tars_components.loading.load import load_texts
+from tars_components.pipeline import expand
 from tars_components.settings.options import Options
 
 NAMESPACE = "tars-dev"

@@ -11,13 +11,12 @@ from support.builders.documents import NAMESPACE, load
 from support.builders.rollouts import NEW_IMAGE, STABLE_IMAGE, rollout, server
 
 from tars_components.expansion.awaits import COUNTED, OBSERVED, READY, ROLLED
-from tars_components.expansion.rollout import apply_rollouts, plan_lines
 from tars_components.expansion.statefulset import build_statefulset
 from tars_components.expansion.tapp import build_tapp
-from tars_components.loading.rollout import step_of
-from tars_components.mutation import mutate
 from tars_components.pipeline import build
 from tars_components.settings.options import Mode, Options, Workload
+from tars_components.stages import prepare
+from tars_components.stages.rollouts import apply_rollouts, plan_lines
 
 EXPAND = Options(namespace=NAMESPACE)
 CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)
@@ -68,12 +67,15 @@ def test_percentages_round_up() -> None:
     assert found["rollingUpdate"]["partition"] == 1
 
 
-def test_apply_is_pure_and_idempotent() -> None:
+def test_apply_is_pure() -> None:
     stack = load(server(), rollout(1))
-    once = apply_rollouts(stack)
-    assert apply_rollouts(once).documents == once.documents
+    rolled, steps = apply_rollouts(stack)
+    again, same_steps = apply_rollouts(stack)
+    assert (again.documents, same_steps) == (rolled.documents, steps)
+    assert list(steps) == [(NAMESPACE, stack.servers[0].name)]
     assert stack.servers[0].spec.k8s.update_strategy.rolling_update is not None
     assert stack.servers[0].spec.k8s.update_strategy.rolling_update.partition == 0
+    assert rolled.servers[0].source == stack.servers[0].source  # still its own file and lines
 
 
 def test_plan_line() -> None:
@@ -133,10 +135,11 @@ def test_without_rollout_the_output_is_unchanged() -> None:
 
 def test_the_workload_builders_take_the_step_as_an_argument() -> None:
     """A builder is a function of its arguments: the Rollout step reaches it as a
-    ``RolloutStep``, never read back from where the document came from."""
-    rolled = mutate(apply_rollouts(load(server(), rollout(0, maxUnavailable=2))))
-    document = rolled.servers[0]
-    step = step_of(document.source)
+    ``RolloutStep`` beside the prepared document, never read back from where the document
+    came from."""
+    prepared = prepare(load(server(), rollout(0, maxUnavailable=2)))
+    document = prepared.stack.servers[0]
+    step = prepared.step(document)
     assert step is not None and (step.partition, step.replicas) == (3, 4)
     tapp = Options(namespace=NAMESPACE, workload=Workload.TAPP)
     at_step = build_tapp(document, None, tapp, step)["spec"]

@@ -1,12 +1,14 @@
-"""Rollouts applied to their TServers before expansion, and the plan they give
+"""The rollout stage: each TServer at its Rollout's step, and the plan that gives
 (docs/concepts/rollout.md).
 
 :func:`apply_rollouts` is a pure transformation of a stack: each TServer a valid Rollout
 drives gets ``spec.k8s.updateStrategy`` RollingUpdate with the step's partition (``R - n_k``),
-and on ``abort`` the ``stable`` release with partition 0. Both modes build from the result: the
-StatefulSet's ``updateStrategy`` in expand mode, the TServer's (which the controller copies)
-in crd mode. :func:`plans` says which ordinals run which release; :func:`plan_changes` what
-changes between two stacks, ordinal by ordinal.
+and on ``abort`` the ``stable`` release with partition 0; beside the stack it returns each
+such server's :class:`~tars_components.models.rollout.RolloutStep`, which the workload
+builders take as an argument. Both modes build from the result: the StatefulSet's
+``updateStrategy`` in expand mode, the TServer's (which the controller copies) in crd mode.
+Only :mod:`tars_components.stages` calls it. :func:`plans` says which ordinals run which
+release; :func:`release_changes` what changes between two stacks, ordinal by ordinal.
 """
 
 from __future__ import annotations
@@ -18,13 +20,14 @@ from typing import Any
 
 from ..kernel.errors import Violation
 from ..loading.document_set import DocumentSet
-from ..loading.rollout import Rollouts, RolloutSource, step_of
-from ..models import Document, Source, TServerDocument
+from ..loading.rollout import Rollouts
+from ..models import Document, TServerDocument
 from ..models.rollout import (
     ROLLOUT_API_VERSION,
     Rollout,
     RolloutSpec,
     RolloutStep,
+    ServerKey,
     partition,
 )
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
@@ -80,14 +83,14 @@ def _release_id(value: object) -> str:
     return value if isinstance(value, str) else "the new release"
 
 
-def _driven(stack: DocumentSet) -> dict[tuple[str, str], tuple[Rollout, TServerDocument]]:
+def _driven(stack: DocumentSet) -> dict[ServerKey, tuple[Rollout, TServerDocument]]:
     """Each TServer a Rollout drives (the first Rollout of a name; TP010 reports the others)."""
     if not stack.rollouts:
         return {}
-    rollouts: dict[tuple[str, str], Rollout] = {}
+    rollouts: dict[ServerKey, Rollout] = {}
     for rollout in stack.rollouts:
         rollouts.setdefault((rollout.namespace, rollout.name), rollout)
-    found: dict[tuple[str, str], tuple[Rollout, TServerDocument]] = {}
+    found: dict[ServerKey, tuple[Rollout, TServerDocument]] = {}
     for server in stack.servers:
         key = (server.namespace, server.name)
         driver = rollouts.get(key)
@@ -106,15 +109,11 @@ def _strategy(step: int) -> UpdateStrategy:
     )
 
 
-def rolled_out(rollout: Rollout, server: TServerDocument) -> TServerDocument:
+def rolled_out(rollout: Rollout, server: TServerDocument) -> tuple[TServerDocument, RolloutStep]:
     """One TServer at its Rollout's declared step: partition ``R - n_k`` (0 and the stable
-    release on abort). Shallow copies of the server, its spec and its ``k8s``
-    (:meth:`~tars_components.models.base.TarsModel.replaced`): the rest is shared."""
-    return _at_step(rollout, server, server.source)
-
-
-def _at_step(rollout: Rollout, server: TServerDocument, source: Source | None) -> TServerDocument:
-    """:func:`rolled_out`, given the server's ``source`` (read once by the caller)."""
+    release on abort), and that step. Shallow copies of the server, its spec and its ``k8s``
+    (:meth:`~tars_components.models.base.TarsModel.replaced`): the rest is shared, its source
+    (file and lines) too."""
     k8s = server.spec.k8s
     step = partition(rollout, k8s.replicas)
     spec_update: dict[str, object] = {"k8s": k8s.replaced(update_strategy=_strategy(step))}
@@ -122,26 +121,30 @@ def _at_step(rollout: Rollout, server: TServerDocument, source: Source | None) -
     if rollout.abort and release is not None:
         spec_update["release"] = release.replaced(id=rollout.stable_id, image=rollout.stable_image)
     copied = server.replaced(spec=server.spec.replaced(**spec_update))
-    copied.with_source(RolloutSource.over(source, RolloutStep(rollout, step, k8s.replicas)))
-    return copied
+    return copied, RolloutStep(rollout, step, k8s.replicas)
 
 
-def apply_rollouts(stack: DocumentSet) -> DocumentSet:
-    """The stack with every driven TServer at its declared step (:func:`rolled_out`); the
-    same stack when it has no Rollout. Idempotent."""
+def apply_rollouts(stack: DocumentSet) -> tuple[DocumentSet, dict[ServerKey, RolloutStep]]:
+    """The stack with every driven TServer at its declared step (:func:`rolled_out`), and
+    each such server's step by ``(namespace, name)``; the same stack and no step when it has
+    no Rollout."""
     driven = _driven(stack)
     if not driven:
-        return stack
-    by_document = {id(server): (rollout, server) for rollout, server in driven.values()}
+        return stack, {}
+    by_document = {id(server): rollout for rollout, server in driven.values()}
     documents: list[Document] = []
+    steps: dict[ServerKey, RolloutStep] = {}
     for doc in stack.documents:
-        found = by_document.get(id(doc))
-        if found is not None:
-            source = doc.source
-            if step_of(source) is None:  # not twice
-                doc = _at_step(*found, source)
+        rollout = by_document.get(id(doc))
+        if rollout is not None and isinstance(doc, TServerDocument):
+            doc, steps[(doc.namespace, doc.name)] = rolled_out(rollout, doc)
         documents.append(doc)
-    return stack.with_documents(documents)
+    return stack.with_documents(documents), steps
+
+
+def drivers(stack: DocumentSet) -> dict[ServerKey, Rollout]:
+    """The Rollout that drives each TServer of ``stack``, by ``(namespace, name)``."""
+    return {key: rollout for key, (rollout, _) in _driven(stack).items()}
 
 
 def rollout_for(
@@ -245,6 +248,7 @@ def release_changes(previous: DocumentSet, current: DocumentSet) -> list[str]:
 __all__ = [
     "Plan",
     "apply_rollouts",
+    "drivers",
     "ordinal_releases",
     "plan_lines",
     "plan_of",
