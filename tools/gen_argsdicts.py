@@ -145,7 +145,7 @@ def _blocks(
             for version, name in FRAMEWORK_VERSIONS.items():
                 blocks.extend(_version_blocks(model, todo, inputs, name, version))
         else:
-            blocks.append(_block(model, todo, inputs, _name(model)))
+            blocks.append(_block(model, todo, inputs, args_dict_name(model)))
     return blocks
 
 
@@ -157,7 +157,8 @@ EXTRA_SHAPES = [
 """Shapes of one served version, besides one per model."""
 
 
-def _name(model: type[BaseModel]) -> str:
+def args_dict_name(model: type[BaseModel]) -> str:
+    """The name of ``model``'s ArgsDict (``TServerDocument`` → ``TServerArgsDict``)."""
     return f"{model.__name__.removesuffix('Document')}ArgsDict"
 
 
@@ -185,10 +186,10 @@ def _version_blocks(
     blocks: list[str] = []
     shapes: dict[str, str] = {}
     for name, info in model.model_fields.items():
-        key = _key(model, name, info)
+        key = yaml_key(model, name, info)
         if key in sections:
-            section = _model_of(info.annotation)
-            shapes[key] = f"{_name(section).removesuffix('ArgsDict')}{suffix}ArgsDict"
+            section = model_of(info.annotation)
+            shapes[key] = f"{args_dict_name(section).removesuffix('ArgsDict')}{suffix}ArgsDict"
             blocks.append(
                 _block(
                     section,
@@ -214,14 +215,16 @@ def _version_blocks(
     return [doc, *blocks]
 
 
-def _model_of(annotation: Any) -> type[BaseModel]:
+def model_of(annotation: Any) -> type[BaseModel]:
+    """The model a field's annotation holds (``K8sSpec | None`` → ``K8sSpec``)."""
     for arg in (annotation, *typing.get_args(annotation)):
         if isinstance(arg, type) and issubclass(arg, BaseModel):
             return arg
     raise TypeError(f"no model in {annotation!r}")
 
 
-def _key(model: type[BaseModel], name: str, info: Any) -> str:
+def yaml_key(model: type[BaseModel], name: str, info: Any) -> str:
+    """The key of field ``name`` of ``model`` in the YAML documents (its camelCase alias)."""
     # The alias generator's key: models build lazily (``defer_build``), and before a
     # build some pydantic versions (2.6) have not applied the generator to the fields yet.
     generator = model.model_config.get("alias_generator")
@@ -253,7 +256,7 @@ def _block(
     for name, info in model.model_fields.items():
         if not envelope and name in ENVELOPE:
             continue
-        key = _key(model, name, info)
+        key = yaml_key(model, name, info)
         if key in absent:
             continue
         plain = not inputs or (model.__name__, name) in PLAIN_FIELDS
@@ -273,7 +276,7 @@ def generate() -> str:
     aliases = _aliases()
     blocks = aliases + blocks
     todo = seen
-    names = [_name(m) for m in todo] + EXTRA_SHAPES + list(ENUMS)
+    names = [args_dict_name(m) for m in todo] + EXTRA_SHAPES + list(ENUMS)
     header = '''"""Section shapes as TypedDicts (``...ArgsDict``, as pulumi-kubernetes generates
 them), camelCase keys as in YAML. Generated from the pydantic models by
 ``tools/gen_argsdicts.py``; do not edit.

@@ -91,8 +91,11 @@ class EnvVar(TarsModel):
     """One environment variable of the main container: ``value`` or ``valueFrom``."""
 
     name: Annotated[str, pattern(P_ENV_NAME)]
+    """The variable's name. Required."""
     value: PlacedStr = None
+    """Its value (a secret Input stays secret). Give this or ``valueFrom``."""
     value_from: EnvVarSource | None = None
+    """A Kubernetes ``EnvVarSource`` (``fieldRef``, ``secretKeyRef``, …) as in YAML."""
 
     @model_validator(mode="after")
     def _value_or_value_from(self) -> "EnvVar":

@@ -79,8 +79,11 @@ class Authorization(TarsModel):
     """One role grant; ``flag`` scopes it (``*`` or ``App.Server`` patterns)."""
 
     role: Annotated[Role, Lax]
+    """The role granted. Required."""
     flag: Annotated[str, Field(max_length=1600)]
+    """What it applies to (``*``, an app, ``app.server``). Required."""
     update_time: str | None = None
+    """When it was last changed (written by TarsWeb)."""
 
 
 class TAccountSpec(TarsModel):

@@ -44,11 +44,17 @@ class ImageRelease(TarsModel):
     must be an image reference a runtime can pull."""
 
     id: Annotated[str, pattern(P_RELEASE_ID, 63)]
+    """The release id. Required."""
     image: Annotated[str, Field(max_length=500), ImageReferenceCheck]
+    """The image. Required."""
     secret: Annotated[str, pattern(P_IMAGE_SECRET, 253)] | None = None
+    """The image pull secret's name. Defaults to none."""
     create_person: Annotated[str, Field(max_length=100)] | None = None
+    """Who made the release. Defaults to none."""
     create_time: str | None = None
+    """When (RFC 3339). Defaults to none."""
     mark: Annotated[str, Field(max_length=1600)] | None = None
+    """A note. Defaults to none."""
 
 
 class ImageBuildState(TarsModel):

@@ -97,21 +97,32 @@ class Servant(TarsModel):
     10000, timeout 60000 ms, isTars and isTcp true."""
 
     name: Annotated[str, pattern(P_SERVANT)]
+    """The servant's name (letters and digits), e.g. ``OrderObj``. Required."""
     port: Port
+    """The servant's port (1..65535), unique among the server's ports (TS004). Required."""
     thread: Annotated[int, Field(ge=1, le=99)] = 3
+    """Worker threads. Defaults to 3."""
     connection: Annotated[int, Field(ge=1, le=3_000_000)] = 10000
+    """Maximum connections. Defaults to 10000."""
     capacity: Annotated[int, Field(ge=1, le=3_000_000)] = 10000
+    """Queue capacity. Defaults to 10000."""
     timeout: Annotated[int, Field(ge=-1, le=6_000_000)] = 60000
+    """Queue timeout in milliseconds. Defaults to 60000."""
     is_tars: bool = True
+    """Whether the servant speaks the Tars protocol. Defaults to true."""
     is_tcp: bool = True
+    """TCP (true) or UDP (false). Defaults to true."""
 
 
 class ServerPort(TarsModel):
     """A plain port of ``spec.tars.ports`` or ``spec.normal.ports``. Defaults to TCP."""
 
     name: Annotated[str, pattern(P_PORTNAME, 15)]
+    """The port's name (letters and digits). Required."""
     port: Port
+    """The port number (1..65535). Required."""
     is_tcp: bool = True
+    """TCP (true) or UDP (false). Defaults to true."""
 
 
 class TarsSpec(TarsModel):
@@ -119,23 +130,31 @@ class TarsSpec(TarsModel):
     asyncThread 3, no servants."""
 
     template: Annotated[str, pattern(P_DNS1123SUB, 253)]
+    """The TTemplate the server's config is built from (TS010 when unknown). Required."""
     profile: str | None = None
+    """Extra template text merged over the template. Defaults to none."""
     async_thread: Annotated[int, Field(ge=0, le=50)] = 3
+    """Asynchronous threads. Defaults to 3."""
     servants: list[Servant] = Field(default_factory=new_list)
+    """The servants. Defaults to none."""
     ports: list[ServerPort] | None = None
+    """Plain ports besides the servants. Defaults to none."""
 
 
 class NormalSpec(TarsModel):
     """``spec.normal``: the ports of a server that does not run under tarsnode."""
 
     ports: list[ServerPort] = Field(default_factory=new_list)
+    """The server's ports. Defaults to none."""
 
 
 class HostPort(TarsModel):
     """``spec.k8s.hostPorts[]``: expose a servant or port (by name) on the node."""
 
     name_ref: Annotated[str, pattern(P_ALNUM_DASH, 63)]
+    """The name of the servant or port it exposes. Required."""
     port: Port
+    """The node's port. Required."""
 
 
 class RollingUpdate(TarsModel):
@@ -156,30 +175,56 @@ class K8sSpec(TarsModel):
     """``spec.k8s``: how the server runs on Kubernetes (every field has the CRD default)."""
 
     service_account: Annotated[str | None, pattern(P_ALNUM_DASH, 63)] = None
+    """The pods' service account. Defaults to the namespace's default."""
     env: list[EnvVar] | None = None
+    """Environment variables. Defaults to none."""
     env_from: list[EnvFromSource] | None = None
+    """Kubernetes ``EnvFromSource`` entries as in YAML. Defaults to none."""
     host_ipc: bool = Field(default=False, alias="hostIPC")
+    """Share the node's IPC namespace. Defaults to false."""
     host_network: bool = False
+    """Use the node's network. Defaults to false."""
     host_ports: list[HostPort] | None = None
+    """Ports bound on the node. Defaults to none."""
     mounts: list[Mount] | None = None
+    """Volume mounts (``name``, ``source``, ``mountPath``, …) as in the TServer YAML.
+    Defaults to none."""
     daemon_set: bool = False
+    """Run as a DaemonSet (one pod per node). A plain value: it decides which Kubernetes
+    objects the server has. Defaults to false."""
     node_selector: list[NodeSelectorRequirement] = Field(default_factory=new_list)
+    """Node selector requirements (``key``, ``operator``, ``values``). Defaults to none."""
     ability_affinity: Annotated[AbilityAffinity, Lax] = _enum_default(
         AbilityAffinity.APP_OR_SERVER_PREFERRED
     )
+    """``AppRequired``, ``ServerRequired``, ``AppOrServerPreferred`` or ``None``.
+
+    Defaults to ``AppOrServerPreferred``."""
     not_stacked: bool = False
+    """At most one pod of the server per node. Defaults to false."""
     pod_management_policy: Annotated[PodManagementPolicy, Lax] = _enum_default(
         PodManagementPolicy.PARALLEL
     )
+    """``OrderedReady`` or ``Parallel``. Defaults to ``Parallel``."""
     replicas: Annotated[int, Field(ge=0, le=99)] = 0
+    """Pods of the StatefulSet. Defaults to 0 (CRD default)."""
     readiness_gate: Annotated[str | None, pattern(P_QUALNAME, 63)] = None
+    """v1beta2's one pod readiness gate besides ``tars.io/active`` (v1beta3:
+    ``readinessGates``). Defaults to none."""
     readiness_gates: list[Annotated[str, pattern(P_QUALNAME, 63)]] | None = None
+    """Pod readiness gates besides ``tars.io/active``. Defaults to none."""
     command: list[str] | None = None
+    """The container's command. Defaults to the image's."""
     args: list[str] | None = None
+    """The container's arguments. Defaults to the image's."""
     resources: Resources = Field(default_factory=Resources)
+    """Kubernetes ``ResourceRequirements`` (``requests``, ``limits``). Defaults to none."""
     update_strategy: UpdateStrategy = Field(default_factory=UpdateStrategy)
+    """The StatefulSet's or DaemonSet's update strategy as in YAML. Defaults to rolling."""
     image_pull_policy: Annotated[ImagePullPolicy, Lax] = _enum_default(ImagePullPolicy.ALWAYS)
+    """``Always``, ``IfNotPresent`` or ``Never``. Defaults to ``Always``."""
     launcher_type: Annotated[LauncherType, Lax] = _enum_default(LauncherType.BACKGROUND)
+    """``foreground`` or ``background``. Defaults to ``background``."""
 
     @property
     def has_host_binding(self) -> bool:
@@ -194,11 +239,17 @@ class Release(TarsModel):
     """
 
     id: PlacedReleaseId
+    """The release id. Required."""
     image: PlacedImage
+    """The server image (a tag or a digest). Required."""
     secret: Annotated[str | None, pattern(P_SECRET, 253)] = None
+    """The image pull secret's name. Defaults to none."""
     time: Annotated[str | None, pattern(P_DATE_TIME)] = None
+    """When the release was made (RFC 3339). Defaults to none."""
     node_image: PlacedImageOrEmpty = None
+    """The tarsnode image; defaults to the framework's ``nodeImage`` (TS020 without both)."""
     node_secret: Annotated[str | None, pattern(P_SECRET, 253)] = None
+    """The tarsnode image pull secret's name. Defaults to none."""
 
 
 class TServerSpec(TarsModel):

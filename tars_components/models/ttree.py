@@ -20,21 +20,32 @@ class Business(TarsModel):
     """A business (a group of apps). ``weight`` 1..5, default 3."""
 
     name: Annotated[str, pattern(P_BUSINESS)]
+    """The business's name. Required."""
     show: Annotated[str, Field(min_length=1, max_length=100)]
+    """Its display name. Required."""
     weight: Annotated[int, Field(ge=1, le=5)] = 3
+    """Display order. Defaults to 0."""
     create_time: str | None = None
+    """When it was made (written by TarsWeb)."""
     create_person: Annotated[str, Field(max_length=100)] | None = None
+    """Who made it (written by TarsWeb)."""
     mark: Annotated[str, Field(max_length=1600)] | None = None
+    """A note. Defaults to none."""
 
 
 class TreeApp(TarsModel):
     """An app and the business it belongs to (``""`` for none)."""
 
     name: Annotated[str, pattern(P_APP, 63)]
+    """The app's name. Required."""
     business_ref: Annotated[str, pattern(P_BUSINESS_REF)]
+    """The business it belongs to (empty for none). Required."""
     create_time: str | None = None
+    """When it was added (written by TarsWeb)."""
     create_person: Annotated[str, Field(max_length=100)] | None = None
+    """Who added it (written by TarsWeb)."""
     mark: Annotated[str, Field(max_length=1600)] | None = None
+    """A note. Defaults to none."""
 
 
 class TTreeDocument(Document):
