@@ -36,7 +36,6 @@ import pulumi_kubernetes as k8s
 from tars_components.components import components_from_stack, config_secrets
 from tars_components.jobs.config import StackSettings, settings_from_config
 from tars_components.kernel.errors import LoadError, UsageError
-from tars_components.loading.document_set import DocumentSet
 from tars_components.pipeline import Validation, validate
 
 PROJECT_DIR = Path(__file__).resolve().parent
@@ -60,6 +59,7 @@ def check(settings: StackSettings, previous_dir: str | None) -> Validation:
             settings.options,
             settings.limits,
             PROJECT_DIR / previous_dir if previous_dir else None,
+            settings.clusters,
         )
     except LoadError as exc:
         what = f"{settings.stack_dir} or {previous_dir}" if previous_dir else settings.stack_dir
@@ -100,10 +100,8 @@ def main() -> None:
         fail("invalid tars:* config", [str(exc)])
     checked = check(settings, config.get("previousStackDir"))
     stack, previous = checked.stack, checked.previous
-    from tars_components.jobs.multicluster import is_multicluster
-
-    if is_multicluster(stack, settings.clusters):
-        deploy_clusters(config, settings, stack, previous, protect, retain_on_delete)
+    if checked.run.targets.per_cluster:
+        deploy_clusters(config, settings, checked, protect, retain_on_delete)
         return
 
     provider = k8s.Provider(
@@ -141,37 +139,29 @@ def main() -> None:
 def deploy_clusters(
     config: pulumi.Config,
     settings: StackSettings,
-    stack: DocumentSet,
-    previous: DocumentSet | None,
+    checked: Validation,
     protect: bool | None,
     retain_on_delete: bool | None,
 ) -> None:
-    """The stack on each cluster of its inventory: every cluster's result checked as
-    ``tars-components validate`` checks it (violations naming the cluster), then one provider
-    and one set of components per cluster, wave after wave."""
+    """The stack on each cluster of its inventory, every cluster's result checked already
+    (:func:`check`, violations naming the cluster): one provider and one set of components
+    per cluster, wave after wave."""
     from tars_components.components.clusters import (
         cluster_credentials,
         clusters_from_stack,
         credential_problems,
     )
-    from tars_components.jobs.multicluster import validate_clusters
 
-    result = validate_clusters(stack, settings.options, previous, settings.clusters)
-    for warning in result.all_violations:
-        if not warning.is_error:
-            pulumi.log.warn(warning.format())
-    if not result.ok:
-        errors = [v.format() for v in result.all_violations if v.is_error]
-        fail(f"{len(errors)} rule error(s) in {settings.stack_dir}: nothing is applied", errors)
+    stack, previous, inventory = checked.stack, checked.previous, checked.run.inventory
     allowed = [n.strip() for n in (config.get("allowApiServerChange") or "").split(",")]
     if not settings.render_dir:
-        refused = credential_problems(result.inventory, config.get, allowed)
+        refused = credential_problems(inventory, config.get, allowed)
         if refused:
             fail(f"{len(refused)} cluster(s) refused: nothing is applied", refused)
     built = clusters_from_stack(
         stack,
-        result.inventory,
-        credentials=None if settings.render_dir else cluster_credentials(result.inventory, config),
+        inventory,
+        credentials=None if settings.render_dir else cluster_credentials(inventory, config),
         options=settings.options,
         opts=pulumi.ResourceOptions(protect=protect, retain_on_delete=retain_on_delete),
         previous=previous,
@@ -180,6 +170,7 @@ def deploy_clusters(
         allow_server_change=[n for n in allowed if n],
         secrets=config_secrets(stack, config),
         salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
+        configured=settings.clusters,
     )
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("clusters", {name: c.cluster.api_server for name, c in built.items()})

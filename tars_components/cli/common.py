@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from ..jobs.config import StackSettings
     from ..loading.document_set import DocumentSet
+    from ..pipeline import Targets
 
     Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
     """What each command module's ``add_parser`` adds its parser to."""
@@ -292,26 +293,24 @@ def add_cluster_argument(cmd: argparse.ArgumentParser) -> None:
     )
 
 
-def wants_clusters(stack: DocumentSet, found: StackSettings, args: argparse.Namespace) -> bool:
-    """True when the loaded stack has a cluster inventory (Stellaris Cluster documents,
-    ClusterOverride documents or ``tars:clusters``): the command works per cluster. False for
-    a one-cluster stack (the command runs as without clusters); :class:`UsageError` then for
-    ``--cluster`` or ``--target karmada``, which need an inventory."""
-    from ..jobs.multicluster import is_multicluster
+def command_targets(stack: DocumentSet, found: StackSettings, args: argparse.Namespace) -> Targets:
+    """The targets of a command (:func:`tars_components.pipeline.targets`): the stack's one
+    cluster, or the clusters of its inventory (Stellaris Cluster documents, ClusterOverride
+    documents or ``tars:clusters``), all or ``--cluster``'s; :class:`UsageError` for
+    ``--cluster`` or ``--target karmada`` without an inventory."""
+    from ..pipeline import targets
 
-    if is_multicluster(stack, found.clusters):
-        return True
-    if getattr(args, "cluster", None):
-        raise UsageError(
-            f"--cluster {args.cluster}: the stack has no cluster inventory (Stellaris Cluster "
-            "documents or tars:clusters)"
-        )
-    if getattr(args, "target", "clusters") == "karmada":
+    only = getattr(args, "cluster", None) or None
+    karmada = getattr(args, "target", "clusters") == "karmada"
+    to = targets(stack, found.clusters)
+    if not karmada or not to.per_cluster:
+        to = to.choose(only)  # with Karmada, every cluster: --cluster is refused then
+    if not to.per_cluster and karmada:
         raise UsageError(
             "--target karmada: the stack has no cluster inventory (Stellaris Cluster documents "
             "or tars:clusters)"
         )
-    return False
+    return to
 
 
 def _field_ownership(found: StackSettings, text: str | None) -> Any:

@@ -15,12 +15,12 @@ from .common import (
     add_cluster_argument,
     add_output_arguments,
     add_project_arguments,
+    command_targets,
     print_violations,
     refusal_summary,
     settings,
     use_colour,
     violation_json,
-    wants_clusters,
 )
 
 if TYPE_CHECKING:
@@ -147,8 +147,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     previous, current = load_stacks(
         [args.old_stack, new_dir], found.options.namespace, found.limits, found.options.release
     )
-    if wants_clusters(current, found, args):
-        return run_clusters(found, previous, current, args, new_dir, out)
+    if command_targets(current, found, args).per_cluster:
+        return diff_per_cluster(found, previous, current, args, new_dir, out)
     result = diff_stacks(previous, current, found.options, found.external_replicas)
     if result.diff is None:
         return _refuse(result.violations, new_dir, args.format, out)
@@ -169,7 +169,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_CHANGES if args.exit_code and changes.changes else EXIT_OK
 
 
-def run_clusters(
+def diff_per_cluster(
     found: StackSettings,
     previous: DocumentSet,
     current: DocumentSet,

@@ -16,16 +16,17 @@ from .common import (
     add_cluster_argument,
     add_output_arguments,
     add_stack_arguments,
+    command_targets,
     error_count,
     print_files,
     print_violations,
     settings,
-    wants_clusters,
 )
 
 if TYPE_CHECKING:
     from ..jobs.config import StackSettings
     from ..loading.document_set import DocumentSet
+    from ..pipeline import Targets
     from ..secrets.hashing import AccountHashing
     from .common import Subparsers
 
@@ -98,11 +99,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     options = found.options
     key = salt_key(args.account_salt_key_file, os.environ)
     stack = load_stack_of(found)
+    to = command_targets(stack, found, args)
     stream = args.output or ("yaml" if args.out == "-" else None)
     if stream is not None:
-        return run_stream(found, stack, args, key, stream, out)
-    if wants_clusters(stack, found, args):
-        return run_clusters(found, stack, args, key, out)
+        return run_stream(found, stack, to, args, key, stream, out)
+    if to.per_cluster:
+        return render_per_cluster(found, stack, args, key, out)
     result = render_stack(found.stack_dir, args.out, options, found.limits, key, stack)
     print_violations(result.build.violations, out)
     if not result.build.ok:
@@ -130,6 +132,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 def run_stream(
     found: StackSettings,
     stack: DocumentSet,
+    to: Targets,
     args: argparse.Namespace,
     key: bytes | None,
     fmt: str,
@@ -144,7 +147,7 @@ def run_stream(
     from ..stages.rollouts import plan_lines
 
     hashing = account_hashing(stack, found.options, key, None)  # no previous render to read
-    objects, violations, summary = _stream_build(found, stack, args, hashing)
+    objects, violations, summary = _stream_build(found, stack, to, args, hashing)
     print_violations(violations, sys.stderr)
     errors = error_count(violations)
     if errors:
@@ -164,17 +167,13 @@ def run_stream(
 def _stream_build(
     found: StackSettings,
     stack: DocumentSet,
+    to: Targets,
     args: argparse.Namespace,
     hashing: AccountHashing | None,
 ) -> tuple[list[dict[str, Any]], list[Violation], str]:
-    """The objects of ``render -o``, the violations, and what they are (for the summary)."""
-    if not wants_clusters(stack, found, args):
-        from ..pipeline import build
-
-        result = build(stack, found.options, hashing)
-        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.kinds().items()))
-        return result.objects, result.violations, f"{len(result.objects)} objects ({kinds})"
-    if args.target == "karmada":
+    """The objects of ``render -o``, the violations, and what they are (for the summary): the
+    stack's one cluster, ``--cluster``'s, or the Karmada hand-over."""
+    if args.target == "karmada" and to.per_cluster:
         from ..jobs.karmada import karmada_build
 
         if args.cluster:
@@ -185,23 +184,25 @@ def _stream_build(
             handed.violations,
             f"{len(handed.objects)} objects and {len(handed.policies)} Karmada policies",
         )
-    if not args.cluster:
+    if to.per_cluster and not args.cluster:
         raise UsageError(
             "-o/--out -: the stack has a cluster inventory; name one cluster (--cluster NAME) "
             "or hand it to Karmada (--target karmada)"
         )
-    from ..jobs.multicluster import build_clusters
+    from ..pipeline import run
 
-    hashes = {args.cluster: hashing} if hashing is not None else None
-    built = build_clusters(stack, found.options, found.clusters, args.cluster, hashes)
-    violations = list(built.all_violations)
+    built = run(stack, to, found.options, hashing=hashing)
+    violations = built.all_violations
     if not built.ok or not built.results:
         return [], violations, ""
     [done] = built.results
+    if done.cluster is None:
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(done.build.kinds().items()))
+        return done.build.objects, violations, f"{len(done.build.objects)} objects ({kinds})"
     return (
         done.build.objects,
         violations,
-        f"{len(done.build.objects)} objects of cluster {args.cluster}",
+        f"{len(done.build.objects)} objects of cluster {done.name}",
     )
 
 
@@ -217,7 +218,7 @@ def load_stack_of(found: StackSettings) -> DocumentSet:
         )
 
 
-def run_clusters(
+def render_per_cluster(
     found: StackSettings,
     stack: DocumentSet,
     args: argparse.Namespace,
@@ -262,8 +263,8 @@ def run_clusters(
     for done in result.build.results:
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(done.build.kinds().items()))
         print(
-            f"cluster {done.cluster.name}: rendered {len(done.stack.servers)} servers into "
-            f"{Path(args.out) / done.cluster.name} (namespace {found.options.namespace}, mode "
+            f"cluster {done.name}: rendered {len(done.stack.servers)} servers into "
+            f"{Path(args.out) / done.name} (namespace {found.options.namespace}, mode "
             f"{found.options.mode}): {len(done.build.objects)} objects ({kinds or 'none'}), "
             f"{len(done.build.warnings)} warning(s)",
             file=out,

@@ -20,12 +20,11 @@ from .common import (
     print_violations,
     settings,
     violation_json,
-    wants_clusters,
 )
 
 if TYPE_CHECKING:
     from ..jobs.config import StackSettings
-    from ..loading.document_set import DocumentSet
+    from ..pipeline import Validation
     from .common import Subparsers
 
 
@@ -100,9 +99,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..stages.rollouts import plan_lines
 
     found = settings(args)
-    result = validate(found.stack_dir, found.options, found.limits, args.previous or None)
-    if wants_clusters(result.stack, found, args):
-        return run_clusters(found, result.stack, result.previous, args, out)
+    result = validate(
+        found.stack_dir,
+        found.options,
+        found.limits,
+        args.previous or None,
+        found.clusters,
+        args.cluster or None,
+    )
+    if result.run.targets.per_cluster:
+        return report_clusters(found, result, args, out)
     stack, violations = result.stack, result.violations
     # a document that failed its schema is still one of the stack's documents
     documents = len(stack.documents) + len(stack.rejected)
@@ -149,29 +155,23 @@ def print_report(
         print_violations(ordered, out)
 
 
-def run_clusters(
-    found: StackSettings,
-    stack: DocumentSet,
-    previous: DocumentSet | None,
-    args: argparse.Namespace,
-    out: TextIO,
+def report_clusters(
+    found: StackSettings, result: Validation, args: argparse.Namespace, out: TextIO
 ) -> int:
-    """Validate each cluster's result: the violations (each naming its cluster), then one
-    summary line per cluster (stderr)."""
-    from ..jobs.multicluster import validate_clusters
-
-    result = validate_clusters(stack, found.options, previous, found.clusters, args.cluster)
-    print_report(found.stack_dir, result.all_violations, args.format, out)
-    for note in stack.notes:
+    """The violations of a stack with clusters (each naming its cluster), then one summary
+    line per cluster (stderr)."""
+    print_report(found.stack_dir, result.violations, args.format, out)
+    for note in result.stack.notes:
         print(f"note: {note}", file=sys.stderr)
-    inventory_errors = error_count(result.violations)
-    if inventory_errors or not result.clusters:
+    checked = result.run
+    inventory_errors = error_count(checked.violations)
+    if inventory_errors or not checked.clusters:
         print(
             f"{found.stack_dir}: cluster inventory: {inventory_errors} error(s), "
-            f"{len(result.violations) - inventory_errors} warning(s)",
+            f"{len(checked.violations) - inventory_errors} warning(s)",
             file=sys.stderr,
         )
-    for cluster, violations in result.clusters:
+    for cluster, violations in checked.clusters:
         errors = error_count(violations)
         print(
             f"{found.stack_dir}: cluster {cluster.name}: {errors} error(s), "

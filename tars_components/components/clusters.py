@@ -2,7 +2,7 @@
 
 :func:`clusters_from_stack` declares, for each cluster of the inventory, a Kubernetes provider
 (``cluster-<name>``) and the components of that cluster's documents (the overrides applied,
-:func:`tars_components.stages.for_cluster`), every logical name prefixed
+:func:`tars_components.pipeline.target_stacks`), every logical name prefixed
 ``<cluster>/``; the clusters of wave n+1 depend on every component of wave n.
 
 The provider's kubeconfig is built by :func:`cluster_kubeconfig` from the cluster's
@@ -15,7 +15,7 @@ server is not the inventory's is refused at preview, unless the cluster is liste
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +25,8 @@ import yaml
 
 from ..loading.document_set import DocumentSet
 from ..models.cluster import Cluster, Inventory
+from ..pipeline import Targets, target_stacks
 from ..settings.options import Options
-from ..stages import for_cluster
 from .from_stack import StackComponents, components_from_stack
 
 
@@ -167,15 +167,22 @@ def clusters_from_stack(
     allow_server_change: Collection[str] = (),
     secrets: Mapping[str, pulumi.Input[str]] | None = None,
     salt_key: pulumi.Input[str] | None = None,
+    configured: Sequence[Cluster] | None = None,
 ) -> dict[str, ClusterComponents]:
     """Declare every cluster's provider and components (see the module docstring), by
     cluster name in inventory order. ``credentials`` maps a cluster's ``credentials_key`` to
-    its secret value (:func:`cluster_credentials` reads them from the Pulumi config)."""
+    its secret value (:func:`cluster_credentials` reads them from the Pulumi config).
+    ``previous``: the stack as last deployed; each cluster's previous documents are those
+    its inventory gave that cluster (``configured``: the ``tars:clusters`` of the config, by
+    default the inventory's clusters; :func:`tars_components.pipeline.target_stacks`)."""
+    to = Targets(inventory, inventory.clusters, configured=tuple(configured or inventory.clusters))
+    documents = {c.name: (own, old) for c, own, old in target_stacks(stack, to, previous) if c}
     found: dict[str, ClusterComponents] = {}
     before: list[pulumi.Resource] = []
     for wave in inventory.waves():
         this_wave: list[pulumi.Resource] = []
         for cluster in wave:
+            own, old = documents[cluster.name]
             key = cluster.credentials_key
             provider = cluster_provider(
                 cluster,
@@ -183,12 +190,12 @@ def clusters_from_stack(
                 render_dir,
                 cluster.name in allow_server_change,
             )
-            own = pulumi.ResourceOptions(provider=provider, depends_on=list(before))
+            placed = pulumi.ResourceOptions(provider=provider, depends_on=list(before))
             built = components_from_stack(
-                for_cluster(stack, inventory, cluster),
+                own,
                 options=options,
-                opts=pulumi.ResourceOptions.merge(opts, own),
-                previous=for_cluster(previous, inventory, cluster) if previous else None,
+                opts=pulumi.ResourceOptions.merge(opts, placed),
+                previous=old,
                 external_replicas=external_replicas,
                 prefix=f"{cluster.name}/",
                 secrets=secrets,

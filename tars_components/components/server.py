@@ -24,6 +24,7 @@ from ..models.ownership import (
 )
 from ..models.rollout import Rollout, RolloutSpec
 from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, ValidationInputs
+from ..rules.storage import StorageChange
 from ..settings.options import Mode, Options
 from ..stages import PreparedServer, prepare_server
 from ..stages.rollouts import plan_of, rollout_for
@@ -224,12 +225,7 @@ class TServer(pulumi.ComponentResource):
         )
         """The validation resource every object of this server depends on."""
         storage = self._storage
-        objects = _objects(prepared, scope, options)
-        if storage is not None and storage.grows_in_place:
-            objects = hold_claims(objects, [storage], options.mode)
-        if options.mode != Mode.CRD:
-            self._warn_on_replacement(args, scope, objects)
-        objects = [without_external(o, self.field_ownership) for o in objects]
+        objects = self._built(args, prepared, scope, options, self.field_ownership, storage)
         self._objects: list[dict[str, Any]] | pulumi.Output[_Box] = objects
         self._leaves: list[Leaf] = leaves
         for obj in objects:
@@ -293,12 +289,10 @@ class TServer(pulumi.ComponentResource):
                 parents = {**external, **scope.facts.parents}
                 inputs = replace(inputs, templates=scope.templates_of(document, parents))
             scope.learn(document, position)
-            objects = _objects(prepare_server(document, scope.config), scope, options)
-            if options.mode != Mode.CRD:
-                self._warn_on_replacement(args, scope, objects)
             # The server's annotation is known here (an Output annotation value is resolved).
             ownership = _ownership(args, resolved, scope)
-            objects = [without_external(o, ownership) for o in objects]
+            prepared = prepare_server(document, scope.config)
+            objects = self._built(args, prepared, scope, options, ownership)
             return _Box(
                 {
                     "objects": objects,
@@ -372,6 +366,28 @@ class TServer(pulumi.ComponentResource):
                 naming,
             )
         )
+
+    def _built(
+        self,
+        args: TServerArgs,
+        prepared: PreparedServer,
+        scope: FrameworkScope,
+        options: Options,
+        ownership: FieldOwnership,
+        storage: StorageChange | None = None,
+    ) -> list[dict[str, Any]]:
+        """The objects of a prepared server as they are registered, known or deferred alike:
+        its custom resource (crd mode) or its workload, the claims held while they grow in
+        place, a replacement warned about, the fields another manager owns left out."""
+        if options.mode == Mode.CRD:
+            objects = [crd_document(prepared.admitted, scope.config, options)]
+        else:
+            objects = server_objects(prepared.admitted, scope.config, options, prepared.step)
+        if storage is not None and storage.grows_in_place:
+            objects = hold_claims(objects, [storage], options.mode)
+        if options.mode != Mode.CRD:
+            self._warn_on_replacement(args, scope, objects)
+        return [without_external(o, ownership) for o in objects]
 
     def _kinds(self, raw: dict[str, Any], options: Options) -> list[str]:
         """The kinds of the objects, decided before any value is known: the TServer in crd
@@ -551,15 +567,6 @@ def _resolved(raw: dict[str, Any], leaves: list[Leaf], values: list[Any]) -> dic
     texts = [v.value if isinstance(v, SubType) else v for v in values]
     resolved: dict[str, Any] = lift_values(raw, leaves, texts)
     return resolved
-
-
-def _objects(
-    prepared: PreparedServer, scope: FrameworkScope, options: Options
-) -> list[dict[str, Any]]:
-    """The objects of a prepared server: its custom resource (crd mode) or its workload."""
-    if options.mode == Mode.CRD:
-        return [crd_document(prepared.admitted, scope.config, options)]
-    return server_objects(prepared.admitted, scope.config, options, prepared.step)
 
 
 def _checked_rollout(

@@ -28,10 +28,8 @@ from ..loading.document_set import DocumentSet
 from ..models.cluster import Cluster
 from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from ..models.vocabulary import LABEL_APP, LABEL_SERVER
-from ..pipeline import build
-from ..rules.clusters import stack_inventory
+from ..pipeline import run, shared_build, targets
 from ..settings.options import Options
-from ..stages import for_cluster
 
 if TYPE_CHECKING:
     from ..secrets.hashing import AccountHashing
@@ -80,16 +78,13 @@ def karmada_build(
     """The Karmada hand-over of a stack with clusters (nothing but the violations when any
     cluster's result has a rule error). ``hashing`` salts TAccount passwords alike for every
     cluster (keyed, so that the object written once is every cluster's)."""
-    from .multicluster import build_clusters
-
-    inventory, _ = stack_inventory(stack, configured)
-    shared = {c.name: hashing for c in inventory.clusters} if hashing is not None else None
-    result = build_clusters(stack, options, configured, hashing=shared)
+    to = targets(stack, configured)
+    result = run(stack, to, options, hashing=hashing)
     violations = result.all_violations
     if not result.ok:
         return KarmadaBuild(violations=violations)
-    base = build(for_cluster(stack, inventory, None), options, hashing)
-    per_cluster = {r.cluster.name: {_key(o): o for o in r.build.objects} for r in result.results}
+    base = shared_build(stack, to, options, hashing)
+    per_cluster = {r.name: {_key(o): o for o in r.build.objects} for r in result.results}
     names = list(per_cluster)
     order: dict[Key, dict[str, Any]] = {}
     for obj in base.objects if base.ok else []:

@@ -1,85 +1,27 @@
-"""One environment on several clusters (docs/concepts/clusters.md): the fan-out before
-mutation.
-
-Given a loaded stack and its :class:`~tars_components.models.cluster.Inventory`,
-:func:`~tars_components.stages.for_cluster` gives one cluster's documents (the overrides
-applied, in precedence order: every cluster, then clusters matching labels, then the named
-cluster); each flows through
-the same :func:`~tars_components.pipeline.build` as a one-cluster stack, and every violation
-of its result names the cluster. :func:`build_clusters`, :func:`validate_clusters` and
-:func:`diff_clusters` are the jobs of ``render``, ``validate`` and ``diff``; they are pure
-but for reading the stack directories. :func:`render_clusters` writes ``OUT/<cluster>/``.
+"""One environment on several clusters (docs/concepts/clusters.md): what is per cluster
+beyond :func:`tars_components.pipeline.run` (which builds and checks every cluster of an
+inventory, as it does a stack's one cluster): :func:`diff_clusters`, two versions compared
+cluster by cluster (pure), and :func:`render_clusters`, which writes ``OUT/<cluster>/``.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..kernel.errors import UsageError, Violation, has_errors, sorted_violations
-from ..loading.clusters import has_cluster_documents
 from ..loading.document_set import DocumentSet
-from ..models.cluster import Cluster, Inventory
-from ..pipeline import Build, all_violations, build
+from ..models.cluster import Cluster
+from ..pipeline import Run, run, target_stacks, targets
 from ..rules.clusters import cluster_violations, stack_inventory
 from ..settings.options import Options
-from ..stages import for_cluster
 
 if TYPE_CHECKING:
     from ..diff.stacks import StackDiff
     from ..secrets.hashing import AccountHashing
-
-
-@dataclass(frozen=True)
-class ClusterBuild:
-    """One cluster's result: its stack (overrides applied) and build; every violation of
-    ``build`` names the cluster."""
-
-    cluster: Cluster
-    stack: DocumentSet
-    build: Build
-
-
-@dataclass(frozen=True)
-class ClustersBuild:
-    """What :func:`build_clusters` found: the inventory, its own violations (TM codes) and one
-    :class:`ClusterBuild` per selected cluster (none when the inventory has errors)."""
-
-    inventory: Inventory
-    violations: list[Violation] = field(default_factory=list)
-    results: list[ClusterBuild] = field(default_factory=list)
-
-    @property
-    def all_violations(self) -> list[Violation]:
-        """The inventory's violations and every cluster's, in report order."""
-        return sorted_violations(
-            [*self.violations, *(v for r in self.results for v in r.build.violations)]
-        )
-
-    @property
-    def ok(self) -> bool:
-        """True when no violation is an error."""
-        return not has_errors(self.all_violations)
-
-
-def selected(inventory: Inventory, only: str | None) -> list[Cluster]:
-    """The clusters a command works on: all, or the one ``--cluster`` names (UsageError for
-    a name the inventory does not have)."""
-    if only is None:
-        return list(inventory.clusters)
-    found = inventory.cluster(only)
-    if found is None:
-        names = ", ".join(inventory.names) or "none: the stack has no cluster inventory"
-        raise UsageError(f"--cluster {only}: no such cluster ({names})")
-    return [found]
-
-
-def is_multicluster(stack: DocumentSet, configured: Sequence[Cluster]) -> bool:
-    """True when the stack has an inventory (``tars:clusters``, Cluster documents) or
-    ClusterOverride documents: the per-cluster commands apply."""
-    return bool(configured) or has_cluster_documents(stack)
 
 
 def build_clusters(
@@ -88,40 +30,11 @@ def build_clusters(
     configured: Sequence[Cluster] = (),
     only: str | None = None,
     hashing: Mapping[str, AccountHashing] | None = None,
-) -> ClustersBuild:
-    """The inventory of ``stack`` and, when it has no error, each selected cluster's build
-    (``hashing``: the TAccount salts per cluster name)."""
-    inventory, found = stack_inventory(stack, configured)
-    if has_errors(found):
-        return ClustersBuild(inventory, sorted_violations(found))
-    results = []
-    for cluster in selected(inventory, only):
-        own = for_cluster(stack, inventory, cluster)
-        result = build(own, options, (hashing or {}).get(cluster.name))
-        tagged = list(cluster_violations(result.violations, cluster.name))
-        results.append(ClusterBuild(cluster, own, replace(result, violations=tagged)))
-    return ClustersBuild(inventory, sorted_violations(found), results)
-
-
-@dataclass(frozen=True)
-class ClustersValidation:
-    """What :func:`validate_clusters` found: per cluster, its stack and its violations (the
-    inventory's own violations in ``violations`` beside them)."""
-
-    stack: DocumentSet
-    inventory: Inventory
-    violations: list[Violation]
-    clusters: list[tuple[Cluster, list[Violation]]]
-
-    @property
-    def all_violations(self) -> list[Violation]:
-        """Every violation, in report order."""
-        return sorted_violations([*self.violations, *(v for _, vs in self.clusters for v in vs)])
-
-    @property
-    def ok(self) -> bool:
-        """True when no violation is an error."""
-        return not has_errors(self.all_violations)
+) -> Run:
+    """Deprecated: :func:`tars_components.pipeline.run` of
+    :func:`tars_components.pipeline.targets` (the same result)."""
+    _deprecated("build_clusters", "run(stack, targets(stack, configured, only), options)")
+    return run(stack, targets(stack, configured, only), options, hashing=hashing)
 
 
 def validate_clusters(
@@ -130,29 +43,24 @@ def validate_clusters(
     previous: DocumentSet | None = None,
     configured: Sequence[Cluster] = (),
     only: str | None = None,
-) -> ClustersValidation:
-    """``validate`` of a stack with clusters: every selected cluster's result through the same
-    rules (and, given the previous version, the change rules against that cluster's previous
-    result)."""
-    inventory, found = stack_inventory(stack, configured)
-    checked: list[tuple[Cluster, list[Violation]]] = []
-    if not has_errors(found):
-        before = None
-        if previous is not None:
-            before, _ = stack_inventory(previous, configured)
-        for cluster in selected(inventory, only):
-            own = for_cluster(stack, inventory, cluster)
-            old = None
-            if previous is not None and before is not None:
-                old_cluster = before.cluster(cluster.name)
-                old = (
-                    for_cluster(previous, before, old_cluster)
-                    if old_cluster is not None
-                    else DocumentSet(namespace=previous.namespace)
-                )
-            violations = all_violations(own, options, old)
-            checked.append((cluster, list(cluster_violations(violations, cluster.name))))
-    return ClustersValidation(stack, inventory, sorted_violations(found), checked)
+) -> Run:
+    """Deprecated: :func:`tars_components.pipeline.run` of
+    :func:`tars_components.pipeline.targets` without objects (the same result)."""
+    _deprecated(
+        "validate_clusters",
+        "run(stack, targets(stack, configured, only), options, previous=..., objects=False)",
+    )
+    to = targets(stack, configured, only)
+    return run(stack, to, options, previous=previous, objects=False)
+
+
+def _deprecated(name: str, instead: str) -> None:
+    warnings.warn(
+        f"tars_components.jobs.multicluster.{name} is deprecated: use "
+        f"tars_components.pipeline's {instead}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 @dataclass(frozen=True)
@@ -188,28 +96,20 @@ def diff_clusters(
     inventory (a cluster the previous version lacks is compared with an empty stack)."""
     from ..diff.stacks import diff_stacks
 
-    inventory, found = stack_inventory(current, configured)
-    if has_errors(found):
-        return ClustersDiff(sorted_violations(found), [])
-    before, _ = stack_inventory(previous, configured)
+    to = targets(current, configured, only)
+    if to.inventory is None or has_errors(to.violations):
+        return ClustersDiff(list(to.violations), [])
     diffs: list[tuple[str, StackDiff]] = []
-    for cluster in selected(inventory, only):
-        old_cluster = before.cluster(cluster.name)
-        old = (
-            for_cluster(previous, before, old_cluster)
-            if old_cluster is not None or not before
-            else DocumentSet(namespace=previous.namespace)
-        )
-        result = diff_stacks(
-            old, for_cluster(current, inventory, cluster), options, external_replicas
-        )
+    for cluster, own, old in target_stacks(current, to, previous):
+        assert cluster is not None and old is not None  # an inventory, a previous version
+        result = diff_stacks(old, own, options, external_replicas)
         result = replace(
             result,
             violations=list(cluster_violations(result.violations, cluster.name)),
             previous_errors=list(cluster_violations(result.previous_errors, cluster.name)),
         )
         diffs.append((cluster.name, result))
-    return ClustersDiff(sorted_violations(found), diffs)
+    return ClustersDiff(list(to.violations), diffs)
 
 
 @dataclass(frozen=True)
@@ -218,7 +118,7 @@ class ClustersRender:
     paths relative to ``--out`` (``<cluster>/1-manifest/...``; none when an error blocked)."""
 
     stack: DocumentSet
-    build: ClustersBuild
+    build: Run
     files: list[str] = field(default_factory=list)
 
 
@@ -276,10 +176,10 @@ def render_clusters(
                 local_key=local,
                 entropy=os.urandom,
             )
-    result = build_clusters(stack, options, configured, only, hashing)
+    result = run(stack, targets(stack, configured, only), options, hashing=hashing)
     if not result.ok or not result.results:
         return ClustersRender(stack, result)
-    trees = {r.cluster.name: render_files(r.build.objects) for r in result.results}
+    trees = {r.name: render_files(r.build.objects) for r in result.results}
     if only is not None:
         Path(out_dir).mkdir(parents=True, exist_ok=True)
         write_tree(Path(out_dir) / only, trees[only])

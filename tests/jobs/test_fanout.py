@@ -6,16 +6,25 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from support.builders.clusters import override, stellaris_cluster
 from support.builders.documents import load, normal_server, tars_server
 
-from tars_components.jobs.multicluster import build_clusters
-from tars_components.pipeline import build
+from tars_components.kernel.errors import UsageError
+from tars_components.loading.document_set import DocumentSet
+from tars_components.pipeline import ONE_CLUSTER, Run, build, run, targets
 from tars_components.rules.clusters import stack_inventory
 from tars_components.settings.options import Options
 from tars_components.stages import for_cluster
 
 OPTIONS = Options(namespace="tars-dev")
+
+
+def build_clusters(stack: DocumentSet, options: Options, only: str | None = None) -> Run:
+    """The one run, for every cluster of the stack's inventory or ``only``."""
+    return run(stack, targets(stack, only=only), options)
+
+
 SERVER = "test-demotest"
 CLUSTERS = [
     stellaris_cluster("sh", "east"),
@@ -29,7 +38,7 @@ def _objects(*documents: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]
     result = build_clusters(load(*CLUSTERS, *documents), OPTIONS)
     assert result.ok, [v.format() for v in result.all_violations]
     return {
-        r.cluster.name: {f"{o['kind']}/{o['metadata']['name']}": o for o in r.build.objects}
+        r.name: {f"{o['kind']}/{o['metadata']['name']}": o for o in r.build.objects}
         for r in result.results
     }
 
@@ -147,7 +156,30 @@ def test_base_for_karmada_has_only_every_cluster_overrides() -> None:
 
 def test_only_one_cluster() -> None:
     result = build_clusters(load(*CLUSTERS, tars_server()), OPTIONS, only="bj")
-    assert [r.cluster.name for r in result.results] == ["bj"]
+    assert [r.name for r in result.results] == ["bj"]
+    with pytest.raises(UsageError, match=r"--cluster xx: no such cluster \(sh, bj, gz\)"):
+        build_clusters(load(*CLUSTERS, tars_server()), OPTIONS, only="xx")
+
+
+def test_one_cluster_is_the_degenerate_case_of_the_same_run() -> None:
+    """A stack without an inventory runs through the same ``run``: one result, the stack
+    itself, the very build ``build`` gives; ``--cluster`` has nothing to choose from."""
+    stack = load(tars_server(), normal_server())
+    assert targets(stack) is ONE_CLUSTER
+    result = run(stack, targets(stack), OPTIONS)
+    [one] = result.results
+    assert (one.cluster, one.name, one.stack) == (None, "", stack)
+    assert one.build == build(stack, OPTIONS)
+    with pytest.raises(UsageError, match="--cluster bj: the stack has no cluster inventory"):
+        targets(stack, only="bj")
+
+
+def test_a_check_only_run_gives_violations_and_no_objects() -> None:
+    stack = load(*CLUSTERS, tars_server(), override("all", replicas=2))
+    checked = run(stack, targets(stack), OPTIONS, objects=False)
+    assert checked.ok and [r.build.objects for r in checked.results] == [[], [], []]
+    built = run(stack, targets(stack), OPTIONS)
+    assert all(r.build.objects for r in built.results)
 
 
 def test_tm009_replicas_override_outside_the_annotations_is_clamped() -> None:
@@ -161,7 +193,7 @@ def test_tm009_replicas_override_outside_the_annotations_is_clamped() -> None:
     assert result.ok
     found = [(v.code, v.kind, v.name, v.field, v.cluster) for v in result.all_violations]
     assert found == [("TM009", "ClusterOverride", "big", "spec.replicas", "bj")]
-    (bj,) = [r for r in result.results if r.cluster.name == "bj"]
+    (bj,) = [r for r in result.results if r.name == "bj"]
     (sts,) = [o for o in bj.build.objects if o["kind"] == "StatefulSet"]
     assert sts["spec"]["replicas"] == 4
     within = load(*CLUSTERS, bounded, override("ok", clusters=["bj"], replicas=3))
