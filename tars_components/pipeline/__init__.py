@@ -1,6 +1,6 @@
 """The whole data flow in one call per job, shared by the CLI commands, the Pulumi program
 (``__main__.py``), the components and the platform builders, so that each sequence is written
-once (docs/development.md, "The flow"):
+once (docs/development.md, "The map"):
 
 * :mod:`.stack`: one stack for one cluster: :func:`check`, :func:`all_violations`,
   :func:`build` (the check, then the stages and the objects), and the stages and objects

@@ -1,5 +1,6 @@
-"""The stages between loading and building, each a pure ``stack → stack`` function, called in
-one fixed order from here only (docs/development.md, "The flow"):
+"""The stages between loading and building, each a pure ``stack → stack`` function, in one
+fixed order (docs/development.md, "The map"), composed here and by the pipeline's one run for
+every target (:func:`tars_components.pipeline.run`):
 
 1. **overrides** (:func:`for_cluster`): one cluster's ClusterOverrides, when a cluster is the
    target; the rules check the result;
@@ -10,8 +11,9 @@ one fixed order from here only (docs/development.md, "The flow"):
 
 :func:`prepare` runs the last two on a checked stack, :func:`prepare_server` and
 :func:`prepare_template` on one document (a component's).
-The rules see the stack as loaded; expansion, the components and the jobs receive what these
-functions return and never run a stage themselves. The other kinds (TConfig, TImage, TTree,
+The rules see a cluster's documents as loaded, its overrides applied; expansion, the
+components and the jobs receive what these functions return and never run a stage themselves
+(``tests/ci/test_stages_once.py``). The other kinds (TConfig, TImage, TTree,
 TAccount) are admitted where their objects are built, because their mutation needs what only
 an output has: a TAccount's salt and the secret values of its password.
 """
