@@ -120,7 +120,8 @@ class Run:
     @property
     def inventory(self) -> Inventory:
         """The stack's inventory (empty for one cluster)."""
-        return self.targets.inventory or Inventory()
+        inventory = self.targets.inventory
+        return inventory if inventory is not None else Inventory()
 
     @property
     def violations(self) -> list[Violation]:
@@ -204,7 +205,8 @@ def shared_build(
 ) -> Build:
     """What every cluster of ``to``'s inventory gets alike, built: the stack with only the
     overrides for every cluster (the Karmada hand-over's objects, written once)."""
-    return build(for_cluster(stack, to.inventory or Inventory(), None), options, hashing)
+    inventory = to.inventory if to.inventory is not None else Inventory()
+    return build(for_cluster(stack, inventory, None), options, hashing)
 
 
 def _result(
