@@ -55,14 +55,24 @@ from .ttree import mutate_tree
 
 def mutate(stack: DocumentSet) -> DocumentSet:
     """Every document of the stack as the TarsK8S mutating webhook would admit it."""
+    return _admitted(stack, every_kind=True)
+
+
+def mutate_workloads(stack: DocumentSet) -> DocumentSet:
+    """The TServers and TTemplates of the stack (what the workloads are built from) as the
+    webhook would admit them; the other documents as they are (their admission needs what only
+    an output has: a TAccount's salt, its password's secret value)."""
+    return _admitted(stack, every_kind=False)
+
+
+def _admitted(stack: DocumentSet, every_kind: bool) -> DocumentSet:
     documents: list[Document] = []
     for doc in stack.documents:
         if isinstance(doc, TServerDocument):
-            framework = stack.framework(doc.namespace)
-            doc = mutate_server(doc, framework)
+            doc = mutate_server(doc, stack.framework(doc.namespace))
         elif isinstance(doc, TTemplateDocument):
             doc = mutate_template(doc)
-        else:
+        elif every_kind:
             doc = mutate_kind(doc)  # TConfig, TImage, TTree, TAccount
         documents.append(doc)
     return stack.with_documents(documents)
@@ -112,6 +122,7 @@ __all__ = [
     "mutate_server",
     "mutate_template",
     "mutate_tree",
+    "mutate_workloads",
     "replica_bounds",
     "replica_count",
 ]

@@ -24,10 +24,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..loading.document_set import DocumentSet
-from ..models import Document, TFrameworkConfigDocument, TServerDocument, TTemplateDocument
+from ..models import TFrameworkConfigDocument, TServerDocument, TTemplateDocument
 from ..models.cluster import Cluster, Inventory
 from ..models.rollout import Rollout, RolloutStep, ServerKey
-from ..mutation import mutate_server, mutate_template
+from ..mutation import mutate_server, mutate_template, mutate_workloads
 from .overrides import cluster_stack
 from .rollouts import apply_rollouts, rolled_out
 
@@ -67,7 +67,7 @@ def prepare(stack: DocumentSet) -> Prepared:
     """A checked stack (one cluster's: :func:`for_cluster`) through the next stages, in
     order: the Rollouts, then mutation."""
     rolled, steps = apply_rollouts(stack)
-    return Prepared(_admitted(rolled), steps)
+    return Prepared(mutate_workloads(rolled), steps)
 
 
 def prepare_server(
@@ -86,20 +86,6 @@ def prepare_server(
 def prepare_template(template: TTemplateDocument) -> TTemplateDocument:
     """One TTemplate through the stages (a component's): as the webhook admits it."""
     return mutate_template(template)
-
-
-def _admitted(stack: DocumentSet) -> DocumentSet:
-    """The TServers and TTemplates of ``stack`` as the webhook admits them."""
-    if not (stack.servers or stack.templates):
-        return stack
-    documents: list[Document] = []
-    for doc in stack.documents:
-        if isinstance(doc, TServerDocument):
-            doc = mutate_server(doc, stack.framework(doc.namespace))
-        elif isinstance(doc, TTemplateDocument):
-            doc = mutate_template(doc)
-        documents.append(doc)
-    return stack.with_documents(documents)
 
 
 __all__ = [

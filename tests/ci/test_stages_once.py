@@ -14,7 +14,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "tars_components"
 
 STAGES = {
-    "mutation": {"mutate", "mutate_server", "mutate_template"},
+    "mutation": {"mutate", "mutate_server", "mutate_template", "mutate_workloads"},
     "mutation.tserver": {"mutate_server"},
     "mutation.ttemplate": {"mutate_template"},
     "stages.rollouts": {"apply_rollouts", "rolled_out"},
