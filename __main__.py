@@ -12,6 +12,9 @@ Config keys (all optional): ``tars:stackDir`` (default ``stacks/<stack>``), ``ta
 and, read here only since they change no object: ``tars:previousStackDir`` (the stack as
 last deployed: change rules such as TS001, and a warning before a StatefulSet with volume
 claim templates is replaced),
+``tars:liveChecks`` (default true: read the stack namespace from the cluster before checking,
+docs/concepts/live.md; without ``tars:previousStackDir`` the sizes of the claims that run are
+the previous version for the storage rules),
 ``tars:protect`` and ``tars:retainOnDelete`` (resource options of every object); the Pulumi
 config secrets ``tars:<KEY>`` that TAccounts reference as ``{configSecret: KEY}``, and
 ``tars:accountSaltKey``, the secret key that salts TAccount password hashes (without it, each
@@ -27,6 +30,7 @@ credentials may name another API server than the inventory's.
 from __future__ import annotations
 
 import gc
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -34,9 +38,14 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from tars_components.components import components_from_stack, config_secrets
-from tars_components.jobs.config import StackSettings, settings_from_config
+from tars_components.components.server import field_manager
+from tars_components.jobs.config import StackSettings, effective_ownership, settings_from_config
+from tars_components.jobs.live import conflict_message, forecast, read_live, taken_message
 from tars_components.kernel.errors import LoadError, UsageError
+from tars_components.kubeapi import LiveReadError
+from tars_components.models.live import LiveState
 from tars_components.pipeline import Validation, validate
+from tars_components.settings.options import with_storage_classes
 
 PROJECT_DIR = Path(__file__).resolve().parent
 
@@ -48,18 +57,26 @@ def fail(message: str, lines: list[str]) -> NoReturn:
     raise pulumi.RunError(message)
 
 
-def check(settings: StackSettings, previous_dir: str | None) -> Validation:
+def check(
+    settings: StackSettings, previous_dir: str | None, live: LiveState | None = None
+) -> Validation:
     """Load the stack directory (and ``previous_dir``, the stack as last deployed; both
     relative to the project) and check it as ``tars-components validate --previous`` does
-    (the same :func:`tars_components.pipeline.validate`); print every violation; stop when
-    the input cannot be read or any violation is an error, so nothing is applied."""
+    (the same :func:`tars_components.pipeline.validate`), against ``live``, the cluster as
+    read now, when there is one; print every violation; stop when the input cannot be read or
+    any violation is an error, so nothing is applied."""
+    options = settings.options
+    if live is not None:  # tars:externalReplicas hands the live count over too
+        options = replace(options, field_ownership=effective_ownership(settings))
     try:
         result = validate(
             PROJECT_DIR / settings.stack_dir,
-            settings.options,
+            options,
             settings.limits,
             PROJECT_DIR / previous_dir if previous_dir else None,
             settings.clusters,
+            live=live,
+            objects=live is not None,
         )
     except LoadError as exc:
         what = f"{settings.stack_dir} or {previous_dir}" if previous_dir else settings.stack_dir
@@ -70,6 +87,35 @@ def check(settings: StackSettings, previous_dir: str | None) -> Validation:
         errors = [v.format() for v in result.errors]
         fail(f"{len(errors)} rule error(s) in {settings.stack_dir}: nothing is applied", errors)
     return result
+
+
+def read_cluster(config: pulumi.Config, settings: StackSettings) -> LiveState | None:
+    """The stack's namespace as the cluster holds it now (docs/concepts/live.md), read with
+    the provider's kubeconfig and context; None with ``tars:liveChecks: false``, when
+    rendering to a directory, for an inventory of clusters, or (with a warning) when the
+    cluster cannot be read."""
+    if settings.render_dir or settings.clusters or config.get_bool("liveChecks") is False:
+        return None
+    try:
+        return read_live(settings.options, [settings.options.namespace], settings.kube_context)
+    except LiveReadError as exc:
+        pulumi.log.warn(f"live checks skipped (tars:liveChecks): {exc}")
+        return None
+
+
+def forecast_conflicts(checked: Validation, live: LiveState, settings: StackSettings) -> None:
+    """Stop the preview on a field another manager owns that the next ``up`` would be
+    refused for (its conflict, both values and the fix); warn of each one it takes back
+    with force."""
+    objects = [o for r in checked.run.results for o in r.build.objects]
+    options = replace(settings.options, field_ownership=effective_ownership(settings))
+    own = [field_manager()]
+    found = forecast(objects, live, checked.stack, options, own, settings.options.field_ownership)
+    for conflict in found.taken:
+        pulumi.log.warn(taken_message(conflict, live.source))
+    if found.conflicts:
+        lines = [conflict_message(c, live.source) for c in found.conflicts]
+        fail(f"{len(lines)} field(s) owned by another manager: nothing is applied", lines)
 
 
 def install_framework(
@@ -98,7 +144,13 @@ def main() -> None:
         retain_on_delete = config.get_bool("retainOnDelete")
     except (UsageError, pulumi.ConfigTypeError) as exc:
         fail("invalid tars:* config", [str(exc)])
-    checked = check(settings, config.get("previousStackDir"))
+    live = read_cluster(config, settings)
+    if live is not None:  # the StorageClasses the cluster has decide which claims may grow
+        options = with_storage_classes(settings.options, live.storage_classes())
+        settings = replace(settings, options=options)
+    checked = check(settings, config.get("previousStackDir"), live)
+    if live is not None:
+        forecast_conflicts(checked, live, settings)
     stack, previous = checked.stack, checked.previous
     if checked.run.targets.per_cluster:
         deploy_clusters(config, settings, checked, protect, retain_on_delete)

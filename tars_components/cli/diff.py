@@ -58,6 +58,10 @@ def add_parser(commands: Subparsers) -> None:
                 "--show-managed-fields)",
                 "tars-components diff --stack dev --live live.yaml",
             ),
+            (
+                "drift and conflicts read from the cluster itself",
+                "tars-components diff --stack dev --live-from dev-cluster",
+            ),
         ],
     )
     cmd.add_argument(
@@ -78,6 +82,13 @@ def add_parser(commands: Subparsers) -> None:
         help="compare the stack's build with a live export (kubectl get ... -o yaml "
         "--show-managed-fields: a file, a kind: List or a directory): the drift, and the "
         "fields another field manager owns with another value (conflicts)",
+    )
+    cmd.add_argument(
+        "--live-from",
+        metavar="CONTEXT",
+        help="like --live, reading the stack namespace's objects from the cluster of this "
+        "kubeconfig context ('-': the current context; $KUBECONFIG or ~/.kube/config) instead "
+        "of an export",
     )
     cmd.add_argument(
         "--field-manager",
@@ -131,12 +142,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.max_chars < 1000:
         raise UsageError(f"--max-chars must be at least 1000, got {args.max_chars}")
-    if args.live is not None:
+    if args.live is not None and args.live_from is not None:
+        raise UsageError("diff takes --live EXPORT or --live-from CONTEXT, not both")
+    if args.live is not None or args.live_from is not None:
         from .diff_live import run_live
 
         return run_live(args, out)
     if args.field_manager:
-        raise UsageError("--field-manager needs --live")
+        raise UsageError("--field-manager needs --live or --live-from")
     if args.old_stack is None:
         raise UsageError("diff needs OLD_STACK (or --live EXPORT)")
     if args.new_stack is None and not args.stack:

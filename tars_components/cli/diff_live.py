@@ -6,9 +6,12 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..kernel.errors import UsageError
+
+if TYPE_CHECKING:
+    from ..settings.options import Options
 from .common import (
     EXIT_CHANGES,
     EXIT_OK,
@@ -25,6 +28,19 @@ def own_managers(args: argparse.Namespace) -> list[str]:
     if args.field_manager:
         return list(args.field_manager)
     return [f"tars-components-{args.stack}"] if args.stack else []
+
+
+def read_from(context: str, options: Options) -> list[dict[str, Any]]:
+    """The stack namespace's objects as the cluster of kubeconfig ``context`` holds them
+    (``-``: the current context); :class:`UsageError` (exit 2) when it cannot be read."""
+    from ..jobs.live import read_live
+    from ..kubeapi import LiveReadError
+
+    try:
+        state = read_live(options, [options.namespace], None if context == "-" else context)
+    except LiveReadError as exc:
+        raise UsageError(f"--live-from {context}: {exc}") from None
+    return [dict(o) for o in state.objects]
 
 
 def run_live(args: argparse.Namespace, out: TextIO) -> int:
@@ -50,16 +66,19 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     found = settings(args)
     stack_dir = args.old_stack or found.stack_dir
     options = replace(found.options, field_ownership=effective_ownership(found))
-    texts = read_export(args.live, found.limits)
+    texts = read_export(args.live, found.limits) if args.live is not None else None
 
     def build_stack() -> tuple[Build, dict[ObjectKey, FieldOwnership]]:
         stack = load_stack(stack_dir, options.namespace, found.limits, options.release)
         return build(stack, options), server_ownerships(stack, options)
 
-    # The stack is built beside the export's parse (a second CPU); an unreadable export is
-    # still reported first, before anything the stack has.
+    # The stack is built beside the export's parse or the cluster's read (a second CPU); an
+    # unreadable export or cluster is still reported first, before anything the stack has.
     with Beside(build_stack) as building:
-        live = parse_export(texts, found.limits, options.namespace)
+        if texts is not None:
+            live: list[dict[str, Any]] = parse_export(texts, found.limits, options.namespace)
+        else:
+            live = read_from(args.live_from, options)
         built, ownerships = building.result()
     if not built.ok:
         print_violations(built.violations, out if args.format != "json" else sys.stderr)

@@ -18,6 +18,7 @@ from ..models.kind_facts import api_version_of
 from ..models.ownership import (
     FIELD_MANAGER_ANNOTATION,
     PATCH_FORCE_ANNOTATION,
+    RELEASE_MANAGED,
     FieldOwnership,
     Ownership,
     server_ownership,
@@ -182,6 +183,8 @@ class TServer(pulumi.ComponentResource):
         # The stack's field manager marks servers that share fields by a field ownership
         # setting; external_replicas alone keeps the objects as they always were.
         self._field_manager = field_manager() if self.field_ownership else None
+        if rollout is not None and rollout.abort:  # the stable release, whoever owns it (TP018)
+            self.field_ownership = self.field_ownership.merged(RELEASE_MANAGED)
         if self.external_replicas:
             self.field_ownership = self.field_ownership.with_default(
                 "k8s.replicas", Ownership.INITIAL

@@ -42,9 +42,11 @@ def statefulset_wait_for(replicas: int, partition: int | None) -> str:
     ``partition`` (None: OnDelete), as a JSON array.
 
     * partition 0: the roll is complete (:data:`ROLLED`), every pod counted and ready;
-    * a partition above 0 (a Rollout's partial step, or one written in the TServer): the
-      ``replicas - partition`` pods at or above it updated, every pod ready; the others stay
-      on the current revision, so :data:`ROLLED` would never hold;
+    * a partition above 0 (a Rollout's partial step, or one written in the TServer): at least
+      the ``replicas - partition`` pods at or above it updated, every pod ready; the others
+      stay on the current revision, so :data:`ROLLED` would never hold. At least, not
+      exactly: pods a step back leaves on the new revision, or that an HPA adds above the
+      partition while ``up`` waits, are updated too, and an equality would then never hold;
     * OnDelete: every pod counted and ready; pods move when someone deletes them.
     """
     return _conditions(replicas, partition)
@@ -56,7 +58,8 @@ def _conditions(replicas: int, partition: int | None) -> str:
     if partition is not None and partition > 0:
         updated = max(replicas - partition, 0)
         if updated:  # ``updatedReplicas`` is omitted at 0
-            conditions.append(f"jsonpath={{.status.updatedReplicas}}={updated}")
+            # ``> N-1``, not ``>= N``: pulumi-kubernetes splits a condition at a single "="
+            conditions.append(f"jsonpath={{$[?$.status.updatedReplicas > {updated - 1}]}}")
     elif partition is not None:
         conditions.append(ROLLED)
     conditions += [COUNTED, READY]

@@ -53,8 +53,7 @@ def build_advanced_statefulset(
     template["spec"] = pod
     spec["template"] = template
     stopped = step.rollout.stopped if step is not None else ()
-    if stopped:
-        spec["replicas"] = max(int(spec["replicas"]) - len(stopped), 0)
+    if stopped:  # ``replicas`` already leaves them out (:func:`.running_replicas`)
         spec["reserveOrdinals"] = list(stopped)
     return {
         "apiVersion": KRUISE_API_VERSION,

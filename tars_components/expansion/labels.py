@@ -10,6 +10,7 @@ from ..models.names import (
     TARSNODE_WORK_DIR,
     TARSNODE_WORK_DIR_PATH,
 )
+from ..models.ownership import PATCH_FORCE_ANNOTATION
 from ..models.vocabulary import LABEL_APP, LABEL_SERVER
 from ..settings.options import Options
 
@@ -27,15 +28,20 @@ def selector_labels(server: TServerDocument) -> dict[str, str]:
 
 
 def object_meta(server: TServerDocument) -> dict[str, object]:
-    """Metadata of a generated object: the TServer's name and namespace, the selector labels.
+    """Metadata of a generated object: the TServer's name and namespace, the selector labels,
+    and ``pulumi.com/patchForce: "true"`` when the TServer carries it (the force a user sets
+    on the server reaches every object Pulumi applies for it, docs/concepts/ownership.md).
 
     No ownerReferences: there is no TServer object in the cluster to own them.
     """
-    return {
+    meta: dict[str, object] = {
         "name": server.name,
         "namespace": server.namespace,
         "labels": selector_labels(server),
     }
+    if (server.metadata.annotations or {}).get(PATCH_FORCE_ANNOTATION) == "true":
+        meta["annotations"] = {PATCH_FORCE_ANNOTATION: "true"}
+    return meta
 
 
 def workload_meta(server: TServerDocument, options: Options) -> dict[str, object]:
@@ -43,7 +49,8 @@ def workload_meta(server: TServerDocument, options: Options) -> dict[str, object
     ``pulumi.com/skipAwait`` annotation when the option asks for it."""
     meta = object_meta(server)
     if options.skip_await:
-        meta["annotations"] = {SKIP_AWAIT_ANNOTATION: "true"}
+        annotations = dict(meta.get("annotations") or {})  # type: ignore[call-overload]
+        meta["annotations"] = {**annotations, SKIP_AWAIT_ANNOTATION: "true"}
     return meta
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..models import TFrameworkConfigDocument, TServerDocument, UpdateStrategyType
 from ..models.rollout import RolloutStep
 from ..rules.storage import recreates_orphaned
-from ..settings.options import Options
+from ..settings.options import Options, Workload
 from .awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
 from .labels import REVISION_HISTORY_LIMIT, selector_labels, workload_meta
 from .pod import build_pod_template
@@ -40,6 +40,17 @@ def build_update_strategy(
     return {"type": UpdateStrategyType.ROLLING_UPDATE.value, "rollingUpdate": rolling}
 
 
+def running_replicas(
+    server: TServerDocument, options: Options, step: RolloutStep | None = None
+) -> int:
+    """The pods the workload runs: the TServer's replicas less the instances ``step``'s
+    Rollout stops, except on a TApp, whose ``replicas`` counts its killed instances too."""
+    replicas = server.spec.k8s.replicas
+    if step is None or not step.rollout.stopped or options.workload == Workload.TAPP:
+        return replicas
+    return len(step.running)
+
+
 def build_statefulset(
     server: TServerDocument,
     framework: TFrameworkConfigDocument | None,
@@ -49,9 +60,10 @@ def build_statefulset(
     """The StatefulSet: replicas, policy, strategy (``step``: the Rollout step that holds the
     server, if any), pod template and claim templates."""
     k8s = server.spec.k8s
+    replicas = running_replicas(server, options, step)
     spec: dict[str, object] = {
         "serviceName": server.name,
-        "replicas": k8s.replicas,
+        "replicas": replicas,
         "selector": {"matchLabels": selector_labels(server)},
         "podManagementPolicy": k8s.pod_management_policy,
         "updateStrategy": build_update_strategy(server, step),
@@ -64,9 +76,7 @@ def build_statefulset(
     metadata = workload_meta(server, options)
     annotations: dict[str, str] = {}
     if not options.skip_await:
-        annotations[WAIT_FOR_ANNOTATION] = statefulset_wait_for(
-            k8s.replicas, rolling_partition(server)
-        )
+        annotations[WAIT_FOR_ANNOTATION] = statefulset_wait_for(replicas, rolling_partition(server))
     if recreates_orphaned(server):
         # replaced without deleting its pods (docs/concepts/storage.md#recreate-keeping-the-pods)
         annotations[ORPHAN_ANNOTATION] = "orphan"

@@ -19,6 +19,7 @@ from typing import Any
 from ..models import TFrameworkConfigDocument, TServerDocument
 from ..models.rollout import RolloutStep
 from ..settings.options import Options
+from .awaits import WAIT_FOR_ANNOTATION
 from .pod import build_pod_template
 from .statefulset import build_statefulset
 
@@ -57,9 +58,12 @@ def build_tapp(
         if step.rollout.max_unavailable:
             spec["updateStrategy"] = {"maxUnavailable": step.rollout.max_unavailable}
     meta = dict(statefulset["metadata"])  # type: ignore[call-overload]
-    meta.pop("annotations", None)  # a TApp has no status.updatedReplicas to wait for
-    if options.skip_await:
-        meta["annotations"] = {"pulumi.com/skipAwait": "true"}
+    # a TApp has no status.updatedReplicas to wait for: no pulumi.com/waitFor
+    annotations = {
+        k: v for k, v in (meta.pop("annotations", None) or {}).items() if k != WAIT_FOR_ANNOTATION
+    }
+    if annotations:
+        meta["annotations"] = annotations
     return {"apiVersion": TAPP_API_VERSION, "kind": "TApp", "metadata": meta, "spec": spec}
 
 
@@ -83,7 +87,7 @@ def _canary(
     name = release.id if isinstance(release.id, str) else CANARY_TEMPLATE
     spec["templatePool"] = {name: spec["template"]}
     spec["template"] = build_pod_template(stable, framework, options, daemon=False)
-    spec["templates"] = {str(i): name for i in range(step.partition, step.replicas)}
+    spec["templates"] = {str(i): name for i in step.updated}
 
 
 __all__ = ["KILLED", "TAPP_API_VERSION", "build_tapp"]

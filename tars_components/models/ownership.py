@@ -179,6 +179,11 @@ class FieldOwnership:
         return cls(tuple(sorted(found.items())))
 
 
+RELEASE_MANAGED = FieldOwnership((("release", Ownership.MANAGED),))
+"""``release=managed``: what an aborting Rollout puts on top of a server's ownership (the
+stable release is applied whoever owned the release, docs/concepts/rollout.md)."""
+
+
 _WORKLOAD_PATHS: dict[str, dict[str, tuple[str, ...]]] = {
     "StatefulSet": {"k8s.replicas": ("spec", "replicas")},
 }
@@ -237,6 +242,7 @@ __all__ = [
     "ANNOTATION",
     "FIELD_MANAGER_ANNOTATION",
     "PATCH_FORCE_ANNOTATION",
+    "RELEASE_MANAGED",
     "FieldOwnership",
     "Ownership",
     "canonical_field",

@@ -130,11 +130,22 @@ ServerKey = tuple[str, str]
 @dataclass(frozen=True)
 class RolloutStep:
     """Where a Rollout holds its TServer, as the workload builders take it: the Rollout, the
-    partition of its declared step and the replicas that partition was computed for."""
+    partition of its declared step and the replicas (the TServer's, stopped instances
+    included) that partition was computed for."""
 
     rollout: Rollout
     partition: int
     replicas: int
+
+    @property
+    def running(self) -> tuple[int, ...]:
+        """The ordinals that run (:func:`running_ordinals`)."""
+        return running_ordinals(self.rollout, self.replicas)
+
+    @property
+    def updated(self) -> tuple[int, ...]:
+        """The ordinals on the TServer's release at this step (:func:`updated_ordinals`)."""
+        return self.running[self.partition :]
 
 
 def instances(value: int | str, replicas: int) -> int:
@@ -164,6 +175,27 @@ def updated_count(rollout: Rollout, replicas: int) -> int:
     return instances(current, replicas)
 
 
+def running_ordinals(rollout: Rollout, replicas: int) -> tuple[int, ...]:
+    """The ordinals of a TServer of ``replicas`` instances that run: all but the stopped."""
+    stopped = set(rollout.stopped)
+    return tuple(o for o in range(replicas) if o not in stopped)
+
+
 def partition(rollout: Rollout, replicas: int) -> int:
-    """The RollingUpdate partition of the declared step: ``R - n_k``; 0 when aborted."""
-    return replicas - updated_count(rollout, replicas)
+    """The RollingUpdate partition of the declared step: ``L - n_k`` for the ``L`` instances
+    that run (``replicas`` less the stopped ones), ``n_k`` counted on ``L``; 0 when aborted.
+
+    It is a count of running instances kept on the stable release, lowest ordinals first,
+    which is what every engine does with it: an apps/v1 StatefulSet updates the ordinals at
+    or above it (its running ordinals are ``0 .. L-1``: only the highest can stop, TP014);
+    OpenKruise's Advanced StatefulSet counts the pods below an ordinal skipping its
+    ``reserveOrdinals`` (``isCurrentRevisionNeeded`` and ``sortPodsToUpdate`` of its
+    StatefulSet controller, v1.8.2); a TApp is given the updated ids themselves."""
+    running = replicas - len(set(rollout.stopped) & set(range(replicas)))
+    return running - updated_count(rollout, running)
+
+
+def updated_ordinals(rollout: Rollout, replicas: int) -> tuple[int, ...]:
+    """The ordinals on the TServer's release at the declared step: the highest ``n_k`` of
+    the running ones."""
+    return running_ordinals(rollout, replicas)[partition(rollout, replicas) :]

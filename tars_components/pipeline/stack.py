@@ -130,7 +130,7 @@ def output_objects(
         objects.extend(workload_objects(prepared, options))
         if options.tconfig_config_maps:
             objects.extend(config_maps(stack))
-    return apply_ownership(objects, server_ownerships(stack, options))
+    return apply_ownership(objects, server_ownerships(prepared.stack, options))
 
 
 def expand(stack: DocumentSet, options: Options = Options()) -> list[dict[str, Any]]:

@@ -28,9 +28,11 @@ from ..loading.clusters import has_cluster_documents
 from ..loading.document_set import DocumentSet
 from ..loading.load import load_stack
 from ..models.cluster import Cluster, Inventory
+from ..models.live import LiveState
 from ..rules.clusters import cluster_violations, stack_inventory
+from ..rules.ownership import autoscaled_violations
 from ..settings.options import Options, ReleaseTag
-from ..stages import for_cluster
+from ..stages import for_cluster, previous_from_live, with_running, workload_kind
 from .stack import Build, all_violations, build
 
 if TYPE_CHECKING:
@@ -277,21 +279,43 @@ def validate(
     previous_dir: str | Path | None = None,
     configured: Sequence[Cluster] = (),
     only: str | None = None,
+    live: LiveState | None = None,
+    objects: bool = False,
 ) -> Validation:
     """The ``validate`` job (and the Pulumi program's check): load ``stack_dir`` (and
     ``previous_dir``, the version it replaces) in ``options.namespace``, then :func:`run`
-    without objects for its targets (``configured``: the ``tars:clusters`` of its config;
-    ``only``: one cluster's name). Raises :class:`LoadError` for unreadable input or input
-    beyond ``limits`` (the problems of both directories), :class:`UsageError` for ``only``
-    naming no cluster."""
+    for its targets (``configured``: the ``tars:clusters`` of its config; ``only``: one
+    cluster's name), with their objects only when ``objects`` asks. ``live``: the stack's
+    one cluster as read at preview (docs/concepts/live.md): the replicas that run
+    (:func:`~tars_components.stages.with_running`) in the stack, TO003, and without
+    ``previous_dir`` the previous version as the cluster runs it
+    (:func:`~tars_components.stages.previous_from_live`). Raises
+    :class:`LoadError` for unreadable input or input beyond ``limits`` (the problems of both
+    directories), :class:`UsageError` for ``only`` naming no cluster."""
     directories = [stack_dir] if previous_dir is None else [stack_dir, previous_dir]
     stacks = load_stacks(directories, options.namespace, limits, options.release)
     stack = stacks[0]
     previous = stacks[1] if previous_dir is not None else None
-    checked = run(
-        stack, targets(stack, configured, only), options, previous=previous, objects=False
-    )
+    to = targets(stack, configured, only)
+    found: list[Violation] = []
+    if live is not None and to.inventory is None:
+        kind = workload_kind(options)
+        stack = with_running(stack, live, options.field_ownership, kind)
+        found = list(autoscaled_violations(stack, live, options, kind))
+        if previous is None:  # the storage rules against what runs
+            previous = previous_from_live(stack, live, kind)
+    checked = run(stack, to, options, previous=previous, objects=objects)
+    if found:
+        checked = replace(checked, results=[_with(checked.results[0], found)])
     return Validation(stack, previous, checked.all_violations, checked)
+
+
+def _with(result: TargetResult, found: list[Violation]) -> TargetResult:
+    """``result`` with the violations ``found`` against the live cluster, and no objects
+    when one of them is an error."""
+    violations = sorted_violations([*result.build.violations, *found])
+    objects = [] if has_errors(violations) else result.build.objects
+    return replace(result, build=Build(objects, violations))
 
 
 __all__ = [

@@ -9,9 +9,11 @@ from collections.abc import Iterator
 from ..kernel.errors import Violation
 from ..kernel.registry import ERROR, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
+from ..models.live import LiveState
 from ..models.ownership import (
     ANNOTATION,
     FieldOwnership,
+    Ownership,
     display_name,
     object_paths,
     server_ownership,
@@ -71,9 +73,46 @@ def expand_mode_violations(stack: DocumentSet, options: Options) -> Iterator[Vio
                 )
 
 
+TO003 = rule(
+    "TO003",
+    ERROR,
+    "TServer",
+    "a HorizontalPodAutoscaler in the cluster scales a server whose replicas the stack "
+    "manages (read at preview)",
+    origin="tars-components",
+)
+
+
+def autoscaled_violations(
+    stack: DocumentSet, live: LiveState, options: Options, kind: str
+) -> Iterator[Violation]:
+    """TO003 for each TServer that a live HPA scales (its ``kind`` object is the HPA's
+    target) while its replicas are ``managed``: every ``up`` would set the stack's count
+    back, against the HPA, and conflict with the manager that scaled it."""
+    for server in stack.servers:
+        hpa = live.autoscaler_of(kind, server.namespace, server.name)
+        owned = server_ownership(server.annotations, options.field_ownership).of("k8s.replicas")
+        if hpa is None or owned is not Ownership.MANAGED or server.spec.k8s.daemon_set:
+            continue
+        running = live.replicas(kind, (server.namespace, server.name))
+        yield TO003.at(
+            server,
+            ("spec", "k8s", "replicas"),
+            f"HorizontalPodAutoscaler {hpa} scales {kind} {server.name} ({running} replica(s) "
+            f"live) while the stack manages replicas ({server.spec.k8s.replicas}): hand the "
+            "count to it with replicas=external in tars:fieldOwnership or the server's "
+            "tars-components.io/field-ownership annotation (TServerAutoscaler does so)",
+        )
+
+
 def check_ownership(stack: DocumentSet, options: Options) -> list[Violation]:
     """Every TO violation of a stack for this output."""
     return [*annotation_violations(stack), *expand_mode_violations(stack, options)]
 
 
-__all__ = ["annotation_violations", "check_ownership", "expand_mode_violations"]
+__all__ = [
+    "annotation_violations",
+    "autoscaled_violations",
+    "check_ownership",
+    "expand_mode_violations",
+]

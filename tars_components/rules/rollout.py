@@ -12,16 +12,19 @@
 * TP011 (warning): a count step above the replicas is capped at the replicas;
 * TP012 (warning): the TServer's own partition is replaced by the Rollout's;
 * TP013: a stopped ordinal is not an instance of the TServer (at or above its replicas);
-* TP014: stopped instances need a workload engine that stops one instance (expand mode with
-  ``--workload kruise`` or ``tapp``);
+* TP014: stopped instances need expand mode, and a workload engine that stops any instance
+  (``--workload kruise`` or ``tapp``) unless they are the highest ordinals (the StatefulSet
+  engine runs fewer replicas);
 * TP015 (warning): crd mode keeps the StatefulSet engine (the TarsK8S controller decides):
   ``--workload`` is not applied;
 * TP017 (warning): ``maxUnavailable`` where it is not applied (crd mode: the TServer CRD's
   updateStrategy has only a partition) or needs a feature gate (the apps/v1 StatefulSet:
   ``MaxUnavailableStatefulSet``);
 * TP016 (change, warning): a step goes back on the same release: the instances already
-  updated stay updated (a partition never rolls back), so the step's wait condition is not
-  met; ``abort`` goes back.
+  updated stay updated (a partition never rolls back), so the plan's count does not hold;
+  ``abort`` goes back;
+* TP018 (warning): an abort in crd mode takes ``spec.release`` back, with force, from the
+  manager the field ownership hands it to.
 
 TP001 (the Rollout's own schema) is reported by the loader (:mod:`.schema`).
 """
@@ -34,6 +37,7 @@ from ..kernel.errors import Violation
 from ..kernel.registry import ERROR, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import TServerDocument, UpdateStrategyType
+from ..models.ownership import Ownership, server_ownership
 from ..models.rollout import Rollout, updated_count, wanted
 from ..settings.options import Mode, Options, Workload
 
@@ -226,7 +230,8 @@ TP014 = rule(
     "TP014",
     ERROR,
     "Rollout",
-    "stopped instances need expand mode with --workload kruise or tapp (tars:workload)",
+    "stopped instances need expand mode; the StatefulSet engine stops only the highest "
+    "ordinals (--workload kruise or tapp stop any)",
     origin="tars-components",
 )
 TP015 = rule(
@@ -238,23 +243,36 @@ TP015 = rule(
 )
 
 
-def check_stopped(stack: DocumentSet, engine_stops: bool) -> Iterator[Violation]:
+def check_stopped(
+    stack: DocumentSet, engine_stops: bool, highest_stop: bool = False
+) -> Iterator[Violation]:
     """TP013 and TP014 for the Rollouts with stopped instances; ``engine_stops``: the output
-    has an engine that stops one instance (kruise or tapp in expand mode)."""
+    has an engine that stops any instance (kruise or tapp in expand mode); ``highest_stop``:
+    it stops the highest ordinals only, by running fewer replicas (an apps/v1 StatefulSet in
+    expand mode)."""
     for rollout in stack.rollouts:
         if not rollout.stopped:
             continue
-        if not engine_stops:
+        server = target(stack, rollout)
+        replicas = server.spec.k8s.replicas if server is not None else None
+        highest = replicas is not None and rollout.stopped == tuple(
+            range(replicas - len(rollout.stopped), replicas)
+        )
+        if not engine_stops and not (highest_stop and highest):
             yield TP014.at(
                 rollout,
                 "spec.stopped",
-                f"stopped ordinals {list(rollout.stopped)}: the StatefulSet engine (and crd "
-                "mode) cannot stop one instance; use --workload kruise or tapp in expand mode",
+                f"stopped ordinals {list(rollout.stopped)}: "
+                + (
+                    "the StatefulSet engine stops only the highest ordinals (it runs fewer "
+                    "replicas); use --workload kruise or tapp to stop others"
+                    if highest_stop
+                    else "crd mode cannot stop one instance (the TarsK8S controller writes an "
+                    "apps/v1 StatefulSet); use expand mode"
+                ),
             )
-        server = target(stack, rollout)
-        if server is None:
+        if server is None or replicas is None:
             continue
-        replicas = server.spec.k8s.replicas
         beyond = [o for o in rollout.stopped if o >= replicas]
         if beyond:
             yield TP013.at(
@@ -348,7 +366,7 @@ def rollout_changes(previous: DocumentSet, current: DocumentSet) -> Iterator[Vio
                 "spec.step",
                 f"step {rollout.step} puts {now} instance(s) on {release.id}, step {old.step} "
                 f"put {was}: a partition never rolls an updated instance back, so they stay "
-                "on it and the step's wait condition is never met; set abort: true to go back",
+                "on it and the plan's count does not hold; set abort: true to go back",
             )
 
 
@@ -367,17 +385,52 @@ def drives(rollout: Rollout, server: TServerDocument) -> bool:
 @check(Need.OPTIONS)
 def engine_violations(stack: DocumentSet, options: Options) -> list[Violation]:
     """What the workload engine says about the stack: TP013/TP014 (stopped instances need
-    kruise or tapp in expand mode), TP015 (crd mode keeps the StatefulSet engine), TP017
-    (maxUnavailable not applied)."""
+    expand mode, and kruise or tapp unless they are the highest ordinals), TP015 (crd mode
+    keeps the StatefulSet engine), TP017 (maxUnavailable not applied)."""
     crd = options.mode == Mode.CRD
-    found = list(check_stopped(stack, not crd and options.workload != Workload.STATEFULSET))
+    statefulset = options.workload == Workload.STATEFULSET
+    found = list(check_stopped(stack, not crd and not statefulset, not crd and statefulset))
     if crd and options.workload != Workload.STATEFULSET:
         found.extend(engine_ignored(stack, str(options.workload)))
     found.extend(check_max_unavailable(stack, crd, options.workload == Workload.STATEFULSET))
     return found
 
 
+TP018 = rule(
+    "TP018",
+    WARNING,
+    "Rollout",
+    "an abort in crd mode with spec.release owned by another manager takes the release back",
+    origin="tars-components",
+)
+
+
+@check(Need.OPTIONS)
+def abort_violations(stack: DocumentSet, options: Options) -> Iterator[Violation]:
+    """TP018 for each aborting Rollout of a crd-mode TServer whose ``release`` another
+    manager owns (``release=external`` or ``initial``): the stable release is applied with
+    force, under this stack's field manager, over the owner's."""
+    if options.mode != Mode.CRD:
+        return
+    for rollout in stack.rollouts:
+        server = target(stack, rollout) if rollout.abort else None
+        if server is None or server.spec.release is None:
+            continue
+        ownership = server_ownership(server.metadata.annotations, options.field_ownership)
+        owned = ownership.of("release")
+        if owned is not Ownership.MANAGED:
+            yield TP018.at(
+                rollout,
+                "spec.abort",
+                f"spec.release of TServer {server.name!r} is {owned} (another manager, such as "
+                f"TarsWeb or a pipeline, owns it): the abort applies {rollout.stable_id} with "
+                "force, taking the release from its external owner; set abort: false or remove "
+                "the Rollout once the owner writes the stable release, to hand it back",
+            )
+
+
 __all__ = [
+    "abort_violations",
     "check_max_unavailable",
     "check_rollouts",
     "check_stopped",

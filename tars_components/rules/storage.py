@@ -340,7 +340,7 @@ def _outage(change: StorageChange, options: Options) -> Iterator[Violation]:
             path,
             f"{what}: StatefulSet {server.namespace}/{change.previous.name} is recreated with "
             f"orphan propagation; its {len(pods)} pod(s) keep running and are adopted by the "
-            "new StatefulSet",
+            f"new StatefulSet{_kept_claims(change, options)}",
             severity=WARNING,
         )
         return
@@ -351,6 +351,27 @@ def _outage(change: StorageChange, options: Options) -> Iterator[Violation]:
     if options.mode == Mode.EXPAND:
         hint += f', or keep the pods with {RECREATE}: "{RECREATE_ORPHAN}"'
     yield TV001.at(server, path, f"{head}; {hint}")
+
+
+def _kept_claims(change: StorageChange, options: Options) -> str:
+    """What an orphan recreate does not change: the existing claims of each template whose
+    StorageClass changes keep the class they were made with (a claim's class is immutable);
+    only claims of new ordinals get the new one."""
+    old = {c.name: c for c in claims_of(change.previous, options)}
+    moved = [
+        (c.name, old[c.name].storage_class, c.storage_class)
+        for c in claims_of(change.current, options)
+        if c.name in old and not c.local and old[c.name].storage_class != c.storage_class
+    ]
+    if not moved:
+        return ""
+    parts = [
+        f"claim {name}'s existing PersistentVolumeClaims keep {storage_class_label(was)} "
+        f"(not {storage_class_label(now)}: a claim's StorageClass never changes; only new "
+        "ordinals get it, move the data to change it)"
+        for name, was, now in moved
+    ]
+    return "; " + "; ".join(parts)
 
 
 TV002 = rule(

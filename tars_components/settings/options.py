@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
@@ -227,6 +227,22 @@ _CHECKS["workload"] = (
     lambda v: v in {w.value for w in Workload},
     f"expected one of {', '.join(Workload)}",
 )
+
+
+def with_storage_classes(options: Options, classes: Mapping[str, bool]) -> Options:
+    """``options`` with the StorageClasses read from the cluster (name: whether it allows
+    volume expansion) declared expandable or fixed, each class the options declare already
+    kept as declared (docs/concepts/live.md)."""
+    declared = {*options.expandable_storage_classes, *options.fixed_storage_classes}
+    expandable = [c for c, grows in sorted(classes.items()) if grows and c not in declared]
+    fixed = [c for c, grows in sorted(classes.items()) if not grows and c not in declared]
+    if not expandable and not fixed:
+        return options
+    return replace(
+        options,
+        expandable_storage_classes=(*options.expandable_storage_classes, *expandable),
+        fixed_storage_classes=(*options.fixed_storage_classes, *fixed),
+    )
 
 
 def parse_storage_classes(text: str) -> tuple[str, ...]:

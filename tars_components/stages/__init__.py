@@ -3,7 +3,9 @@ fixed order (docs/development.md, "The map"), composed here and by the pipeline'
 every target (:func:`tars_components.pipeline.run`):
 
 1. **overrides** (:func:`for_cluster`): one cluster's ClusterOverrides, when a cluster is the
-   target; the rules check the result;
+   target; then, when the cluster was read at preview, **the replicas that run**
+   (:func:`with_running`: the live count of servers whose count another manager owns); the
+   rules check the result;
 2. **rollouts** (:mod:`.rollouts`): each TServer a Rollout drives at its step, with that
    step as a typed plan per server;
 3. **mutation** (:mod:`tars_components.mutation`): the TarsK8S mutating webhook on the
@@ -28,8 +30,10 @@ from ..models import TFrameworkConfigDocument, TServerDocument, TTemplateDocumen
 from ..models.cluster import Cluster, Inventory
 from ..models.rollout import Rollout, RolloutStep, ServerKey
 from ..mutation import mutate_server, mutate_template, mutate_workloads
+from ..settings.options import Mode, Options, Workload
 from .overrides import cluster_stack
 from .rollouts import apply_rollouts, rolled_out
+from .running import previous_from_live, replicas_owner, with_running
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,14 @@ def for_cluster(stack: DocumentSet, inventory: Inventory, cluster: Cluster | Non
     overrides; ``cluster`` None: the overrides for every cluster, what Karmada gets once).
     The rules check its result; :func:`prepare` takes it on."""
     return cluster_stack(stack, inventory, cluster)
+
+
+def workload_kind(options: Options) -> str:
+    """The kind of the object that holds a StatefulSet server's live replica count:
+    ``TServer`` in crd mode, the workload engine's kind in expand mode."""
+    if options.mode == Mode.CRD:
+        return "TServer"
+    return "TApp" if options.workload == Workload.TAPP else "StatefulSet"
 
 
 def prepare(stack: DocumentSet) -> Prepared:
@@ -95,4 +107,8 @@ __all__ = [
     "prepare",
     "prepare_server",
     "prepare_template",
+    "previous_from_live",
+    "replicas_owner",
+    "with_running",
+    "workload_kind",
 ]

@@ -22,6 +22,9 @@ from ..kernel.errors import Violation
 from ..loading.document_set import DocumentSet
 from ..loading.rollout import Rollouts
 from ..models import Document, TServerDocument
+from ..models.document import ObjectMeta
+from ..models.ownership import ANNOTATION as OWNERSHIP_ANNOTATION
+from ..models.ownership import PATCH_FORCE_ANNOTATION, RELEASE_MANAGED, FieldOwnership
 from ..models.rollout import (
     ROLLOUT_API_VERSION,
     Rollout,
@@ -29,6 +32,7 @@ from ..models.rollout import (
     RolloutStep,
     ServerKey,
     partition,
+    running_ordinals,
 )
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
 from ..rules.rollout import check_rollouts, check_stopped, drives
@@ -36,16 +40,23 @@ from ..rules.rollout import check_rollouts, check_stopped, drives
 
 @dataclass(frozen=True)
 class Plan:
-    """Which release each ordinal of one TServer runs at its Rollout's declared step:
-    ordinals at or above ``partition`` run ``new_id``, the others ``stable_id``."""
+    """Which release each ordinal of one TServer runs at its Rollout's declared step: of the
+    ``running`` ordinals (the stopped ones left out), the lowest ``partition`` run
+    ``stable_id``, the others ``new_id``."""
 
     namespace: str
     name: str
-    replicas: int
+    running: tuple[int, ...]
     partition: int
     new_id: str
     stable_id: str
     abort: bool = False
+    stopped: tuple[int, ...] = ()
+
+    @property
+    def replicas(self) -> int:
+        """Instances that run."""
+        return len(self.running)
 
     @property
     def updated(self) -> int:
@@ -54,29 +65,41 @@ class Plan:
 
     def release_of(self, ordinal: int) -> str:
         """The release id ordinal ``ordinal`` runs."""
-        return self.new_id if ordinal >= self.partition else self.stable_id
+        return self.new_id if ordinal in self.running[self.partition :] else self.stable_id
 
     def line(self) -> str:
         """``shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0``; on abort
-        ``shop-orderserver: 4/4 on v1.4.0 (aborted: every instance back on stable)``."""
+        ``shop-orderserver: 4/4 on v1.4.0 (aborted: every instance back on stable)``; stopped
+        instances last (``, ordinal 0 stopped``)."""
         total = self.replicas
         if self.abort:
-            return (
+            line = (
                 f"{self.name}: {total}/{total} on {self.stable_id} "
                 "(aborted: every instance back on stable)"
             )
-        parts = [f"{self.updated}/{total} on {self.new_id}{_ordinals(self.partition, total)}"]
-        if self.partition:
-            parts.append(f"{self.partition}/{total} on {self.stable_id}")
-        return f"{self.name}: {', '.join(parts)}"
+        else:
+            updated = _ordinals(self.running[self.partition :])
+            parts = [f"{self.updated}/{total} on {self.new_id}{updated}"]
+            if self.partition:
+                parts.append(f"{self.partition}/{total} on {self.stable_id}")
+            line = f"{self.name}: {', '.join(parts)}"
+        if self.stopped:
+            many = "s" if len(self.stopped) > 1 else ""
+            line += f", ordinal{many} {_listed(self.stopped)} stopped"
+        return line
 
 
-def _ordinals(first: int, total: int) -> str:
-    if first >= total:
+def _listed(ordinals: tuple[int, ...]) -> str:
+    """``2-3`` for a run of consecutive ordinals, else ``0, 2``."""
+    if len(ordinals) > 1 and ordinals[-1] - ordinals[0] == len(ordinals) - 1:
+        return f"{ordinals[0]}-{ordinals[-1]}"
+    return ", ".join(str(o) for o in ordinals)
+
+
+def _ordinals(updated: tuple[int, ...]) -> str:
+    if not updated:
         return ""
-    if first == total - 1:
-        return f" (ordinal {first})"
-    return f" (ordinals {first}-{total - 1})"
+    return f" (ordinal{'s' if len(updated) > 1 else ''} {_listed(updated)})"
 
 
 def _release_id(value: object) -> str:
@@ -118,10 +141,29 @@ def rolled_out(rollout: Rollout, server: TServerDocument) -> tuple[TServerDocume
     step = partition(rollout, k8s.replicas)
     spec_update: dict[str, object] = {"k8s": k8s.replaced(update_strategy=_strategy(step))}
     release = server.spec.release
+    update: dict[str, object] = {}
     if rollout.abort and release is not None:
         spec_update["release"] = release.replaced(id=rollout.stable_id, image=rollout.stable_image)
-    copied = server.replaced(spec=server.spec.replaced(**spec_update))
+        update["metadata"] = _taken_back(server)
+    copied = server.replaced(spec=server.spec.replaced(**spec_update), **update)
     return copied, RolloutStep(rollout, step, k8s.replicas)
+
+
+def _taken_back(server: TServerDocument) -> ObjectMeta:
+    """An aborting server's metadata: its release ``managed`` whatever the stack's field
+    ownership says (the server's annotation wins over the stack's setting), and applied with
+    ``pulumi.com/patchForce``, so that the stable release is written even where TarsWeb or a
+    pipeline owns ``spec.release`` (a release left out would leave every pod on the owner's
+    release, and a managed one would conflict with the owner)."""
+    annotations = dict(server.metadata.annotations or {})
+    try:
+        own = FieldOwnership.parse(annotations.get(OWNERSHIP_ANNOTATION))
+    except ValueError:  # TO001 reports it; the abort still takes the release
+        own = FieldOwnership()
+    taken = own.merged(RELEASE_MANAGED)
+    annotations[OWNERSHIP_ANNOTATION] = taken.text()
+    annotations[PATCH_FORCE_ANNOTATION] = "true"
+    return server.metadata.replaced(annotations=annotations)
 
 
 def apply_rollouts(stack: DocumentSet) -> tuple[DocumentSet, dict[ServerKey, RolloutStep]]:
@@ -184,11 +226,12 @@ def plan_of(rollout: Rollout, server: TServerDocument) -> Plan:
     return Plan(
         namespace=server.namespace,
         name=server.name,
-        replicas=replicas,
+        running=running_ordinals(rollout, replicas),
         partition=partition(rollout, replicas),
         new_id=_release_id(release.id if release is not None else None),
         stable_id=rollout.stable_id,
         abort=rollout.abort,
+        stopped=tuple(o for o in rollout.stopped if o < replicas),
     )
 
 

@@ -19,11 +19,12 @@ STAGES = {
     "mutation.ttemplate": {"mutate_template"},
     "stages.rollouts": {"apply_rollouts", "rolled_out"},
     "stages.overrides": {"cluster_stack", "apply_fields"},
-    "stages": {"for_cluster"},
+    "stages.running": {"with_running"},
+    "stages": {"for_cluster", "with_running"},
 }
 """The stage functions, by the module they are imported from."""
 
-RUNS_TARGETS = {"for_cluster": "pipeline"}
+RUNS_TARGETS = {"for_cluster": "pipeline", "with_running": "pipeline"}
 """Stages the one run for every target calls (and only it): by name, the room allowed."""
 
 ALLOWED = {

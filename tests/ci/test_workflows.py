@@ -211,7 +211,7 @@ SECRET_REF = re.compile(r"\bsecrets\s*[.\[]")
 PR_TRIGGERS = frozenset({"pull_request", "pull_request_target", "workflow_run"})
 WRITE = "write"
 PREVIEW_IDENTITY = "system:serviceaccount:tars-ci:tars-preview"
-DRY_RUN_VERBS = frozenset({"get", "create", "patch"})
+DRY_RUN_VERBS = frozenset({"get", "list", "create", "patch"})
 
 
 def load(name: str) -> dict[Any, Any]:
@@ -755,7 +755,14 @@ def test_the_rbac_document_is_valid_kubernetes(version: str) -> None:
 def test_the_preview_roles_grant_read_and_the_dry_run_verbs_only() -> None:
     roles = of_kind("Role")
     assert {r["metadata"]["namespace"] for r in roles} == {"tars-staging", "tars-prod"}
-    assert not of_kind("ClusterRole") and not of_kind("ClusterRoleBinding")
+    # the one cluster-wide grant: reading StorageClasses (docs/concepts/live.md)
+    [cluster_role] = of_kind("ClusterRole")
+    assert cluster_role["rules"] == [
+        {"apiGroups": ["storage.k8s.io"], "resources": ["storageclasses"], "verbs": ["get", "list"]}
+    ]
+    [cluster_binding] = of_kind("ClusterRoleBinding")
+    assert cluster_binding["roleRef"]["name"] == cluster_role["metadata"]["name"]
+    assert [s["name"] for s in cluster_binding["subjects"]] == ["tars-preview"]
     for role in roles:
         for rule in role["rules"]:
             # get: the live object an update is previewed against; create + patch: the

@@ -177,3 +177,18 @@ def test_an_orphan_recreate_says_the_pods_are_kept(tmp_path: Path) -> None:
     assert change["action"] == "replace"
     assert "all 3 pods are kept (pulumi.com/deletionPropagationPolicy: orphan" in change["reason"]
     assert "TV001 warning" in stderr and "recreated with orphan propagation" in stderr
+
+
+def test_an_orphan_recreate_says_a_class_change_misses_the_existing_claims(
+    tmp_path: Path,
+) -> None:
+    orphan = {"tars-components.io/recreate": "orphan"}
+    old, new = write_pair(
+        tmp_path,
+        db_server(data_mount("5Gi", "ssd"), annotations=orphan),
+        db_server(data_mount("5Gi", "fast"), annotations=orphan),
+    )
+    _, stderr, code = diff_json(old, new)
+    assert code == 0, stderr
+    assert "recreated with orphan propagation" in stderr
+    assert "claim data's existing PersistentVolumeClaims keep ssd (not fast" in stderr

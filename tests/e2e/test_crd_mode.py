@@ -187,7 +187,8 @@ def test_a_field_scaled_by_hand_conflicts_until_handed_over(
     up: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
 ) -> None:
     # the next apply of the scaled server (any change to it) meets kubectl's replica count:
-    # pulumi-kubernetes does not force, so `pulumi up` stops and names the manager and field
+    # pulumi-kubernetes does not force, so the program stops first, having read the live
+    # managedFields: it names the manager, the field, both values and the fix
     source = up / "stacks" / STACK / "20-shop-order.yaml"
     text = source.read_text(encoding="utf-8")
     assert text.count("asyncThread: 4") == 1
@@ -195,8 +196,9 @@ def test_a_field_scaled_by_hand_conflicts_until_handed_over(
     refused = pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=up)
     outputs.append(refused.output)
     assert refused.code != 0
-    assert 'conflict with "kubectl" with subresource "scale"' in refused.output, refused.output
-    assert ".spec.k8s.replicas" in refused.output
+    assert "spec.k8s.replicas: owned by kubectl" in refused.output, refused.output
+    assert "(live 3), the stack applies 4" in refused.output
+    assert "replicas=external" in refused.output
     # handed over (docs/concepts/ownership.md), the up applies the rest and keeps the count
     owners = ("tars:fieldOwnership", "replicas=external", "--stack", STACK)
     pulumi("config", "set", *owners, cwd=up).ok()

@@ -5,6 +5,7 @@ and stopped instances in each engine (docs/concepts/rollout.md)."""
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from support.assertions.engine_schema import kruise_errors, pod_template_errors,
 from support.builders.documents import NAMESPACE, load
 from support.builders.rollouts import NEW_ID, NEW_IMAGE, STABLE_IMAGE, rollout, server
 
-from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION, statefulset_wait_for
+from tars_components.expansion.awaits import READY, WAIT_FOR_ANNOTATION, statefulset_wait_for
 from tars_components.pipeline import build
 from tars_components.settings.options import Mode, Options, Workload
 
@@ -84,7 +85,8 @@ def test_kruise_has_the_statefulset_pod_template_and_in_place_updates(
     assert template == sts["spec"]["template"]
     rolling = kruise["spec"]["updateStrategy"]["rollingUpdate"]
     assert rolling["podUpdatePolicy"] == "InPlaceIfPossible"
-    assert rolling["partition"] == sts["spec"]["updateStrategy"]["rollingUpdate"]["partition"]
+    if "reserveOrdinals" not in kruise["spec"]:
+        assert rolling["partition"] == sts["spec"]["updateStrategy"]["rollingUpdate"]["partition"]
     engine_fields = {"updateStrategy", "template", "replicas", "reserveOrdinals"}
     assert {k: v for k, v in kruise["spec"].items() if k not in engine_fields} == {
         k: v for k, v in sts["spec"].items() if k not in engine_fields
@@ -196,3 +198,36 @@ def test_max_unavailable_in_each_engine() -> None:
     tapp = workload_of(*documents, workload=Workload.TAPP)
     assert tapp["spec"]["updateStrategy"] == {"maxUnavailable": "50%"}
     assert tapp_errors(tapp) == []
+
+
+@pytest.mark.parametrize(
+    ("stopped", "step", "replicas", "partition", "updated"),
+    [
+        ([0], 0, 3, 2, [3]),  # Kruise counts the pods below the partition, reserved ones skipped
+        ([0], 1, 3, 1, [2, 3]),  # "50%" of the 3 that run
+        ([0], 2, 3, 0, [1, 2, 3]),
+        ([2], 1, 3, 1, [1, 3]),  # a stopped ordinal in the middle is skipped too
+    ],
+)
+def test_kruise_partition_counts_the_instances_that_run(
+    stopped: list[int], step: int, replicas: int, partition: int, updated: list[int]
+) -> None:
+    kruise = workload_of(server(), rollout(step, stopped=stopped), workload=Workload.KRUISE)
+    spec = kruise["spec"]
+    assert (spec["replicas"], spec["reserveOrdinals"]) == (replicas, stopped)
+    assert spec["updateStrategy"]["rollingUpdate"]["partition"] == partition
+    # Kruise updates the highest ``replicas - partition`` pods that exist
+    running = [o for o in range(4) if o not in stopped]
+    assert running[partition:] == updated
+    if partition:
+        waits = json.loads(kruise["metadata"]["annotations"][WAIT_FOR_ANNOTATION])
+        assert f"jsonpath={{$[?$.status.updatedReplicas > {len(updated) - 1}]}}" in waits
+        assert READY in waits
+
+
+def test_tapp_gives_the_canary_template_to_the_highest_running_ids() -> None:
+    tapp = workload_of(server(), rollout(1, stopped=[2]), workload=Workload.TAPP)
+    spec = tapp["spec"]
+    assert spec["replicas"] == 4  # a TApp counts its killed instances
+    assert spec["statuses"] == {"2": "Killed"}
+    assert spec["templates"] == {"1": "v1.5.0", "3": "v1.5.0"}

@@ -101,17 +101,23 @@ def annotations(mode_objects: list[dict[str, Any]]) -> dict[str, str]:
 def test_a_partial_step_waits_for_what_it_updates() -> None:
     built = build(load(server(), rollout(0)), EXPAND)
     value = annotations(built.objects)["pulumi.com/waitFor"]
-    assert json.loads(value) == [OBSERVED, "jsonpath={.status.updatedReplicas}=1", COUNTED, READY]
+    assert json.loads(value) == [
+        OBSERVED,
+        "jsonpath={$[?$.status.updatedReplicas > 0]}",
+        COUNTED,
+        READY,
+    ]
     step1 = build(load(server(), rollout(1)), EXPAND)
-    assert "updatedReplicas}=2" in annotations(step1.objects)["pulumi.com/waitFor"]
+    assert "updatedReplicas > 1]" in annotations(step1.objects)["pulumi.com/waitFor"]
 
 
 @pytest.mark.parametrize("doc", [rollout(2), rollout(0, abort=True)])
 def test_a_full_step_waits_for_the_whole_roll(doc: dict[str, Any]) -> None:
     with_rollout = build(load(server(), doc), EXPAND)
     without = build(load(server()), EXPAND)
-    assert annotations(with_rollout.objects) == annotations(without.objects)
-    conditions = json.loads(annotations(with_rollout.objects)["pulumi.com/waitFor"])
+    wait_for = annotations(with_rollout.objects)["pulumi.com/waitFor"]
+    assert wait_for == annotations(without.objects)["pulumi.com/waitFor"]
+    conditions = json.loads(wait_for)
     assert conditions == [OBSERVED, ROLLED, COUNTED, READY]
 
 
@@ -153,3 +159,78 @@ def test_the_workload_builders_take_the_step_as_an_argument() -> None:
         "maxUnavailable"
         not in build_statefulset(document, None, EXPAND)["spec"]["updateStrategy"]["rollingUpdate"]
     )
+
+
+@pytest.mark.parametrize(
+    ("step", "partition", "line"),
+    [
+        (0, 2, "1/3 on v1.5.0 (ordinal 2), 2/3 on v1.4.0, ordinal 3 stopped"),
+        (1, 1, "2/3 on v1.5.0 (ordinals 1-2), 1/3 on v1.4.0, ordinal 3 stopped"),
+        (2, 0, "3/3 on v1.5.0 (ordinals 0-2), ordinal 3 stopped"),
+    ],
+)
+def test_the_statefulset_engine_stops_the_highest_ordinal_by_running_fewer(
+    step: int, partition: int, line: str
+) -> None:
+    stack = load(server(), rollout(step, stopped=[3]))
+    built = build(stack, EXPAND)
+    assert built.ok, built.violations
+    sts = workload(built.objects, Mode.EXPAND)
+    assert sts["spec"]["replicas"] == 3
+    assert sts["spec"]["updateStrategy"]["rollingUpdate"]["partition"] == partition
+    # "50%" is counted on the 3 instances that run; the wait counts them too
+    if partition:
+        waits = json.loads(sts["metadata"]["annotations"]["pulumi.com/waitFor"])
+        assert f"jsonpath={{$[?$.status.updatedReplicas > {2 - partition}]}}" in waits
+    assert plan_lines(stack) == [f"shop-orderserver: {line}"]
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (EXPAND, "the StatefulSet engine stops only the highest ordinals"),
+        (CRD, "crd mode cannot stop one instance"),
+    ],
+)
+def test_a_stopped_instance_the_engine_cannot_stop_is_an_error(options: Options, says: str) -> None:
+    stopped = [0] if options.mode == Mode.EXPAND else [3]
+    built = build(load(server(), rollout(1, stopped=stopped)), options)
+    found = [v for v in built.violations if v.code == "TP014"]
+    assert len(found) == 1 and says in found[0].message, built.violations
+
+
+def test_abort_takes_the_release_back_from_its_external_owner() -> None:
+    # TarsWeb or a pipeline owns spec.release (release=external): leaving the release out
+    # would leave every pod on the owner's release; abort applies the stable one, forced
+    options = Options(namespace=NAMESPACE, mode=Mode.CRD, field_ownership={"release": "external"})
+    stepping = build(load(server(), rollout(1)), options)
+    assert "release" not in workload(stepping.objects, Mode.CRD)["spec"]
+    aborted = build(load(server(), rollout(1, abort=True)), options)
+    assert aborted.ok, aborted.violations
+    tserver = workload(aborted.objects, Mode.CRD)
+    assert tserver["spec"]["release"]["image"] == STABLE_IMAGE
+    assert tserver["metadata"]["labels"]["tars.io/ServerID"]
+    meta = tserver["metadata"]["annotations"]
+    assert meta["pulumi.com/patchForce"] == "true"
+    assert "release=managed" in meta["tars-components.io/field-ownership"]
+    warned = [v for v in aborted.violations if v.code == "TP018"]
+    assert len(warned) == 1 and "external owner" in warned[0].message
+
+
+def test_abort_forces_every_object_of_the_server_in_expand_mode() -> None:
+    built = build(load(server(), rollout(1, abort=True)), EXPAND)
+    for obj in built.objects:
+        if obj["kind"] in {"StatefulSet", "Service"}:
+            assert obj["metadata"]["annotations"]["pulumi.com/patchForce"] == "true", obj["kind"]
+
+
+def test_patch_force_on_a_tserver_reaches_its_generated_objects() -> None:
+    forced = server()
+    forced["metadata"]["annotations"] = {"pulumi.com/patchForce": "true"}
+    built = build(load(forced), EXPAND)
+    kinds = {
+        o["kind"]
+        for o in built.objects
+        if (o["metadata"].get("annotations") or {}).get("pulumi.com/patchForce") == "true"
+    }
+    assert kinds == {"StatefulSet", "Service"}

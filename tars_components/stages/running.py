@@ -1,0 +1,149 @@
+"""The replicas that run (docs/concepts/live.md): a stage of a stack read against the live
+cluster, before the rules.
+
+Where another manager owns a TServer's replica count (an HPA, TarsWeb, ``kubectl scale``:
+``replicas`` ``initial`` or ``external``, or a HorizontalPodAutoscaler that targets it), the
+count the stack declares is not the count that runs. Everything computed from the count
+(a Rollout's canary sizes and partitions, the wait conditions, the claims that grow, the
+pods an outage takes down) must use the live one, or a ``pulumi up`` waits for a count it
+never reaches. :func:`with_running` puts the live count in those TServers' documents; the
+field itself is still left out of the apply (``external``) or applied only on create
+(``initial``), so the documents it changes are never applied with that count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..loading.document_set import DocumentSet
+from ..models import Document, TServerDocument
+from ..models.live import LiveState
+from ..models.ownership import FieldOwnership, Ownership, server_ownership
+from ..rules.storage import CLAIM_STORAGE, quantity_bytes
+
+
+def replicas_owner(
+    server: TServerDocument, live: LiveState, ownership: FieldOwnership, kind: str
+) -> str | None:
+    """Who owns ``server``'s replica count if not this stack: ``HPA NAME`` when a live
+    HorizontalPodAutoscaler targets its ``kind`` object, ``replicas=initial|external`` when
+    a field ownership setting hands the count over; None when the stack owns it."""
+    hpa = live.autoscaler_of(kind, server.namespace, server.name)
+    if hpa is not None:
+        return f"HPA {hpa}"
+    owned = server_ownership(server.metadata.annotations, ownership).of("k8s.replicas")
+    return None if owned is Ownership.MANAGED else f"replicas={owned}"
+
+
+def with_running(
+    stack: DocumentSet, live: LiveState, ownership: FieldOwnership, kind: str
+) -> DocumentSet:
+    """``stack`` with the live replica count (``kind``'s: ``StatefulSet``, ``TApp`` or
+    ``TServer``) in each StatefulSet TServer whose count another manager owns and that
+    exists in the cluster; the stack itself when none changes."""
+    documents: list[Document] = []
+    changed = False
+    for doc in stack.documents:
+        if isinstance(doc, TServerDocument) and not doc.spec.k8s.daemon_set:
+            running = live.replicas(kind, (doc.namespace, doc.name))
+            owner = replicas_owner(doc, live, ownership, kind) if running is not None else None
+            if owner is not None and running is not None and running != doc.spec.k8s.replicas:
+                k8s = doc.spec.k8s.replaced(replicas=running)
+                doc = doc.replaced(spec=doc.spec.replaced(k8s=k8s))
+                changed = True
+        documents.append(doc)
+    return stack.with_documents(documents) if changed else stack
+
+
+def _claim_sizes(obj: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    """The requested storage of each claim template of a live workload (or, ``TServer``, of
+    each claim-template mount), the wanted sizes of its ``tars-components.io/claim-storage``
+    annotation on top (the template is held at the size it was created with)."""
+    sizes: dict[str, Any] = {}
+    spec = obj.get("spec") or {}
+    if kind == "TServer":
+        for mount in (spec.get("k8s") or {}).get("mounts") or []:
+            template = (mount.get("source") or {}).get("persistentVolumeClaimTemplate")
+            if isinstance(template, Mapping):
+                sizes[str(mount.get("name"))] = _requested(template)
+    else:
+        for template in spec.get("volumeClaimTemplates") or []:
+            sizes[str((template.get("metadata") or {}).get("name"))] = _requested(template)
+    annotation = ((obj.get("metadata") or {}).get("annotations") or {}).get(CLAIM_STORAGE)
+    for entry in str(annotation or "").split(","):
+        name, sep, size = entry.partition("=")
+        if sep and name.strip() in sizes:
+            sizes[name.strip()] = size.strip()
+    return {name: size for name, size in sizes.items() if size is not None}
+
+
+def _requested(template: Mapping[str, Any]) -> Any:
+    return (((template.get("spec") or {}).get("resources") or {}).get("requests") or {}).get(
+        "storage"
+    )
+
+
+def claim_request(live: LiveState, namespace: str, claim: str, statefulset: str) -> Any:
+    """The largest storage the live PersistentVolumeClaims of one claim template
+    (``<claim>-<statefulset>-<ordinal>``) request, as written; None when there are none."""
+    prefix = f"{claim}-{statefulset}-"
+    found: list[tuple[Any, Any]] = []
+    for pvc in live.of_kind("PersistentVolumeClaim"):
+        meta = pvc.get("metadata") or {}
+        name = str(meta.get("name") or "")
+        if meta.get("namespace") != namespace or not name.startswith(prefix):
+            continue
+        if name[len(prefix) :].isdigit():
+            requests = ((pvc.get("spec") or {}).get("resources") or {}).get("requests") or {}
+            size = quantity_bytes(requests.get("storage"))
+            if size is not None:
+                found.append((size, requests["storage"]))
+    return max(found, key=lambda pair: pair[0])[1] if found else None
+
+
+def _as_deployed(
+    server: TServerDocument, obj: Mapping[str, Any], kind: str, live: LiveState
+) -> TServerDocument:
+    """``server`` as the live ``obj`` says it was deployed: its running replica count, and
+    each claim template at the size its live claims request (else the template's live size);
+    a claim the cluster does not have yet left out."""
+    sizes = _claim_sizes(obj, kind)
+    for name in sizes:
+        requested = claim_request(live, server.namespace, name, server.name)
+        if requested is not None:
+            sizes[name] = requested
+    mounts = []
+    for mount in server.spec.k8s.mounts or []:
+        template = mount.source.persistent_volume_claim_template
+        if template is None:
+            mounts.append(mount)
+        elif mount.name in sizes:
+            requests = template.spec.resources.requests.replaced(storage=sizes[mount.name])
+            resources = template.spec.resources.replaced(requests=requests)
+            held = template.replaced(spec=template.spec.replaced(resources=resources))
+            mounts.append(
+                mount.replaced(source=mount.source.replaced(persistent_volume_claim_template=held))
+            )
+    replicas = LiveState((obj,)).replicas(kind, (server.namespace, server.name))
+    k8s = server.spec.k8s.replaced(
+        mounts=mounts, replicas=server.spec.k8s.replicas if replicas is None else replicas
+    )
+    return server.replaced(spec=server.spec.replaced(k8s=k8s))
+
+
+def previous_from_live(stack: DocumentSet, live: LiveState, kind: str) -> DocumentSet:
+    """The stack as last deployed, as far as the cluster tells, for the storage rules and
+    the claims that grow (docs/concepts/live.md#storage) when no previous stack directory is
+    given: each StatefulSet TServer with a live ``kind`` object (its workload; ``TServer`` in
+    crd mode) as it runs, its claim templates at their live sizes; servers not in the cluster
+    yet are new. Every other field is the stack's, so no other change rule fires."""
+    documents: list[Document] = [d for d in stack.documents if not isinstance(d, TServerDocument)]
+    for server in stack.servers:
+        obj = live.get(kind, server.namespace, server.name)
+        if obj is not None and not server.spec.k8s.daemon_set:
+            documents.append(_as_deployed(server, obj, kind, live))
+    return stack.with_documents(documents)
+
+
+__all__ = ["claim_request", "previous_from_live", "replicas_owner", "with_running"]
