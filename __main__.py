@@ -180,6 +180,9 @@ def main() -> None:
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("namespaces", list(built.frameworks))
     pulumi.export("servers", {key: server.objects for key, server in built.servers.items()})
+    rollouts = {key: s.rollout for key, s in built.servers.items() if s.rollout is not None}
+    if rollouts:  # each driven server's step, per release, and its live pods
+        pulumi.export("rollouts", rollouts)
     pulumi.export(
         "templates", {key: template.parent_chain for key, template in built.templates.items()}
     )

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any, overload
 
 import pulumi
+import pulumi_kubernetes as k8s
 
 from ..expansion import crd_document, server_objects
 from ..expansion.ownership import ignored_paths, without_external
@@ -28,7 +29,7 @@ from ..provider import DOCUMENT, NAMESPACE, PENDING, Subject, TarsValidation, Va
 from ..rules.storage import StorageChange
 from ..settings.options import Mode, Options
 from ..stages import PreparedServer, prepare_server
-from ..stages.rollouts import plan_of, rollout_for
+from ..stages.rollouts import plan_of, rollout_for, status_of
 from .args import TServerArgs, split_args
 from .args_common import in_namespace, parse_built
 from .failure import ArgumentProblems, refuse, refusing
@@ -45,6 +46,7 @@ from .outputs import (
     with_secrecy_of,
 )
 from .placement import place
+from .rollout_pause import RolloutPause
 from .scope import FrameworkScope, HasScope
 from .shapes import (
     K8sSpecArgsDict,
@@ -191,6 +193,11 @@ class TServer(pulumi.ComponentResource):
             )
         self._retain = retain_on_delete(opts, scope.retain_on_delete)
         self.resources: dict[str, pulumi.CustomResource] = {}
+        self.rollout: pulumi.Output[dict[str, Any]] | None = None
+        """The Rollout step this server is declared at (docs/concepts/rollout.md, "Status"):
+        step, partition, instances and ordinals per release, the gate, and once applied the
+        live ``updated``/``ready``/``current`` pods (apps/v1 StatefulSet); None without a
+        Rollout."""
         """The server's Kubernetes resources by kind."""
         if prepared is not None:
             # As the model holds it (defaults and aliases as parsed), placed Outputs kept.
@@ -205,7 +212,12 @@ class TServer(pulumi.ComponentResource):
         # state: the validation resource's state holds it, and the backend rewrites the whole
         # state after every step.
         self.register_outputs(
-            {"objectName": self.object_name, "namespace": self.namespace, "objects": self.objects}
+            {
+                "objectName": self.object_name,
+                "namespace": self.namespace,
+                "objects": self.objects,
+                "rollout": self.rollout,
+            }
         )
 
     def _declare_known(
@@ -256,8 +268,38 @@ class TServer(pulumi.ComponentResource):
             )
         target = objects[0] if options.mode == Mode.CRD else _workload(objects)
         self._set_scale_target(target)
+        if prepared.step is not None:
+            self._rollout_status(name, prepared, options)
         self.object_name = known(document.object_name)
         self.objects = lift(scope.placed([object_id(o) for o in objects]))
+
+    def _rollout_status(self, name: str, prepared: PreparedServer, options: Options) -> None:
+        """The ``rollout`` output of a server a Rollout drives (:func:`status_of`, and the
+        live counts of an apps/v1 StatefulSet once applied: ``updated``, ``ready``,
+        ``current`` pods), and the timed pause of its step (:class:`RolloutPause`), held
+        after the workload is Ready (expand mode, awaited)."""
+        step, document = prepared.step, prepared.document
+        assert step is not None
+        declared = status_of(step, document)
+        workload = self.resources.get("StatefulSet")
+        if isinstance(workload, k8s.apps.v1.StatefulSet):
+            self.rollout = workload.status.apply(
+                lambda status: {**declared, "live": _live_counts(status)}
+            )
+        else:
+            self.rollout = pulumi.Output.from_input({**declared, "live": None})
+        seconds = step.rollout.soak()
+        if seconds is None or options.mode != Mode.EXPAND or options.skip_await:
+            return
+        held = [r for k, r in self.resources.items() if k in ("StatefulSet", "TApp")]
+        RolloutPause(
+            f"{name}-pause",
+            f"{document.namespace}/{document.name}",
+            step.rollout.step,
+            str(declared["release"]),
+            seconds,
+            pulumi.ResourceOptions(parent=self, depends_on=held),
+        )
 
     def _declare_deferred(
         self,
@@ -649,6 +691,26 @@ def _part(index: int, key: str) -> Callable[[_Box], Any]:
 
 def _workload(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
     return next((o for o in objects if o["kind"] in ("StatefulSet", "DaemonSet")), None)
+
+
+def _live_counts(status: Any) -> dict[str, int] | None:
+    """``replicas``, ``updated``, ``ready``, ``current`` pods of a StatefulSet's status (absent
+    counts are 0, as the controller omits them); None before there is a status."""
+    if status is None:
+        return None
+
+    def count(field: str) -> int:
+        value = getattr(status, field, None)
+        if value is None and isinstance(status, dict):
+            value = status.get(field)
+        return int(value or 0)
+
+    return {
+        "replicas": count("replicas"),
+        "updated": count("updated_replicas"),
+        "ready": count("ready_replicas"),
+        "current": count("current_replicas"),
+    }
 
 
 __all__ = ["TServer"]

@@ -103,6 +103,8 @@ class Rollouts:
                     source,
                     tuple(sorted(set(spec.stopped))),
                     spec.max_unavailable,
+                    tuple(sorted((p.after, p.seconds) for p in spec.pauses)),
+                    spec.approved,
                 )
             )
         return [

@@ -62,6 +62,16 @@ class Stable(TarsModel):
     image: Annotated[str, pattern(P_IMAGE_REF, 500)]
 
 
+class Pause(TarsModel):
+    """One item of ``spec.pauses``: after step ``after`` is reached, the Rollout holds. With
+    ``seconds``, ``pulumi up`` holds that long once the step's pods are Ready (a soak), then
+    the next step may follow; without, the next step waits for approval (``spec.approved``
+    at least ``after``)."""
+
+    after: Annotated[int, Field(ge=0)]
+    seconds: Annotated[int | None, Field(ge=1, le=86400)] = None
+
+
 class RolloutSpec(TarsModel):
     """``spec`` of a Rollout: the steps, the step this stack declares, the stable release and
     whether to abort."""
@@ -78,6 +88,10 @@ class RolloutSpec(TarsModel):
     max_unavailable: Any = None
     """At most this many instances (a count or a percentage) updating at once, checked by
     :func:`max_unavailable_problem`; expand mode only (TP017)."""
+    pauses: Annotated[list[Pause], Field(max_length=100)] = Field(default_factory=list)
+    """Where the Rollout holds: after a step, until approved or for a while (TP019, TP020)."""
+    approved: Annotated[int | None, Field(ge=0)] = None
+    """The last step whose approval pause is approved: the steps after it may follow."""
 
 
 class RolloutDocument(TarsModel):
@@ -111,6 +125,29 @@ class Rollout:
     """Ordinals of the instances to stop, sorted, each once."""
     max_unavailable: int | str | None = None
     """``spec.maxUnavailable``: at most this many instances updating at once."""
+    pauses: tuple[tuple[int, int | None], ...] = ()
+    """``spec.pauses`` as ``(after, seconds)``: ``seconds`` None holds until approved."""
+    approved: int | None = None
+    """``spec.approved``: the last step whose approval pause is approved."""
+
+    def soak(self) -> int | None:
+        """The seconds ``pulumi up`` holds after the declared step's pods are Ready (its timed
+        pause), None when it has none or the Rollout aborts."""
+        if self.abort:
+            return None
+        found = [s for after, s in self.pauses if after == self.step and s is not None]
+        return max(found) if found else None
+
+    def waiting_approval(self) -> int | None:
+        """The step whose approval pause the declared step is past without approval (the
+        first such), None when every gate before it is approved or there is none."""
+        if self.abort:
+            return None
+        approved = -1 if self.approved is None else self.approved
+        for after, seconds in sorted(self.pauses):
+            if seconds is None and after < self.step and after > approved:
+                return after
+        return None
 
     @property
     def kind(self) -> str:

@@ -34,6 +34,7 @@ from pulumi.runtime import proto, rpc
 from pulumi.runtime.proto import provider_pb2_grpc
 
 from ..components.account_salt import TAccountSaltProvider
+from ..components.rollout_pause import RolloutPauseProvider
 from ..kernel.errors import UsageError
 from ..provider import TarsValidationProvider
 from ..provider.hosting import PluginPackage, serve_from_plugin
@@ -363,6 +364,7 @@ def schema_text() -> str:
 PLUGIN_RESOURCES: dict[str, type[pulumi.dynamic.ResourceProvider]] = {
     "TarsValidation": TarsValidationProvider,
     "TAccountSalt": TAccountSaltProvider,
+    "RolloutPause": RolloutPauseProvider,
 }
 """The custom resources the plugin serves itself, by kind, and their providers
 (:mod:`tars_components.provider.hosting`)."""

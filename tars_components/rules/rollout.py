@@ -24,7 +24,10 @@
   updated stay updated (a partition never rolls back), so the plan's count does not hold;
   ``abort`` goes back;
 * TP018 (warning): an abort in crd mode takes ``spec.release`` back, with force, from the
-  manager the field ownership hands it to.
+  manager the field ownership hands it to;
+* TP019: the declared step is past an approval pause that ``spec.approved`` does not cover;
+* TP020: a pause after no step;
+* TP021 (warning): a timed pause that nothing awaits before it starts (crd mode, skipAwait).
 
 TP001 (the Rollout's own schema) is reported by the loader (:mod:`.schema`).
 """
@@ -393,7 +396,71 @@ def engine_violations(stack: DocumentSet, options: Options) -> list[Violation]:
     if crd and options.workload != Workload.STATEFULSET:
         found.extend(engine_ignored(stack, str(options.workload)))
     found.extend(check_max_unavailable(stack, crd, options.workload == Workload.STATEFULSET))
+    if crd or options.skip_await:
+        for rollout in stack.rollouts:
+            seconds = rollout.soak()
+            if seconds is not None:
+                found.append(
+                    TP021.at(
+                        rollout,
+                        "spec.pauses",
+                        f"the {seconds} s pause after step {rollout.step} starts when the "
+                        + (
+                            "TServer is applied: nothing awaits its pods in crd mode"
+                            if crd
+                            else "workload is applied: skipAwait waits for no pod"
+                        ),
+                    )
+                )
     return found
+
+
+TP019 = rule(
+    "TP019",
+    ERROR,
+    "Rollout",
+    "a step past an approval pause is approved (spec.approved)",
+    origin="tars-components",
+)
+TP020 = rule(
+    "TP020",
+    ERROR,
+    "Rollout",
+    "a pause follows one of the steps (spec.pauses[].after within spec.steps)",
+    origin="tars-components",
+)
+TP021 = rule(
+    "TP021",
+    WARNING,
+    "Rollout",
+    "a timed pause is held after the step's pods are Ready (expand mode; crd mode does not "
+    "await the TServer's pods)",
+    origin="tars-components",
+)
+
+
+@check()
+def gate_violations(stack: DocumentSet) -> Iterator[Violation]:
+    """TP020 for a pause after no step; TP019 for a declared step past an approval pause
+    that ``spec.approved`` does not cover (the step waits: ``pulumi preview`` refuses it)."""
+    for rollout in stack.rollouts:
+        for index, (after, _) in enumerate(rollout.pauses):
+            if after >= len(rollout.steps):
+                yield TP020.at(
+                    rollout,
+                    ("spec", "pauses", index, "after"),
+                    f"step {after} is beyond the {len(rollout.steps)} step(s) of spec.steps "
+                    f"(0 to {len(rollout.steps) - 1})",
+                )
+        waiting = rollout.waiting_approval()
+        if waiting is not None:
+            yield TP019.at(
+                rollout,
+                "spec.step",
+                f"step {rollout.step} is past the approval pause after step {waiting}, which "
+                f"is not approved: set spec.approved: {waiting} (reviewed like any change) to "
+                f"let step {waiting + 1} on, or stay at step {waiting}",
+            )
 
 
 TP018 = rule(
@@ -436,6 +503,7 @@ __all__ = [
     "check_stopped",
     "drives",
     "engine_ignored",
+    "gate_violations",
     "rollout_changes",
     "target",
 ]

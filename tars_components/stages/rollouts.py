@@ -35,7 +35,7 @@ from ..models.rollout import (
     running_ordinals,
 )
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
-from ..rules.rollout import check_rollouts, check_stopped, drives
+from ..rules.rollout import check_rollouts, check_stopped, drives, gate_violations
 
 
 @dataclass(frozen=True)
@@ -189,6 +189,35 @@ def drivers(stack: DocumentSet) -> dict[ServerKey, Rollout]:
     return {key: rollout for key, (rollout, _) in _driven(stack).items()}
 
 
+def status_of(step: RolloutStep, server: TServerDocument) -> dict[str, Any]:
+    """What a Rollout step declares for one TServer, as the component's ``rollout`` output
+    and the summaries show it: the step (``step`` of ``steps``), the partition, each
+    release's instances and ordinals, the stopped ones, and the gate the step holds at
+    (``pause``: ``{"seconds": N}`` or ``{"approval": K}`` when the next step waits for one)."""
+    rollout = step.rollout
+    release = server.spec.release
+    new_id = rollout.stable_id if rollout.abort else _release_id(release.id if release else None)
+    updated = step.running if rollout.abort else step.updated
+    stable = tuple(o for o in step.running if o not in set(updated))
+    pause: dict[str, int] | None = None
+    if rollout.soak() is not None:
+        pause = {"seconds": int(rollout.soak() or 0)}
+    elif any(a == rollout.step and s is None for a, s in rollout.pauses):
+        pause = {"approval": rollout.step}
+    return {
+        "step": rollout.step,
+        "steps": len(rollout.steps),
+        "aborted": rollout.abort,
+        "partition": step.partition,
+        "release": new_id,
+        "stable": rollout.stable_id,
+        "instances": {"release": len(updated), "stable": len(stable)},
+        "ordinals": {"release": list(updated), "stable": list(stable)},
+        "stopped": [o for o in rollout.stopped if o < step.replicas],
+        "pause": pause,
+    }
+
+
 def rollout_for(
     server: TServerDocument, spec: RolloutSpec | Mapping[str, Any]
 ) -> tuple[Rollout | None, list[Violation]]:
@@ -213,6 +242,7 @@ def rollout_for(
     )
     found.extend(check_rollouts(stack))
     found.extend(check_stopped(stack, engine_stops=True))
+    found.extend(gate_violations(stack))
     rollout = collector.rollouts[0]
     if any(v.is_error for v in found) or not drives(rollout, server):
         return None, found
@@ -299,4 +329,5 @@ __all__ = [
     "release_changes",
     "rolled_out",
     "rollout_for",
+    "status_of",
 ]

@@ -40,12 +40,22 @@ def with_running(
     stack: DocumentSet, live: LiveState, ownership: FieldOwnership, kind: str
 ) -> DocumentSet:
     """``stack`` with the live replica count (``kind``'s: ``StatefulSet``, ``TApp`` or
-    ``TServer``) in each StatefulSet TServer whose count another manager owns and that
-    exists in the cluster; the stack itself when none changes."""
+    ``TServer``) in each StatefulSet TServer a Rollout drives whose count another manager
+    owns and that exists in the cluster; the stack itself when none changes. Only a
+    Rollout's arithmetic needs the count that runs: the other servers keep the stack's
+    (their count is not applied either way), so their documents do not change with every
+    scale of an HPA."""
+    driven = {(r.namespace, r.name) for r in stack.rollouts}
+    if not driven:
+        return stack
     documents: list[Document] = []
     changed = False
     for doc in stack.documents:
-        if isinstance(doc, TServerDocument) and not doc.spec.k8s.daemon_set:
+        if (
+            isinstance(doc, TServerDocument)
+            and (doc.namespace, doc.name) in driven
+            and not doc.spec.k8s.daemon_set
+        ):
             running = live.replicas(kind, (doc.namespace, doc.name))
             owner = replicas_owner(doc, live, ownership, kind) if running is not None else None
             if owner is not None and running is not None and running != doc.spec.k8s.replicas:
@@ -137,8 +147,10 @@ def previous_from_live(stack: DocumentSet, live: LiveState, kind: str) -> Docume
     the claims that grow (docs/concepts/live.md#storage) when no previous stack directory is
     given: each StatefulSet TServer with a live ``kind`` object (its workload; ``TServer`` in
     crd mode) as it runs, its claim templates at their live sizes; servers not in the cluster
-    yet are new. Every other field is the stack's, so no other change rule fires."""
-    documents: list[Document] = [d for d in stack.documents if not isinstance(d, TServerDocument)]
+    yet are new. Every other field is the stack's, so no other change rule fires; and it
+    holds TServers only: whether a TConfig version, a template or anything else is deployed
+    is not read here (a TConfig taken as deployed would be previewed activated)."""
+    documents: list[Document] = []
     for server in stack.servers:
         obj = live.get(kind, server.namespace, server.name)
         if obj is not None and not server.spec.k8s.daemon_set:

@@ -121,3 +121,36 @@ def test_tserver_rollout_errors_refuse_the_component() -> None:
         "TServer 'shop': rollout.stable.id: TP006: stable id 'v1.5.0' is the TServer's release: "
         "the new release goes in the TServer's spec.release, the one running now in spec.stable",
     )
+
+
+def test_a_timed_pause_is_held_after_the_workload_and_the_status_is_an_output() -> None:
+    stack = load(server(), rollout(1, pauses=[{"after": 1, "seconds": 1}]))
+    options = Options(namespace=NAMESPACE)
+    recording = record(lambda: components_from_stack(stack, options=options))
+    (pause,) = recording.of_type("pulumi-python:dynamic/tars:RolloutPause")
+    assert {k: pause.inputs[k] for k in ("server", "step", "release", "seconds")} == {
+        "server": "tars-dev/shop-orderserver",
+        "step": 1,
+        "release": "v1.5.0",
+        "seconds": 1,
+    }
+    (sts,) = [r for r in recording.kubernetes() if r.inputs["kind"] == "StatefulSet"]
+    assert sts.urn in pause.dependencies
+    (outputs,) = [
+        o
+        for urn, o in recording.component_outputs.items()
+        if urn.endswith("::tars-dev/shop-orderserver")
+    ]
+    status = outputs["rollout"]
+    assert (status["step"], status["steps"], status["partition"]) == (1, 3, 2)
+    assert status["ordinals"] == {"release": [2, 3], "stable": [0, 1]}
+    assert status["pause"] == {"seconds": 1}
+
+
+@pytest.mark.parametrize("mode", [Mode.CRD])
+def test_no_pause_is_held_where_nothing_awaits_the_pods(mode: Mode) -> None:
+    stack = load(server(), rollout(1, pauses=[{"after": 1, "seconds": 1}]))
+    recording = record(
+        lambda: components_from_stack(stack, options=Options(namespace=NAMESPACE, mode=mode))
+    )
+    assert recording.of_type("pulumi-python:dynamic/tars:RolloutPause") == []

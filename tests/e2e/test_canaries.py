@@ -6,6 +6,7 @@ and which image they run, right when ``pulumi up`` returns."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -159,3 +160,27 @@ def test_an_hpa_owned_count_is_read_at_preview_and_neither_hangs_nor_skips(
     finally:
         cluster.kubectl("delete", "hpa", "orders", f"--namespace={NAMESPACE}", check=False)
         pulumi("config", "rm", "tars:fieldOwnership", "--stack", STACK, cwd=project)
+
+
+def test_gates_hold_for_approval_and_for_time(
+    project: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
+) -> None:
+    up(pulumi, project, server(), rollout(0, abort=True))
+    gates = {"pauses": [{"after": 0}, {"after": 1, "seconds": 20}]}
+    up(pulumi, project, server(), rollout(0, **gates))
+    # step 1 is past the approval pause after step 0: refused until approved
+    write(project, server(), rollout(1, **gates))
+    refused = pulumi("preview", "--stack", STACK, cwd=project)
+    assert refused.code != 0 and "TP019" in refused.output, refused.output
+    # approved: `up` returns once the step's pods are Ready and 20 s more have passed
+    write(project, server(), rollout(1, approved=0, **gates))
+    start = time.monotonic()
+    pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    assert time.monotonic() - start >= 20
+    assert_step(cluster, [STABLE_IMAGE] * 2 + [NEW_IMAGE] * 2)
+    outputs = json.loads(
+        pulumi("stack", "output", "--json", "--stack", STACK, cwd=project).ok().stdout
+    )
+    status = outputs["rollouts"][f"{NAMESPACE}/{NAME}"]
+    assert (status["step"], status["partition"], status["pause"]) == (1, 2, {"seconds": 20})
+    assert status["live"] == {"replicas": 4, "updated": 2, "ready": 4, "current": 2}

@@ -197,7 +197,7 @@ def test_a_field_scaled_by_hand_conflicts_until_handed_over(
     outputs.append(refused.output)
     assert refused.code != 0
     assert "spec.k8s.replicas: owned by kubectl" in refused.output, refused.output
-    assert "(live 3), the stack applies 4" in refused.output
+    assert "(live 3), the stack applies 2" in refused.output
     assert "replicas=external" in refused.output
     # handed over (docs/concepts/ownership.md), the up applies the rest and keeps the count
     owners = ("tars:fieldOwnership", "replicas=external", "--stack", STACK)

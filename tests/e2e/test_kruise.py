@@ -136,3 +136,23 @@ def test_each_step_updates_exactly_the_planned_ordinals_in_place(
     apply_step(kruise, tmp_path / "abort", server(), rollout(2, abort=True))
     after = wait_images(kruise, [STABLE_IMAGE] * 4)
     assert {i: p[0] for i, p in after.items()} == {i: p[0] for i, p in before.items()}
+
+
+def test_a_stopped_instance_is_reserved_and_the_step_counts_the_others(
+    kruise: e2e.Cluster, tmp_path: Path
+) -> None:
+    # stopped: [0] over 4 replicas: Kruise runs ordinals 1-3; "50%" of those 3 is 2 instances,
+    # which Kruise's partition (counting past the reserved ordinal) gives to ordinals 2 and 3
+    apply_step(kruise, tmp_path / "stopped", server(), rollout(1, stopped=[0]))
+    expected = {1: STABLE_IMAGE, 2: NEW_IMAGE, 3: NEW_IMAGE}
+
+    def running() -> bool:
+        found = pods(kruise)
+        return {o: (p[1], p[2]) for o, p in found.items()} == {
+            o: (image, True) for o, image in expected.items()
+        }
+
+    e2e.wait_for(f"{NAME} on {expected}", running, seconds=180)
+    sts = kruise.get("statefulsets.apps.kruise.io", NAME, f"--namespace={NAMESPACE}")
+    assert (sts["spec"]["replicas"], sts["spec"]["reserveOrdinals"]) == (3, [0])
+    assert sts["spec"]["updateStrategy"]["rollingUpdate"]["partition"] == 1

@@ -234,3 +234,26 @@ def test_patch_force_on_a_tserver_reaches_its_generated_objects() -> None:
         if (o["metadata"].get("annotations") or {}).get("pulumi.com/patchForce") == "true"
     }
     assert kinds == {"StatefulSet", "Service"}
+
+
+def test_a_step_past_an_approval_pause_waits_for_approval() -> None:
+    gated = {"pauses": [{"after": 0}]}
+    built = build(load(server(), rollout(1, **gated)), EXPAND)
+    (error,) = [v for v in built.violations if v.code == "TP019"]
+    assert error.field == "spec.step" and "set spec.approved: 0" in error.message
+    assert build(load(server(), rollout(0, **gated)), EXPAND).ok  # holding at the gate
+    assert build(load(server(), rollout(1, approved=0, **gated)), EXPAND).ok
+    assert build(load(server(), rollout(1, abort=True, **gated)), EXPAND).ok  # always allowed
+
+
+def test_a_pause_after_no_step_is_an_error() -> None:
+    built = build(load(server(), rollout(0, pauses=[{"after": 3, "seconds": 60}])), EXPAND)
+    (error,) = [v for v in built.violations if v.code == "TP020"]
+    assert error.field == "spec.pauses[0].after"
+
+
+def test_a_timed_pause_nothing_awaits_is_a_warning() -> None:
+    built = build(load(server(), rollout(1, pauses=[{"after": 1, "seconds": 60}])), CRD)
+    assert built.ok
+    (warning,) = [v for v in built.violations if v.code == "TP021"]
+    assert "nothing awaits its pods in crd mode" in warning.message
