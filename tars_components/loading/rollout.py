@@ -105,6 +105,8 @@ class Rollouts:
                     spec.max_unavailable,
                     tuple(sorted((p.after, p.seconds) for p in spec.pauses)),
                     spec.approved,
+                    tuple(spec.order or ()),
+                    tuple(sorted((o, s.id, s.image) for o, s in (spec.pinned or {}).items())),
                 )
             )
         return [

@@ -88,6 +88,13 @@ class RolloutSpec(TarsModel):
     max_unavailable: Any = None
     """At most this many instances (a count or a percentage) updating at once, checked by
     :func:`max_unavailable_problem`; expand mode only (TP017)."""
+    order: Annotated[list[Annotated[int, Field(ge=0, le=98)]] | None, Field(max_length=99)] = None
+    """The order in which instances take the TServer's release (TApp engine): the listed
+    ordinals first, then the others, highest first (the default order of every engine)."""
+    pinned: dict[Annotated[int, Field(strict=False, ge=0, le=98)], Stable] | None = None
+    """Instances kept on a release of their own (TApp engine: a third version and more), by
+    ordinal (``"0":``, quoted as TApp's ``templates`` keys are): outside the steps, neither
+    stable nor the TServer's release."""
     pauses: Annotated[list[Pause], Field(max_length=100)] = Field(default_factory=list)
     """Where the Rollout holds: after a step, until approved or for a while (TP019, TP020)."""
     approved: Annotated[int | None, Field(ge=0)] = None
@@ -129,6 +136,10 @@ class Rollout:
     """``spec.pauses`` as ``(after, seconds)``: ``seconds`` None holds until approved."""
     approved: int | None = None
     """``spec.approved``: the last step whose approval pause is approved."""
+    order: tuple[int, ...] = ()
+    """``spec.order``: the ordinals that take the release first, in that order."""
+    pinned: tuple[tuple[int, str, str], ...] = ()
+    """``spec.pinned`` as ``(ordinal, release id, image)``, by ordinal."""
 
     def soak(self) -> int | None:
         """The seconds ``pulumi up`` holds after the declared step's pods are Ready (its timed
@@ -182,7 +193,7 @@ class RolloutStep:
     @property
     def updated(self) -> tuple[int, ...]:
         """The ordinals on the TServer's release at this step (:func:`updated_ordinals`)."""
-        return self.running[self.partition :]
+        return updated_ordinals(self.rollout, self.replicas)
 
 
 def instances(value: int | str, replicas: int) -> int:
@@ -213,9 +224,10 @@ def updated_count(rollout: Rollout, replicas: int) -> int:
 
 
 def running_ordinals(rollout: Rollout, replicas: int) -> tuple[int, ...]:
-    """The ordinals of a TServer of ``replicas`` instances that run: all but the stopped."""
-    stopped = set(rollout.stopped)
-    return tuple(o for o in range(replicas) if o not in stopped)
+    """The ordinals of a TServer of ``replicas`` instances that the steps count: all but the
+    stopped and the pinned ones."""
+    left_out = set(rollout.stopped) | {ordinal for ordinal, _, _ in rollout.pinned}
+    return tuple(o for o in range(replicas) if o not in left_out)
 
 
 def partition(rollout: Rollout, replicas: int) -> int:
@@ -228,11 +240,15 @@ def partition(rollout: Rollout, replicas: int) -> int:
     OpenKruise's Advanced StatefulSet counts the pods below an ordinal skipping its
     ``reserveOrdinals`` (``isCurrentRevisionNeeded`` and ``sortPodsToUpdate`` of its
     StatefulSet controller, v1.8.2); a TApp is given the updated ids themselves."""
-    running = replicas - len(set(rollout.stopped) & set(range(replicas)))
+    running = len(running_ordinals(rollout, replicas))
     return running - updated_count(rollout, running)
 
 
 def updated_ordinals(rollout: Rollout, replicas: int) -> tuple[int, ...]:
-    """The ordinals on the TServer's release at the declared step: the highest ``n_k`` of
-    the running ones."""
-    return running_ordinals(rollout, replicas)[partition(rollout, replicas) :]
+    """The ordinals on the TServer's release at the declared step, ascending: the first
+    ``n_k`` running ones in ``spec.order``, then highest first."""
+    running = running_ordinals(rollout, replicas)
+    count = len(running) - partition(rollout, replicas)
+    listed = [o for o in dict.fromkeys(rollout.order) if o in set(running)]
+    rest = [o for o in reversed(running) if o not in set(listed)]
+    return tuple(sorted([*listed, *rest][:count]))

@@ -27,7 +27,10 @@
   manager the field ownership hands it to;
 * TP019: the declared step is past an approval pause that ``spec.approved`` does not cover;
 * TP020: a pause after no step;
-* TP021 (warning): a timed pause that nothing awaits before it starts (crd mode, skipAwait).
+* TP021 (warning): a timed pause that nothing awaits before it starts (crd mode, skipAwait);
+* TP022: ``spec.order`` or ``spec.pinned`` without the TApp engine;
+* TP023: their ordinals are not instances, are listed twice, or are pinned and stopped;
+* TP024: a TServer's ``tars-components.io/tapp`` annotation does not parse.
 
 TP001 (the Rollout's own schema) is reported by the loader (:mod:`.schema`).
 """
@@ -42,6 +45,8 @@ from ..loading.document_set import DocumentSet
 from ..models import TServerDocument, UpdateStrategyType
 from ..models.ownership import Ownership, server_ownership
 from ..models.rollout import Rollout, updated_count, wanted
+from ..models.tapp import ANNOTATION as TAPP_ANNOTATION
+from ..models.tapp import parse_tapp_settings
 from ..settings.options import Mode, Options, Workload
 
 TP002 = rule(
@@ -393,6 +398,7 @@ def engine_violations(stack: DocumentSet, options: Options) -> list[Violation]:
     crd = options.mode == Mode.CRD
     statefulset = options.workload == Workload.STATEFULSET
     found = list(check_stopped(stack, not crd and not statefulset, not crd and statefulset))
+    found.extend(instance_violations(stack, not crd and options.workload == Workload.TAPP))
     if crd and options.workload != Workload.STATEFULSET:
         found.extend(engine_ignored(stack, str(options.workload)))
     found.extend(check_max_unavailable(stack, crd, options.workload == Workload.STATEFULSET))
@@ -463,6 +469,83 @@ def gate_violations(stack: DocumentSet) -> Iterator[Violation]:
             )
 
 
+TP022 = rule(
+    "TP022",
+    ERROR,
+    "Rollout",
+    "spec.order and spec.pinned need the TApp engine (expand mode, --workload tapp): a "
+    "StatefulSet updates its highest ordinals first and runs one release per revision",
+    origin="tars-components",
+)
+TP023 = rule(
+    "TP023",
+    ERROR,
+    "Rollout",
+    "the ordinals of spec.order and spec.pinned are instances of the TServer, each once, and "
+    "a pinned instance is not stopped",
+    origin="tars-components",
+)
+
+
+def instance_violations(stack: DocumentSet, tapp: bool) -> Iterator[Violation]:
+    """TP022 for ``spec.order`` or ``spec.pinned`` without the TApp engine (``tapp``: expand
+    mode with ``--workload tapp``); TP023 for their ordinals that are not instances, listed
+    twice, or pinned and stopped."""
+    for rollout in stack.rollouts:
+        for field, used in (("spec.order", rollout.order), ("spec.pinned", rollout.pinned)):
+            if used and not tapp:
+                yield TP022.at(
+                    rollout,
+                    field,
+                    f"{field} needs --workload tapp in expand mode (tars:workload): a "
+                    "StatefulSet updates its highest ordinals first and runs one release per "
+                    "revision",
+                )
+        server = target(stack, rollout)
+        if server is None:
+            continue
+        replicas = server.spec.k8s.replicas
+        pinned = [o for o, _, _ in rollout.pinned]
+        for field, ordinals in (("spec.order", list(rollout.order)), ("spec.pinned", pinned)):
+            beyond = sorted({o for o in ordinals if o >= replicas})
+            twice = sorted({o for o in ordinals if ordinals.count(o) > 1})
+            if beyond:
+                yield TP023.at(
+                    rollout,
+                    field,
+                    f"ordinal(s) {beyond} are not instances of TServer {server.name!r} "
+                    f"({replicas} replica(s))",
+                )
+            if twice:
+                yield TP023.at(rollout, field, f"ordinal(s) {twice} are listed more than once")
+        both = sorted(set(pinned) & set(rollout.stopped))
+        if both:
+            yield TP023.at(rollout, "spec.pinned", f"ordinal(s) {both} are pinned and stopped")
+
+
+TP024 = rule(
+    "TP024",
+    ERROR,
+    "TServer",
+    f"the {TAPP_ANNOTATION} annotation is key=value entries of TApp settings (forceDeletePod, "
+    "neverMigrate, autoDeleteUnusedTemplate: true|false; defaultTemplate: stable|release)",
+    origin="tars-components",
+)
+
+
+@check()
+def tapp_annotation_violations(stack: DocumentSet) -> Iterator[Violation]:
+    """TP024 for each TServer whose TApp settings annotation does not parse."""
+    for server in stack.servers:
+        raw = server.annotations.get(TAPP_ANNOTATION)
+        if raw is None:
+            continue
+        try:
+            parse_tapp_settings(raw)
+        except ValueError as exc:
+            yield TP024.at(server, ("metadata", "annotations", TAPP_ANNOTATION), str(exc))
+
+
 TP018 = rule(
     "TP018",
     WARNING,
@@ -504,6 +587,8 @@ __all__ = [
     "drives",
     "engine_ignored",
     "gate_violations",
+    "instance_violations",
     "rollout_changes",
+    "tapp_annotation_violations",
     "target",
 ]

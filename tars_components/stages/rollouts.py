@@ -33,9 +33,16 @@ from ..models.rollout import (
     ServerKey,
     partition,
     running_ordinals,
+    updated_ordinals,
 )
 from ..models.tserver import RollingUpdate, UpdateStrategy, UpdateStrategyType
-from ..rules.rollout import check_rollouts, check_stopped, drives, gate_violations
+from ..rules.rollout import (
+    check_rollouts,
+    check_stopped,
+    drives,
+    gate_violations,
+    instance_violations,
+)
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,15 @@ class Plan:
     stable_id: str
     abort: bool = False
     stopped: tuple[int, ...] = ()
+    updates: tuple[int, ...] | None = None
+    """The ordinals on the new release (None: the highest ``replicas - partition``)."""
+    pinned: tuple[tuple[int, str], ...] = ()
+    """``(ordinal, release id)`` of the instances kept on a release of their own."""
+
+    @property
+    def updated_ordinals(self) -> tuple[int, ...]:
+        """The ordinals on the new release, ascending."""
+        return self.running[self.partition :] if self.updates is None else self.updates
 
     @property
     def replicas(self) -> int:
@@ -65,7 +81,10 @@ class Plan:
 
     def release_of(self, ordinal: int) -> str:
         """The release id ordinal ``ordinal`` runs."""
-        return self.new_id if ordinal in self.running[self.partition :] else self.stable_id
+        pinned = dict(self.pinned)
+        if ordinal in pinned:
+            return pinned[ordinal]
+        return self.new_id if ordinal in self.updated_ordinals else self.stable_id
 
     def line(self) -> str:
         """``shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0``; on abort
@@ -78,11 +97,13 @@ class Plan:
                 "(aborted: every instance back on stable)"
             )
         else:
-            updated = _ordinals(self.running[self.partition :])
+            updated = _ordinals(self.updated_ordinals)
             parts = [f"{self.updated}/{total} on {self.new_id}{updated}"]
             if self.partition:
                 parts.append(f"{self.partition}/{total} on {self.stable_id}")
             line = f"{self.name}: {', '.join(parts)}"
+        for ordinal, release_id in self.pinned:
+            line += f", ordinal {ordinal} on {release_id} (pinned)"
         if self.stopped:
             many = "s" if len(self.stopped) > 1 else ""
             line += f", ordinal{many} {_listed(self.stopped)} stopped"
@@ -243,6 +264,7 @@ def rollout_for(
     found.extend(check_rollouts(stack))
     found.extend(check_stopped(stack, engine_stops=True))
     found.extend(gate_violations(stack))
+    found.extend(instance_violations(stack, tapp=True))
     rollout = collector.rollouts[0]
     if any(v.is_error for v in found) or not drives(rollout, server):
         return None, found
@@ -262,6 +284,8 @@ def plan_of(rollout: Rollout, server: TServerDocument) -> Plan:
         stable_id=rollout.stable_id,
         abort=rollout.abort,
         stopped=tuple(o for o in rollout.stopped if o < replicas),
+        updates=updated_ordinals(rollout, replicas),
+        pinned=tuple((o, release_id) for o, release_id, _ in rollout.pinned if o < replicas),
     )
 
 

@@ -196,8 +196,14 @@ def test_max_unavailable_in_each_engine() -> None:
     assert kruise["spec"]["updateStrategy"]["rollingUpdate"]["maxUnavailable"] == "50%"
     assert kruise_errors(kruise) == []
     tapp = workload_of(*documents, workload=Workload.TAPP)
-    assert tapp["spec"]["updateStrategy"] == {"maxUnavailable": "50%"}
+    # TApp applies maxUnavailable to the instances of updateStrategy.template only
+    assert tapp["spec"]["updateStrategy"] == {"template": NEW_ID, "maxUnavailable": "50%"}
+    assert tapp["spec"]["templates"] == {"3": NEW_ID}
     assert tapp_errors(tapp) == []
+    last = workload_of(server(), rollout(2, maxUnavailable=1), workload=Workload.TAPP)
+    assert last["spec"]["updateStrategy"] == {"template": NEW_ID, "maxUnavailable": 1}
+    assert last["spec"]["templates"] == dict.fromkeys("0123", NEW_ID)
+    assert last["spec"]["templatePool"][NEW_ID] == last["spec"]["template"]
 
 
 @pytest.mark.parametrize(
@@ -231,3 +237,77 @@ def test_tapp_gives_the_canary_template_to_the_highest_running_ids() -> None:
     assert spec["replicas"] == 4  # a TApp counts its killed instances
     assert spec["statuses"] == {"2": "Killed"}
     assert spec["templates"] == {"1": "v1.5.0", "3": "v1.5.0"}
+
+
+def test_tapp_takes_the_chosen_instances_first() -> None:
+    tapp = workload_of(server(), rollout(1, order=[0, 2]), workload=Workload.TAPP)
+    assert tapp["spec"]["templates"] == {"0": NEW_ID, "2": NEW_ID}
+    step0 = workload_of(server(), rollout(0, order=[1]), workload=Workload.TAPP)
+    assert step0["spec"]["templates"] == {"1": NEW_ID}
+    assert tapp_errors(tapp) == []
+
+
+def test_tapp_keeps_a_pinned_instance_on_a_third_release() -> None:
+    pinned = {"0": {"id": "v1.3.0", "image": "registry/shop.orderserver:v1.3.0"}}
+    tapp = workload_of(server(), rollout(0, pinned=pinned), workload=Workload.TAPP)
+    spec = tapp["spec"]
+    assert set(spec["templatePool"]) == {"v1.3.0", NEW_ID}
+    assert spec["templates"] == {"0": "v1.3.0", "3": NEW_ID}
+    assert image(spec["templatePool"]["v1.3.0"]) == "registry/shop.orderserver:v1.3.0"
+    assert image(spec["template"]) == STABLE_IMAGE
+    assert tapp_errors(tapp) == []
+
+
+def test_tapp_switches_from_the_servers_annotation() -> None:
+    doc = server()
+    doc["metadata"]["annotations"] = {
+        "tars-components.io/tapp": "forceDeletePod=true,neverMigrate=true,"
+        "autoDeleteUnusedTemplate=true,defaultTemplate=release"
+    }
+    tapp = workload_of(doc, rollout(1), workload=Workload.TAPP)
+    spec = tapp["spec"]
+    assert (spec["forceDeletePod"], spec["neverMigrate"], spec["autoDeleteUnusedTemplate"]) == (
+        True,
+        True,
+        True,
+    )
+    assert spec["defaultTemplateName"] == NEW_ID
+    assert tapp_errors(tapp) == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "code"),
+    [
+        ({"order": [1]}, "TP022"),
+        ({"pinned": {"0": {"id": "v1.3.0", "image": "r/x:v1.3.0"}}}, "TP022"),
+    ],
+)
+def test_order_and_pinned_need_the_tapp_engine(spec: dict[str, Any], code: str) -> None:
+    built = build(load(server(), rollout(1, **spec)), Options(namespace=NAMESPACE))
+    assert code in [v.code for v in built.violations if v.is_error]
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ({"order": [7]}, "are not instances"),
+        ({"order": [1, 1]}, "more than once"),
+        (
+            {"pinned": {"0": {"id": "v1.3.0", "image": "r/x:v1.3.0"}}, "stopped": [0]},
+            "pinned and stopped",
+        ),
+    ],
+)
+def test_bad_tapp_ordinals_are_tp023(spec: dict[str, Any], says: str) -> None:
+    options = Options(namespace=NAMESPACE, workload=Workload.TAPP)
+    built = build(load(server(), rollout(1, **spec)), options)
+    found = [v for v in built.violations if v.code == "TP023"]
+    assert found and says in found[0].message, built.violations
+
+
+def test_a_bad_tapp_annotation_is_tp024() -> None:
+    doc = server()
+    doc["metadata"]["annotations"] = {"tars-components.io/tapp": "neverMigrate=yes"}
+    built = build(load(doc), Options(namespace=NAMESPACE, workload=Workload.TAPP))
+    (error,) = [v for v in built.violations if v.code == "TP024"]
+    assert "neverMigrate: 'yes' is not true or false" in error.message

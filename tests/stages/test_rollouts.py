@@ -150,7 +150,7 @@ def test_the_workload_builders_take_the_step_as_an_argument() -> None:
     tapp = Options(namespace=NAMESPACE, workload=Workload.TAPP)
     at_step = build_tapp(document, None, tapp, step)["spec"]
     assert at_step["templates"] == {"3": "v1.5.0"}
-    assert at_step["updateStrategy"] == {"maxUnavailable": 2}
+    assert at_step["updateStrategy"] == {"template": "v1.5.0", "maxUnavailable": 2}
     plain = build_tapp(document, None, tapp)["spec"]
     assert "templates" not in plain and "updateStrategy" not in plain
     rolling = build_statefulset(document, None, EXPAND, step)["spec"]["updateStrategy"]
@@ -257,3 +257,13 @@ def test_a_timed_pause_nothing_awaits_is_a_warning() -> None:
     assert built.ok
     (warning,) = [v for v in built.violations if v.code == "TP021"]
     assert "nothing awaits its pods in crd mode" in warning.message
+
+
+def test_the_plan_names_chosen_and_pinned_instances() -> None:
+    pinned = {"0": {"id": "v1.3.0", "image": "registry/shop.orderserver:v1.3.0"}}
+    stack = load(server(), rollout(1, order=[1], pinned=pinned))
+    # 3 instances count (ordinal 0 is pinned): "50%" is 2, ordinal 1 first, then the highest
+    assert plan_lines(stack) == [
+        "shop-orderserver: 2/3 on v1.5.0 (ordinals 1, 3), 1/3 on v1.4.0, "
+        "ordinal 0 on v1.3.0 (pinned)"
+    ]
