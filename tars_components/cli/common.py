@@ -115,6 +115,14 @@ def add_output_arguments(cmd: argparse.ArgumentParser) -> None:
         help='annotate workloads pulumi.com/skipAwait: "true" (as tars:skipAwait does)',
     )
     cmd.add_argument(
+        "--await-tservers",
+        dest="await_tservers",
+        action="store_true",
+        default=None,
+        help="crd mode: TServers wait for the status the TarsK8S controller writes "
+        "(pulumi.com/waitFor; as tars:awaitTServers does)",
+    )
+    cmd.add_argument(
         "--tconfig-configmaps",
         dest="tconfig_config_maps",
         action="store_true",
@@ -253,6 +261,7 @@ def settings(args: argparse.Namespace) -> StackSettings:
         "tars_readiness_gate": getattr(args, "tars_readiness_gate", None),
         "crd_api_version": getattr(args, "crd_api_version", None),
         "skip_await": getattr(args, "skip_await", None),
+        "await_tservers": getattr(args, "await_tservers", None),
         "tconfig_config_maps": getattr(args, "tconfig_config_maps", None),
         "existing_framework_config": getattr(args, "existing_framework_config", None),
         "approvers": _approvers(getattr(args, "approvers", None)),

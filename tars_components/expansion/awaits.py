@@ -66,4 +66,30 @@ def _conditions(replicas: int, partition: int | None) -> str:
     return json.dumps(conditions)
 
 
-__all__ = ["COUNTED", "OBSERVED", "READY", "ROLLED", "WAIT_FOR_ANNOTATION", "statefulset_wait_for"]
+TSERVER_CONDITIONS = (
+    "jsonpath={$[?$.status.replicas == $.spec.k8s.replicas]}",
+    "jsonpath={$[?$.status.currentReplicas == $.spec.k8s.replicas]}",
+    "jsonpath={$[?$.status.readyReplicas == $.spec.k8s.replicas || $.spec.k8s.replicas == 0]}",
+)
+"""A TServer's wait (crd mode, ``tars:awaitTServers``), on the status the TarsK8S v1.4.1
+controller writes (``tserver.go``): ``replicas`` is the spec's count it has seen,
+``currentReplicas`` the pods with the server's labels, ``readyReplicas`` those Ready. What it
+cannot know: which release the pods run (the status has no revision and no observed
+generation), so a status written before a release change, every pod Ready, holds at once."""
+
+
+def tserver_wait_for() -> str:
+    """The ``pulumi.com/waitFor`` value of a TServer custom resource, as a JSON array."""
+    return json.dumps(list(TSERVER_CONDITIONS))
+
+
+__all__ = [
+    "COUNTED",
+    "OBSERVED",
+    "READY",
+    "ROLLED",
+    "TSERVER_CONDITIONS",
+    "WAIT_FOR_ANNOTATION",
+    "statefulset_wait_for",
+    "tserver_wait_for",
+]

@@ -23,6 +23,7 @@ from ..mutation.tframework import resolve_expand
 from ..rules.crd_mode import conversion_violations, refused_statefulset_violations
 from ..settings.options import Options
 from ..stages import Prepared
+from .awaits import WAIT_FOR_ANNOTATION, tserver_wait_for
 
 
 def custom_resources(prepared: Prepared, options: Options = Options()) -> list[dict[str, Any]]:
@@ -50,7 +51,14 @@ def crd_document(
     if isinstance(document, TServerDocument):
         converted = convert(document.to_dict(), version)
         target = TServerDocument.model_validate(converted)
-        return _without_pruned_claim_metadata(mutate_server(target, framework).to_dict())
+        built = _without_pruned_claim_metadata(mutate_server(target, framework).to_dict())
+        if options.await_tservers and not options.skip_await and not document.spec.k8s.daemon_set:
+            meta = built["metadata"]
+            meta["annotations"] = {
+                **(meta.get("annotations") or {}),
+                WAIT_FOR_ANNOTATION: tserver_wait_for(),
+            }
+        return built
     if isinstance(document, TFrameworkConfigDocument):
         document = resolve_expand(document)  # a reference left unresolved: its placeholder
     return convert(document.to_dict(), version)

@@ -41,7 +41,8 @@ class StackSettings:
       project directory. Defaults to ``stacks/<env>``.
     * ``options``: the output options (``tars:namespace``, ``tars:mode``,
       ``tars:localVolumeStorageClass``, ``tars:delayBind``, ``tars:tarsReadinessGate``,
-      ``tars:crdApiVersion``, ``tars:skipAwait``, ``tars:tconfigConfigMaps``).
+      ``tars:crdApiVersion``, ``tars:skipAwait``, ``tars:awaitTServers``,
+      ``tars:tconfigConfigMaps``).
     * ``render_dir``: ``tars:renderDir``; when set, ``pulumi up`` writes manifests through the
       Kubernetes provider's ``renderYamlToDirectory`` instead of talking to a cluster.
     * ``kube_context``: ``tars:kubeContext``, the kubeconfig context of the Kubernetes provider.
@@ -121,6 +122,7 @@ def settings_from_config(
         tars_readiness_gate=flag("tarsReadinessGate", True),
         crd_api_version=crd_api_version,
         skip_await=flag("skipAwait", False),
+        await_tservers=flag("awaitTServers", False),
         tconfig_config_maps=flag("tconfigConfigMaps", False),
         existing_framework_config=framework_config == "existing",
         approvers=parse_approvers(text("approvers") or ""),

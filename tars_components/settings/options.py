@@ -106,6 +106,11 @@ class Options:
     * ``skip_await``: annotate StatefulSets and DaemonSets ``pulumi.com/skipAwait: "true"``, for
       clusters where Tars pods never become Ready (no tarsregistry patches ``tars.io/active``),
       so ``pulumi up`` does not wait for them. Defaults to false.
+    * ``await_tservers``: crd mode only: each TServer custom resource carries
+      ``pulumi.com/waitFor`` conditions on the status the TarsK8S controller writes
+      (``replicas``, ``currentReplicas``, ``readyReplicas`` equal to ``spec.k8s.replicas``), so
+      ``pulumi up`` returns once the controller reports the pods Ready; only where the
+      controller runs (nothing else writes that status). Defaults to false.
     * ``tconfig_config_maps``: expand mode only: render the activated TConfigs of each
       TServer as one ConfigMap (``<server name>-tconfig``). Defaults to false.
     * ``existing_framework_config``: crd mode against a live TarsK8S cluster whose namespace
@@ -134,6 +139,7 @@ class Options:
     tars_readiness_gate: bool = True
     crd_api_version: str = V1BETA3
     skip_await: bool = False
+    await_tservers: bool = False
     tconfig_config_maps: bool = False
     existing_framework_config: bool = False
     approvers: tuple[str, ...] = ()
@@ -156,6 +162,7 @@ OPTION_NAMES: dict[str, tuple[str, str]] = {
     "tars_readiness_gate": ("--no-tars-readiness-gate", "tars:tarsReadinessGate"),
     "crd_api_version": ("--crd-api-version", "tars:crdApiVersion"),
     "skip_await": ("--skip-await", "tars:skipAwait"),
+    "await_tservers": ("--await-tservers", "tars:awaitTServers"),
     "tconfig_config_maps": ("--tconfig-configmaps", "tars:tconfigConfigMaps"),
     "existing_framework_config": ("--existing-framework-config", "tars:frameworkConfig"),
     "approvers": ("--approvers", "tars:approvers"),
@@ -197,6 +204,7 @@ _CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "delay_bind": (_is_bool, "expected true or false"),
     "tars_readiness_gate": (_is_bool, "expected true or false"),
     "skip_await": (_is_bool, "expected true or false"),
+    "await_tservers": (_is_bool, "expected true or false"),
     "tconfig_config_maps": (_is_bool, "expected true or false"),
     "existing_framework_config": (_is_bool, "expected true or false"),
     "approvers": (
@@ -309,6 +317,12 @@ def check_options(options: Options, config: bool = False) -> None:
             "image from a TFrameworkConfig document of the stack)"
             if config
             else "--existing-framework-config needs crd mode (--mode crd)"
+        )
+    if options.await_tservers and options.mode != Mode.CRD:
+        raise UsageError(
+            "tars:awaitTServers needs tars:mode crd (expand mode awaits its workloads already)"
+            if config
+            else "--await-tservers needs crd mode (--mode crd)"
         )
     both = sorted(set(options.expandable_storage_classes) & set(options.fixed_storage_classes))
     if both:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -178,3 +179,60 @@ def test_abort_writes_the_stable_release_over_its_external_owner(
     assert live["spec"]["k8s"]["updateStrategy"]["rollingUpdate"]["partition"] == 0
     assert live["metadata"]["labels"]["tars.io/ServerID"]
     assert owners_of(live, "spec", "release", "id") == [MANAGER]
+
+
+def test_await_tservers_holds_up_until_the_controller_reports_ready(
+    project: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
+) -> None:
+    # the loopback cluster has no TarsK8S controller: the test writes the status it would
+    pulumi("config", "set", "tars:awaitTServers", "true", "--stack", STACK, cwd=project).ok()
+    write(project, server())  # the Rollout removed: the TServer changes and is applied
+    up = subprocess.Popen(
+        [
+            pulumi.tools["pulumi"],
+            "up",
+            "--yes",
+            "--skip-preview",
+            "--stack",
+            STACK,
+            "--non-interactive",
+            "--color",
+            "never",
+        ],
+        cwd=project,
+        env=pulumi.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        e2e.wait_for(
+            "the TServer applied with its wait",
+            lambda: "pulumi.com/waitFor" in (tserver(cluster)["metadata"].get("annotations") or {}),
+            seconds=120,
+        )
+        time.sleep(5)
+        assert up.poll() is None, "pulumi up returned before the controller's status"
+        replicas = tserver(cluster)["spec"]["k8s"]["replicas"]
+        status = {
+            "replicas": replicas,
+            "currentReplicas": replicas,
+            "readyReplicas": replicas,
+            "selector": "tars.io/ServerApp=Shop,tars.io/ServerName=OrderServer",
+        }
+        cluster.kubectl(
+            "patch",
+            "tserver.k8s.tars.io",
+            NAME,
+            f"--namespace={NAMESPACE}",
+            "--subresource=status",
+            "--type=merge",
+            "-p",
+            json.dumps({"status": status}),
+        )
+        output, _ = up.communicate(timeout=300)
+        assert up.returncode == 0, output
+    finally:
+        if up.poll() is None:
+            up.kill()
+        pulumi("config", "rm", "tars:awaitTServers", "--stack", STACK, cwd=project)

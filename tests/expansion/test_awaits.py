@@ -16,6 +16,7 @@ from tars_components.expansion.awaits import (
     OBSERVED,
     READY,
     ROLLED,
+    TSERVER_CONDITIONS,
     WAIT_FOR_ANNOTATION,
     statefulset_wait_for,
 )
@@ -108,3 +109,14 @@ def test_every_condition_is_one_pulumi_kubernetes_reads(
         assert re.fullmatch(r"\{[^{}]+\}", path), condition
         if len(parts) == 2:
             assert re.fullmatch(r"[0-9]+", parts[1]), condition
+
+
+def test_crd_mode_awaits_the_tserver_status_only_when_asked() -> None:
+    stack = load(tars_server(replicas=2))
+    plain = build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD))
+    asked = build(stack, Options(namespace=NAMESPACE, mode=Mode.CRD, await_tservers=True))
+    tserver = next(o for o in asked.objects if o["kind"] == "TServer")
+    conditions = json.loads(tserver["metadata"]["annotations"]["pulumi.com/waitFor"])
+    assert conditions == list(TSERVER_CONDITIONS)
+    before = next(o for o in plain.objects if o["kind"] == "TServer")
+    assert "pulumi.com/waitFor" not in (before["metadata"].get("annotations") or {})
