@@ -193,12 +193,12 @@ class TServer(pulumi.ComponentResource):
             )
         self._retain = retain_on_delete(opts, scope.retain_on_delete)
         self.resources: dict[str, pulumi.CustomResource] = {}
+        """The server's Kubernetes resources by kind."""
         self.rollout: pulumi.Output[dict[str, Any]] | None = None
         """The Rollout step this server is declared at (docs/concepts/rollout.md, "Status"):
         step, partition, instances and ordinals per release, the gate, and once applied the
         live ``updated``/``ready``/``current`` pods (apps/v1 StatefulSet); None without a
         Rollout."""
-        """The server's Kubernetes resources by kind."""
         if prepared is not None:
             # As the model holds it (defaults and aliases as parsed), placed Outputs kept.
             raw = prepared.document.to_dict()

@@ -37,10 +37,20 @@ class LiveState:
     _index: dict[Key, Mapping[str, Any]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _scaled: dict[Key, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for obj in self.objects:
             self._index.setdefault(_key(obj), obj)
+            if obj.get("kind") == "HorizontalPodAutoscaler":
+                meta = obj.get("metadata") or {}
+                target = (obj.get("spec") or {}).get("scaleTargetRef") or {}
+                scaled = (
+                    str(target.get("kind")),
+                    str(meta.get("namespace")),
+                    str(target.get("name")),
+                )
+                self._scaled.setdefault(scaled, str(meta.get("name")))
 
     def get(self, kind: str, namespace: str, name: str) -> Mapping[str, Any] | None:
         """The live object of that kind, namespace and name, if any."""
@@ -52,17 +62,8 @@ class LiveState:
 
     def autoscaler_of(self, kind: str, namespace: str, name: str) -> str | None:
         """The name of the HorizontalPodAutoscaler that scales ``kind`` ``name`` in
-        ``namespace`` (its ``scaleTargetRef``), if one does."""
-        for hpa in self.of_kind("HorizontalPodAutoscaler"):
-            meta = hpa.get("metadata") or {}
-            target = (hpa.get("spec") or {}).get("scaleTargetRef") or {}
-            if (
-                meta.get("namespace") == namespace
-                and target.get("kind") == kind
-                and target.get("name") == name
-            ):
-                return str(meta.get("name"))
-        return None
+        ``namespace`` (its ``scaleTargetRef``), if one does (the first read)."""
+        return self._scaled.get((kind, namespace, name))
 
     def replicas(self, kind: str, key: ServerKey) -> int | None:
         """The replica count a live workload (``spec.replicas``) or TServer

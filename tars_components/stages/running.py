@@ -1,14 +1,16 @@
-"""The replicas that run (docs/concepts/live.md): a stage of a stack read against the live
-cluster, before the rules.
+"""A stack read against the live cluster (docs/concepts/live.md), before the rules: the
+replicas that run, and the version that runs.
 
 Where another manager owns a TServer's replica count (an HPA, TarsWeb, ``kubectl scale``:
 ``replicas`` ``initial`` or ``external``, or a HorizontalPodAutoscaler that targets it), the
-count the stack declares is not the count that runs. Everything computed from the count
-(a Rollout's canary sizes and partitions, the wait conditions, the claims that grow, the
-pods an outage takes down) must use the live one, or a ``pulumi up`` waits for a count it
-never reaches. :func:`with_running` puts the live count in those TServers' documents; the
-field itself is still left out of the apply (``external``) or applied only on create
-(``initial``), so the documents it changes are never applied with that count.
+count the stack declares is not the count that runs, and a Rollout's canary sizes,
+partitions and wait conditions must use the live one, or a ``pulumi up`` waits for a count it
+never reaches. :func:`with_running` puts the live count in the documents of those TServers a
+Rollout drives; the field itself is still left out of the apply (``external``) or applied
+only on create (``initial``), so the documents it changes are never applied with that count.
+
+:func:`previous_from_live` is the previous version of the storage rules when no previous
+stack directory is given: each TServer as it runs (its live count, its claims' live sizes).
 """
 
 from __future__ import annotations
@@ -94,35 +96,39 @@ def _requested(template: Mapping[str, Any]) -> Any:
     )
 
 
-def claim_request(live: LiveState, namespace: str, claim: str, statefulset: str) -> Any:
-    """The largest storage the live PersistentVolumeClaims of one claim template
-    (``<claim>-<statefulset>-<ordinal>``) request, as written; None when there are none."""
-    prefix = f"{claim}-{statefulset}-"
-    found: list[tuple[Any, Any]] = []
+def claim_requests(live: LiveState) -> dict[tuple[str, str], Any]:
+    """The largest storage the live PersistentVolumeClaims of each claim template request, as
+    written, by ``(namespace, "<claim>-<statefulset>")`` (a claim is named
+    ``<claim>-<statefulset>-<ordinal>``): one pass over the claims, however many servers."""
+    found: dict[tuple[str, str], tuple[Any, Any]] = {}
     for pvc in live.of_kind("PersistentVolumeClaim"):
         meta = pvc.get("metadata") or {}
-        name = str(meta.get("name") or "")
-        if meta.get("namespace") != namespace or not name.startswith(prefix):
+        base, _, ordinal = str(meta.get("name") or "").rpartition("-")
+        if not base or not ordinal.isdigit():
             continue
-        if name[len(prefix) :].isdigit():
-            requests = ((pvc.get("spec") or {}).get("resources") or {}).get("requests") or {}
-            size = quantity_bytes(requests.get("storage"))
-            if size is not None:
-                found.append((size, requests["storage"]))
-    return max(found, key=lambda pair: pair[0])[1] if found else None
+        requests = ((pvc.get("spec") or {}).get("resources") or {}).get("requests") or {}
+        size = quantity_bytes(requests.get("storage"))
+        key = (str(meta.get("namespace") or ""), base)
+        if size is not None and (key not in found or size > found[key][0]):
+            found[key] = (size, requests["storage"])
+    return {key: written for key, (_, written) in found.items()}
 
 
 def _as_deployed(
-    server: TServerDocument, obj: Mapping[str, Any], kind: str, live: LiveState
+    server: TServerDocument,
+    obj: Mapping[str, Any],
+    kind: str,
+    requested: Mapping[tuple[str, str], Any],
 ) -> TServerDocument:
     """``server`` as the live ``obj`` says it was deployed: its running replica count, and
-    each claim template at the size its live claims request (else the template's live size);
-    a claim the cluster does not have yet left out."""
+    each claim template at the size its live claims request (``requested``:
+    :func:`claim_requests`; else the template's live size); a claim the cluster does not have
+    yet left out."""
     sizes = _claim_sizes(obj, kind)
     for name in sizes:
-        requested = claim_request(live, server.namespace, name, server.name)
-        if requested is not None:
-            sizes[name] = requested
+        size = requested.get((server.namespace, f"{name}-{server.name}"))
+        if size is not None:
+            sizes[name] = size
     mounts = []
     for mount in server.spec.k8s.mounts or []:
         template = mount.source.persistent_volume_claim_template
@@ -151,11 +157,12 @@ def previous_from_live(stack: DocumentSet, live: LiveState, kind: str) -> Docume
     holds TServers only: whether a TConfig version, a template or anything else is deployed
     is not read here (a TConfig taken as deployed would be previewed activated)."""
     documents: list[Document] = []
+    requested = claim_requests(live)
     for server in stack.servers:
         obj = live.get(kind, server.namespace, server.name)
         if obj is not None and not server.spec.k8s.daemon_set:
-            documents.append(_as_deployed(server, obj, kind, live))
+            documents.append(_as_deployed(server, obj, kind, requested))
     return stack.with_documents(documents)
 
 
-__all__ = ["claim_request", "previous_from_live", "replicas_owner", "with_running"]
+__all__ = ["claim_requests", "previous_from_live", "replicas_owner", "with_running"]
