@@ -9,8 +9,25 @@ from ..kernel.errors import Violation
 from ..kernel.registry import Rule
 from ..loading.document_set import DocumentSet, Rejected
 from ..models import Document
+from ..secrets.redaction import quote
 
 T = TypeVar("T")
+
+
+def unreadable_annotations(
+    stack: DocumentSet, annotation: str, parse: Callable[[str], object], code: Rule
+) -> Iterator[Violation]:
+    """``code`` for each TServer whose ``annotation`` ``parse`` refuses (ValueError): the
+    value, quoted as the redaction rules allow, then why."""
+    path = ("metadata", "annotations", annotation)
+    for server in stack.servers:
+        raw = server.annotations.get(annotation)
+        if raw is None:
+            continue
+        try:
+            parse(raw)
+        except ValueError as exc:
+            yield code.at(server, path, f"{quote(raw, path)}: {exc}")
 
 
 def same_names(docs: Iterable[Document], code: Rule) -> Iterator[Violation]:

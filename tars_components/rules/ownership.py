@@ -18,8 +18,8 @@ from ..models.ownership import (
     object_paths,
     server_ownership,
 )
-from ..secrets.redaction import quote
 from ..settings.options import Mode, Options
+from .common import unreadable_annotations
 
 TO001 = rule(
     "TO001",
@@ -33,15 +33,7 @@ TO001 = rule(
 @check()
 def annotation_violations(stack: DocumentSet) -> Iterator[Violation]:
     """TO001 for each TServer whose ownership annotation does not parse."""
-    for server in stack.servers:
-        raw = server.annotations.get(ANNOTATION)
-        if raw is None:
-            continue
-        path = ("metadata", "annotations", ANNOTATION)
-        try:
-            FieldOwnership.parse(raw)
-        except ValueError as exc:
-            yield TO001.at(server, path, f"{quote(raw, path)}: {exc}")
+    return unreadable_annotations(stack, ANNOTATION, FieldOwnership.parse, TO001)
 
 
 TO002 = rule(

@@ -48,6 +48,7 @@ from ..models.rollout import Rollout, updated_count, wanted
 from ..models.tapp import ANNOTATION as TAPP_ANNOTATION
 from ..models.tapp import parse_tapp_settings
 from ..settings.options import Mode, Options, Workload
+from .common import unreadable_annotations
 
 TP002 = rule(
     "TP002", ERROR, "Rollout", "spec.step is an index of spec.steps", origin="tars-components"
@@ -536,14 +537,7 @@ TP024 = rule(
 @check()
 def tapp_annotation_violations(stack: DocumentSet) -> Iterator[Violation]:
     """TP024 for each TServer whose TApp settings annotation does not parse."""
-    for server in stack.servers:
-        raw = server.annotations.get(TAPP_ANNOTATION)
-        if raw is None:
-            continue
-        try:
-            parse_tapp_settings(raw)
-        except ValueError as exc:
-            yield TP024.at(server, ("metadata", "annotations", TAPP_ANNOTATION), str(exc))
+    return unreadable_annotations(stack, TAPP_ANNOTATION, parse_tapp_settings, TP024)
 
 
 TP018 = rule(

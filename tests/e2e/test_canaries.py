@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.builders.documents import stack_text
-from support.builders.rollouts import NEW_IMAGE, STABLE_IMAGE, base, rollout, server
+from support.builders.rollouts import NEW_IMAGE, STABLE_IMAGE, rollout, server
 from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
@@ -24,9 +23,7 @@ NAME = "shop-orderserver"
 
 
 def write(project: Path, *documents: dict[str, Any]) -> None:
-    """The stack directory of the ``rollout`` stack: the base documents and ``documents``."""
-    text = stack_text(*base(), *documents).replace("tars-dev", NAMESPACE)
-    (project / "stacks" / STACK / "stack.yaml").write_text(text, encoding="utf-8")
+    e2e.write_documents(project, STACK, NAMESPACE, *documents)
 
 
 @pytest.fixture(scope="module")
@@ -34,10 +31,8 @@ def project(
     venv: Path, tmp_path_factory: pytest.TempPathFactory, cluster: e2e.Cluster, pulumi: e2e.Pulumi
 ) -> Iterator[Path]:
     """The project with a stack of its own in a namespace with a node of its own."""
-    project = e2e.project_copy(tmp_path_factory.mktemp("rollouts") / "tars", venv)
-    (project / "stacks" / STACK).mkdir()
-    e2e.stack_config(project, STACK, NAMESPACE, f"stacks/{STACK}", "expand")
-    pulumi("stack", "init", STACK, cwd=project).ok()
+    dest = tmp_path_factory.mktemp("rollouts") / "tars"
+    project = e2e.stack_project(dest, venv, pulumi, STACK, NAMESPACE, "expand")
     with e2e.namespace_with_node(cluster, NAMESPACE):
         yield project
 

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.builders.documents import stack_text
-from support.builders.rollouts import STABLE_ID, base, rollout, server
+from support.builders.rollouts import STABLE_ID, rollout, server
 from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
@@ -29,8 +28,7 @@ TARSWEB_IMAGE = "registry/shop.orderserver:v1.6.0"
 
 
 def write(project: Path, *documents: dict[str, Any]) -> None:
-    text = stack_text(*base(), *documents).replace("tars-dev", NAMESPACE)
-    (project / "stacks" / STACK / "stack.yaml").write_text(text, encoding="utf-8")
+    e2e.write_documents(project, STACK, NAMESPACE, *documents)
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +36,9 @@ def project(
     venv: Path, tmp_path_factory: pytest.TempPathFactory, cluster: e2e.Cluster, pulumi: e2e.Pulumi
 ) -> Iterator[Path]:
     """A crd-mode stack of one TServer in a namespace of its own, up."""
-    project = e2e.project_copy(tmp_path_factory.mktemp("shared") / "tars", venv)
+    dest = tmp_path_factory.mktemp("shared") / "tars"
+    project = e2e.stack_project(dest, venv, pulumi, STACK, NAMESPACE, "crd")
     e2e.install_crds(cluster, venv, project)
-    (project / "stacks" / STACK).mkdir()
-    e2e.stack_config(project, STACK, NAMESPACE, f"stacks/{STACK}", "crd")
-    pulumi("stack", "init", STACK, cwd=project).ok()
     cluster.kubectl("create", "namespace", NAMESPACE)
     write(project, server())
     pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
@@ -187,24 +183,7 @@ def test_await_tservers_holds_up_until_the_controller_reports_ready(
     # the loopback cluster has no TarsK8S controller: the test writes the status it would
     pulumi("config", "set", "tars:awaitTServers", "true", "--stack", STACK, cwd=project).ok()
     write(project, server())  # the Rollout removed: the TServer changes and is applied
-    up = subprocess.Popen(
-        [
-            pulumi.tools["pulumi"],
-            "up",
-            "--yes",
-            "--skip-preview",
-            "--stack",
-            STACK,
-            "--non-interactive",
-            "--color",
-            "never",
-        ],
-        cwd=project,
-        env=pulumi.env(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    up = e2e.up_in_background(pulumi, STACK, project)
     try:
         e2e.wait_for(
             "the TServer applied with its wait",

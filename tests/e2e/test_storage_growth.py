@@ -6,14 +6,12 @@ the preview and nothing is applied."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.builders.documents import stack_text, tars_server
-from support.builders.rollouts import base
+from support.builders.documents import tars_server
 from support.builders.storage import data_mount
 from support.engines import e2e
 
@@ -33,8 +31,7 @@ def server(name: str, size: str, storage_class: str) -> dict[str, Any]:
 
 
 def write(project: Path, *documents: dict[str, Any]) -> None:
-    text = stack_text(*base(), *documents).replace("tars-dev", NAMESPACE)
-    (project / "stacks" / STACK / "stack.yaml").write_text(text, encoding="utf-8")
+    e2e.write_documents(project, STACK, NAMESPACE, *documents)
 
 
 def volumes(cluster: e2e.Cluster, statefulset: str, storage_class: str) -> None:
@@ -58,19 +55,15 @@ def volumes(cluster: e2e.Cluster, statefulset: str, storage_class: str) -> None:
                 },
             }
         )
-    cluster.kubectl(
-        "apply", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": objects})
-    )
+    e2e.apply_list(cluster, objects)
 
 
 @pytest.fixture(scope="module")
 def project(
     venv: Path, tmp_path_factory: pytest.TempPathFactory, cluster: e2e.Cluster, pulumi: e2e.Pulumi
 ) -> Iterator[Path]:
-    project = e2e.project_copy(tmp_path_factory.mktemp("storage") / "tars", venv)
-    (project / "stacks" / STACK).mkdir()
-    e2e.stack_config(project, STACK, NAMESPACE, f"stacks/{STACK}", "expand")
-    pulumi("stack", "init", STACK, cwd=project).ok()
+    dest = tmp_path_factory.mktemp("storage") / "tars"
+    project = e2e.stack_project(dest, venv, pulumi, STACK, NAMESPACE, "expand")
     classes = [
         {
             "apiVersion": "storage.k8s.io/v1",
@@ -82,9 +75,7 @@ def project(
         }
         for name, extra in ((GROWS, {"allowVolumeExpansion": True}), (FIXED, {}))
     ]
-    cluster.kubectl(
-        "apply", "-f", "-", stdin=json.dumps({"apiVersion": "v1", "kind": "List", "items": classes})
-    )
+    e2e.apply_list(cluster, classes)
     with e2e.namespace_with_node(cluster, NAMESPACE):
         volumes(cluster, "shop-orders", GROWS)
         volumes(cluster, "shop-ledger", FIXED)

@@ -255,12 +255,10 @@ class Pulumi:
         ).ok()
 
 
-def up_with_apiserver_restart(
-    pulumi: Pulumi, cluster: Cluster, stack: str, cwd: Path, when: str, check: Any
-) -> str:
-    """``pulumi up`` of ``stack`` with the cluster's API server stopped for 5 s and started
-    again once ``check()`` holds (``when`` says what it waits for); the up's output."""
-    up = subprocess.Popen(
+def up_in_background(pulumi: Pulumi, stack: str, cwd: Path) -> subprocess.Popen[str]:
+    """``pulumi up --yes --skip-preview`` of ``stack``, started and left running (its output,
+    stderr included, on the process's stdout)."""
+    return subprocess.Popen(
         [
             pulumi.tools["pulumi"],
             *("up", "--yes", "--skip-preview", "--stack", stack),
@@ -272,6 +270,14 @@ def up_with_apiserver_restart(
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+def up_with_apiserver_restart(
+    pulumi: Pulumi, cluster: Cluster, stack: str, cwd: Path, when: str, check: Any
+) -> str:
+    """``pulumi up`` of ``stack`` with the cluster's API server stopped for 5 s and started
+    again once ``check()`` holds (``when`` says what it waits for); the up's output."""
+    up = up_in_background(pulumi, stack, cwd)
     try:
         wait_for(when, check, seconds=300)
         cluster.component("stop", "kube-apiserver")
@@ -317,6 +323,34 @@ def project_copy(dest: Path, venv: Path) -> Path:
             shutil.copy2(src, dest / name)
     (dest / "venv").symlink_to(venv)
     return dest
+
+
+def stack_project(
+    dest: Path, venv: Path, pulumi: Pulumi, stack: str, namespace: str, mode: str
+) -> Path:
+    """:func:`project_copy` in ``dest`` with a stack ``stack`` of its own: its empty directory
+    ``stacks/<stack>``, its config (:func:`stack_config`) and ``pulumi stack init``."""
+    project = project_copy(dest, venv)
+    (project / "stacks" / stack).mkdir()
+    stack_config(project, stack, namespace, f"stacks/{stack}", mode)
+    pulumi("stack", "init", stack, cwd=project).ok()
+    return project
+
+
+def write_documents(project: Path, stack: str, namespace: str, *documents: dict[str, Any]) -> None:
+    """``stacks/<stack>/stack.yaml`` of ``project``: the framework config and the usual
+    templates, then ``documents``, all moved from the builders' ``tars-dev`` to ``namespace``."""
+    from support.builders.documents import stack_text
+    from support.builders.rollouts import base
+
+    text = stack_text(*base(), *documents).replace("tars-dev", namespace)
+    (project / "stacks" / stack / "stack.yaml").write_text(text, encoding="utf-8")
+
+
+def apply_list(cluster: Cluster, objects: list[dict[str, Any]]) -> None:
+    """``kubectl apply`` of ``objects`` as one ``kind: List``."""
+    items = {"apiVersion": "v1", "kind": "List", "items": objects}
+    cluster.kubectl("apply", "-f", "-", stdin=json.dumps(items))
 
 
 def stack_config(project: Path, stack: str, namespace: str, stack_dir: str, mode: str) -> None:
