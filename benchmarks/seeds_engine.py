@@ -66,6 +66,7 @@ def measure(bench: engine_scale.Bench, servers: int, repeat: int) -> dict[str, f
     with_rollouts(plain, rolled, servers)
     project = bench.components_project(plain)
     pulumi = bench.pulumi
+    pulumi.extra_env["BENCH_RSS_FILE"] = str(root / "rss")  # the program's prologue writes it
 
     def config(stack_dir: Path, live: bool) -> None:
         for key, value in (("tars:stackDir", str(stack_dir)), ("tars:liveChecks", str(live))):

@@ -44,7 +44,7 @@ from ..kernel.registry import ERROR, WARNING, Need, check, rule
 from ..loading.document_set import DocumentSet
 from ..models import TServerDocument, UpdateStrategyType
 from ..models.ownership import Ownership, server_ownership
-from ..models.rollout import Rollout, updated_count, wanted
+from ..models.rollout import Rollout, instances, updated_count
 from ..models.tapp import ANNOTATION as TAPP_ANNOTATION
 from ..models.tapp import parse_tapp_settings
 from ..settings.options import Mode, Options, Workload
@@ -202,7 +202,9 @@ def _against_server(rollout: Rollout, server: TServerDocument) -> Iterator[Viola
     replicas = k8s.replicas
     previous: tuple[int, int | str] | None = None
     for position, value in enumerate(rollout.steps):
-        count = wanted(value, replicas)
+        # as the step runs: a count above the replicas is capped (TP011), so [1, "50%"] at
+        # 0 replicas (an HPA scaled to zero) is 0 then 0, not a step down
+        count = instances(value, replicas)
         if previous is not None and count < previous[0]:
             yield TP004.at(
                 rollout,

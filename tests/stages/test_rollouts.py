@@ -267,3 +267,12 @@ def test_the_plan_names_chosen_and_pinned_instances() -> None:
         "shop-orderserver: 2/3 on v1.5.0 (ordinals 1, 3), 1/3 on v1.4.0, "
         "ordinal 0 on v1.3.0 (pinned)"
     ]
+
+
+@pytest.mark.parametrize("replicas", [0, 1])
+def test_steps_are_compared_as_they_run_capped_at_the_replicas(replicas: int) -> None:
+    # an HPA scaled to zero (or one instance): [1, "50%", "100%"] is not a step down
+    built = build(load(server(replicas=replicas), rollout(1)), EXPAND)
+    assert "TP004" not in [v.code for v in built.violations]
+    down = build(load(server(replicas=4), rollout(0, steps=[3, "50%"])), EXPAND)
+    assert "TP004" in [v.code for v in down.violations]
