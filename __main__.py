@@ -89,12 +89,12 @@ def check(
     return result
 
 
-def read_cluster(config: pulumi.Config, settings: StackSettings) -> LiveState | None:
+def read_cluster(settings: StackSettings, live_checks: bool | None) -> LiveState | None:
     """The stack's namespace as the cluster holds it now (docs/concepts/live.md), read with
-    the provider's kubeconfig and context; None with ``tars:liveChecks: false``, when
-    rendering to a directory, for an inventory of clusters, or (with a warning) when the
-    cluster cannot be read."""
-    if settings.render_dir or settings.clusters or config.get_bool("liveChecks") is False:
+    the provider's kubeconfig and context; None with ``tars:liveChecks: false``
+    (``live_checks``), when rendering to a directory, for an inventory of clusters, or (with
+    a warning) when the cluster cannot be read."""
+    if settings.render_dir or settings.clusters or live_checks is False:
         return None
     try:
         return read_live(settings.options, [settings.options.namespace], settings.kube_context)
@@ -142,9 +142,10 @@ def main() -> None:
         settings = settings_from_config(config.get, pulumi.get_stack())
         protect = config.get_bool("protect")
         retain_on_delete = config.get_bool("retainOnDelete")
+        live_checks = config.get_bool("liveChecks")
     except (UsageError, pulumi.ConfigTypeError) as exc:
         fail("invalid tars:* config", [str(exc)])
-    live = read_cluster(config, settings)
+    live = read_cluster(settings, live_checks)
     if live is not None:  # the StorageClasses the cluster has decide which claims may grow
         options = with_storage_classes(settings.options, live.storage_classes())
         settings = replace(settings, options=options)

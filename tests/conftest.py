@@ -24,6 +24,16 @@ def _private_state_home(
     return state
 
 
+@pytest.fixture(autouse=True)
+def _no_ambient_cluster(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``$KUBECONFIG`` of the test session: a file that does not exist, so that a program run
+    under mocks never reads the cluster of whoever runs the tests (docs/concepts/live.md); the
+    e2e suite hands its loopback cluster's kubeconfig to each command explicitly."""
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path_factory.getbasetemp() / "no-kubeconfig"))
+
+
 @pytest.fixture(scope="module")
 def provider() -> Iterator[DynamicProviderProcess]:
     """One ``python -m pulumi.dynamic`` per test module, configured as the engine configures

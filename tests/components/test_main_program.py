@@ -216,7 +216,9 @@ def test_unreadable_stack_stops_the_program(tmp_path: Path) -> None:
     assert any("invalid YAML" in m for level, m in recording.log if level == "ERROR")
 
 
-@pytest.mark.parametrize("setting", [{"mode": "apply"}, {"protect": "maybe"}])
+@pytest.mark.parametrize(
+    "setting", [{"mode": "apply"}, {"protect": "maybe"}, {"liveChecks": "sometimes"}]
+)
 def test_invalid_config_stops_the_program(setting: dict[str, str]) -> None:
     recording = Recording()
     with pytest.raises(pulumi.RunError, match="invalid tars"):
