@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..diff.live import Conflict, live_diff
+from ..diff.objects import api_group, identity
 from ..expansion.kruise import KRUISE_API_VERSION
 from ..expansion.ownership import server_ownerships
 from ..expansion.tapp import TAPP_API_VERSION
@@ -26,6 +27,7 @@ from ..loading.document_set import DocumentSet
 from ..models.live import HPA_API_VERSION, STORAGE_CLASS_API_VERSION, LiveState
 from ..models.ownership import PATCH_FORCE_ANNOTATION, FieldOwnership
 from ..settings.options import Mode, Options, Workload
+from ..stages import workload_kind
 
 
 def live_kinds(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -34,14 +36,14 @@ def live_kinds(options: Options) -> tuple[list[tuple[str, str]], list[tuple[str,
     mode, the TServers in crd mode), the HPAs, the PersistentVolumeClaims (the sizes that
     run) and the StorageClasses."""
     namespaced = [(HPA_API_VERSION, "HorizontalPodAutoscaler"), ("v1", "PersistentVolumeClaim")]
+    kind = workload_kind(options)  # the kind that holds the live count, as the stages read it
     if options.mode == Mode.CRD:
-        namespaced.append((options.crd_api_version, "TServer"))
+        namespaced.append((options.crd_api_version, kind))
     else:
-        workload = {
-            Workload.KRUISE: (KRUISE_API_VERSION, "StatefulSet"),
-            Workload.TAPP: (TAPP_API_VERSION, "TApp"),
-        }.get(Workload(options.workload), ("apps/v1", "StatefulSet"))
-        namespaced = [("v1", "Service"), workload, ("apps/v1", "DaemonSet"), *namespaced]
+        version = {Workload.KRUISE: KRUISE_API_VERSION, Workload.TAPP: TAPP_API_VERSION}.get(
+            Workload(options.workload), "apps/v1"
+        )
+        namespaced = [("v1", "Service"), (version, kind), ("apps/v1", "DaemonSet"), *namespaced]
     return namespaced, [(STORAGE_CLASS_API_VERSION, "StorageClass")]
 
 
@@ -68,11 +70,6 @@ class Forecast:
 
     conflicts: tuple[Conflict, ...] = ()
     taken: tuple[Conflict, ...] = ()
-
-
-def _identity(obj: Mapping[str, Any]) -> tuple[str, str, str]:
-    meta = obj.get("metadata") or {}
-    return str(obj.get("kind")), str(meta.get("namespace") or ""), str(meta.get("name"))
 
 
 def _forced(obj: Mapping[str, Any], forced_servers: set[tuple[str, str]]) -> bool:
@@ -103,11 +100,12 @@ def forecast(
         forced = set(ownerships)
     else:
         forced = set(server_ownerships(stack, replace(options, field_ownership=forcing)))
-    by_key = {_identity(o): o for o in objects}
+    by_key = {identity(o): o for o in objects}
     conflicts: list[Conflict] = []
     taken: list[Conflict] = []
     for conflict in result.conflicts:
-        obj = by_key.get((conflict.kind, conflict.namespace, conflict.name), {})
+        key = (conflict.namespace, conflict.name, conflict.kind, api_group(conflict.api_version))
+        obj = by_key.get(key, {})
         (taken if _forced(obj, forced) else conflicts).append(conflict)
     return Forecast(tuple(conflicts), tuple(taken))
 

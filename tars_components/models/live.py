@@ -26,6 +26,17 @@ def _key(obj: Mapping[str, Any]) -> Key:
     return str(obj.get("kind") or ""), str(meta.get("namespace") or ""), str(meta.get("name"))
 
 
+def replicas_of(obj: Mapping[str, Any]) -> int | None:
+    """The replica count a live workload (``spec.replicas``, 1 when absent) or TServer
+    (``spec.k8s.replicas``) asks for; None when it is not a count."""
+    spec = obj.get("spec") or {}
+    if obj.get("kind") == "TServer":
+        value = (spec.get("k8s") or {}).get("replicas")
+    else:
+        value = spec.get("replicas", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 @dataclass(frozen=True)
 class LiveState:
     """The objects read from one cluster, and the namespaces they were read in."""
@@ -66,18 +77,10 @@ class LiveState:
         return self._scaled.get((kind, namespace, name))
 
     def replicas(self, kind: str, key: ServerKey) -> int | None:
-        """The replica count a live workload (``spec.replicas``) or TServer
-        (``spec.k8s.replicas``) asks for; None when there is no such object."""
+        """The replica count the live ``kind`` object of ``key`` asks for (:func:`replicas_of`);
+        None when there is no such object."""
         obj = self.get(kind, *key)
-        if obj is None:
-            return None
-        spec = obj.get("spec") or {}
-        value = (
-            (spec.get("k8s") or {}).get("replicas")
-            if kind == "TServer"
-            else spec.get("replicas", 1)
-        )
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
+        return None if obj is None else replicas_of(obj)
 
     def storage_classes(self) -> dict[str, bool]:
         """Each live StorageClass by name: whether it allows volume expansion (an absent
@@ -88,4 +91,4 @@ class LiveState:
         }
 
 
-__all__ = ["HPA_API_VERSION", "STORAGE_CLASS_API_VERSION", "LiveState"]
+__all__ = ["HPA_API_VERSION", "STORAGE_CLASS_API_VERSION", "LiveState", "replicas_of"]

@@ -249,6 +249,8 @@ def updated_ordinals(rollout: Rollout, replicas: int) -> tuple[int, ...]:
     ``n_k`` running ones in ``spec.order``, then highest first."""
     running = running_ordinals(rollout, replicas)
     count = len(running) - partition(rollout, replicas)
-    listed = [o for o in dict.fromkeys(rollout.order) if o in set(running)]
-    rest = [o for o in reversed(running) if o not in set(listed)]
+    runs = frozenset(running)
+    listed = [o for o in dict.fromkeys(rollout.order) if o in runs]
+    first = frozenset(listed)
+    rest = [o for o in reversed(running) if o not in first]
     return tuple(sorted([*listed, *rest][:count]))

@@ -33,7 +33,7 @@ from ..mutation import mutate_server, mutate_template, mutate_workloads
 from ..settings.options import Mode, Options, Workload
 from .overrides import cluster_stack
 from .rollouts import apply_rollouts, rolled_out
-from .running import previous_from_live, replicas_owner, with_running
+from .running import counted_elsewhere, previous_from_live, with_running
 
 
 @dataclass(frozen=True)
@@ -103,12 +103,12 @@ def prepare_template(template: TTemplateDocument) -> TTemplateDocument:
 __all__ = [
     "Prepared",
     "PreparedServer",
+    "counted_elsewhere",
     "for_cluster",
     "prepare",
     "prepare_server",
     "prepare_template",
     "previous_from_live",
-    "replicas_owner",
     "with_running",
     "workload_kind",
 ]

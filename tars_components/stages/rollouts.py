@@ -59,15 +59,10 @@ class Plan:
     stable_id: str
     abort: bool = False
     stopped: tuple[int, ...] = ()
-    updates: tuple[int, ...] | None = None
-    """The ordinals on the new release (None: the highest ``replicas - partition``)."""
+    updates: tuple[int, ...] = ()
+    """The ordinals on the new release, ascending (``updated_ordinals``)."""
     pinned: tuple[tuple[int, str], ...] = ()
     """``(ordinal, release id)`` of the instances kept on a release of their own."""
-
-    @property
-    def updated_ordinals(self) -> tuple[int, ...]:
-        """The ordinals on the new release, ascending."""
-        return self.running[self.partition :] if self.updates is None else self.updates
 
     @property
     def replicas(self) -> int:
@@ -84,7 +79,7 @@ class Plan:
         pinned = dict(self.pinned)
         if ordinal in pinned:
             return pinned[ordinal]
-        return self.new_id if ordinal in self.updated_ordinals else self.stable_id
+        return self.new_id if ordinal in self.updates else self.stable_id
 
     def line(self) -> str:
         """``shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0``; on abort
@@ -97,7 +92,7 @@ class Plan:
                 "(aborted: every instance back on stable)"
             )
         else:
-            updated = _ordinals(self.updated_ordinals)
+            updated = _ordinals(self.updates)
             parts = [f"{self.updated}/{total} on {self.new_id}{updated}"]
             if self.partition:
                 parts.append(f"{self.partition}/{total} on {self.stable_id}")
@@ -219,7 +214,8 @@ def status_of(step: RolloutStep, server: TServerDocument) -> dict[str, Any]:
     release = server.spec.release
     new_id = rollout.stable_id if rollout.abort else _release_id(release.id if release else None)
     updated = step.running if rollout.abort else step.updated
-    stable = tuple(o for o in step.running if o not in set(updated))
+    on_release = frozenset(updated)
+    stable = tuple(o for o in step.running if o not in on_release)
     pause: dict[str, int] | None = None
     if rollout.soak() is not None:
         pause = {"seconds": int(rollout.soak() or 0)}

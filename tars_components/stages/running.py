@@ -20,22 +20,21 @@ from typing import Any
 
 from ..loading.document_set import DocumentSet
 from ..models import Document, TServerDocument
-from ..models.live import LiveState
+from ..models.live import LiveState, replicas_of
 from ..models.ownership import FieldOwnership, Ownership, server_ownership
 from ..rules.storage import CLAIM_STORAGE, quantity_bytes
 
 
-def replicas_owner(
+def counted_elsewhere(
     server: TServerDocument, live: LiveState, ownership: FieldOwnership, kind: str
-) -> str | None:
-    """Who owns ``server``'s replica count if not this stack: ``HPA NAME`` when a live
-    HorizontalPodAutoscaler targets its ``kind`` object, ``replicas=initial|external`` when
-    a field ownership setting hands the count over; None when the stack owns it."""
-    hpa = live.autoscaler_of(kind, server.namespace, server.name)
-    if hpa is not None:
-        return f"HPA {hpa}"
+) -> bool:
+    """Whether another manager owns ``server``'s replica count: a live HorizontalPodAutoscaler
+    targets its ``kind`` object, or a field ownership setting hands the count over
+    (``replicas`` ``initial`` or ``external``)."""
+    if live.autoscaler_of(kind, server.namespace, server.name) is not None:
+        return True
     owned = server_ownership(server.metadata.annotations, ownership).of("k8s.replicas")
-    return None if owned is Ownership.MANAGED else f"replicas={owned}"
+    return owned is not Ownership.MANAGED
 
 
 def with_running(
@@ -59,8 +58,11 @@ def with_running(
             and not doc.spec.k8s.daemon_set
         ):
             running = live.replicas(kind, (doc.namespace, doc.name))
-            owner = replicas_owner(doc, live, ownership, kind) if running is not None else None
-            if owner is not None and running is not None and running != doc.spec.k8s.replicas:
+            if (
+                running is not None
+                and running != doc.spec.k8s.replicas
+                and counted_elsewhere(doc, live, ownership, kind)
+            ):
                 k8s = doc.spec.k8s.replaced(replicas=running)
                 doc = doc.replaced(spec=doc.spec.replaced(k8s=k8s))
                 changed = True
@@ -141,7 +143,7 @@ def _as_deployed(
             mounts.append(
                 mount.replaced(source=mount.source.replaced(persistent_volume_claim_template=held))
             )
-    replicas = LiveState((obj,)).replicas(kind, (server.namespace, server.name))
+    replicas = replicas_of(obj)
     k8s = server.spec.k8s.replaced(
         mounts=mounts, replicas=server.spec.k8s.replicas if replicas is None else replicas
     )
@@ -165,4 +167,4 @@ def previous_from_live(stack: DocumentSet, live: LiveState, kind: str) -> Docume
     return stack.with_documents(documents)
 
 
-__all__ = ["claim_requests", "previous_from_live", "replicas_owner", "with_running"]
+__all__ = ["claim_requests", "counted_elsewhere", "previous_from_live", "with_running"]
