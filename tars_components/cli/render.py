@@ -93,7 +93,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from ..jobs.render import render_stack
     from ..kernel.text import printable
     from ..loading.tdeploy import request_lines
-    from ..stages.rollouts import plan_lines
+    from ..stages.rollouts import summary_lines
 
     found = settings(args)
     options = found.options
@@ -114,8 +114,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     print_files(args.out, result.files, out)
     for note in result.stack.notes:
         print(f"note: {note}", file=out)
-    for line in plan_lines(result.stack):  # which ordinals run which release (Rollouts)
-        print(f"plan: {line}", file=out)
+    for line in summary_lines(result.stack):  # which ordinals run which release (Rollouts)
+        print(line, file=out)
     for line in request_lines(result.stack.requests, None):  # TDeploy: pending, approved, …
         print(f"request: {printable(line)}", file=out)
     kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(result.build.kinds().items()))
@@ -144,7 +144,7 @@ def run_stream(
     from ..jobs.render import account_hashing, render_stream
     from ..kernel.text import printable
     from ..loading.tdeploy import request_lines
-    from ..stages.rollouts import plan_lines
+    from ..stages.rollouts import summary_lines
 
     hashing = account_hashing(stack, found.options, key, None)  # no previous render to read
     objects, violations, summary = _stream_build(found, stack, to, args, hashing)
@@ -156,8 +156,8 @@ def run_stream(
     out.write(render_stream(objects, fmt))
     for note in stack.notes:
         print(f"note: {note}", file=sys.stderr)
-    for line in plan_lines(stack):  # which ordinals run which release (Rollouts)
-        print(f"plan: {line}", file=sys.stderr)
+    for line in summary_lines(stack):  # which ordinals run which release (Rollouts)
+        print(line, file=sys.stderr)
     for line in request_lines(stack.requests, None):  # TDeploy: pending, approved, …
         print(f"request: {printable(line)}", file=sys.stderr)
     print(f"rendered {summary} from {found.stack_dir} to stdout ({fmt})", file=sys.stderr)

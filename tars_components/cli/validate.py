@@ -96,7 +96,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Print the violations (stdout, in ``--format``) and a summary (stderr): 1 when any is an
     error."""
     from ..pipeline import validate
-    from ..stages.rollouts import plan_lines
+    from ..stages.rollouts import summary_lines
 
     found = settings(args)
     result = validate(
@@ -116,8 +116,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for note in stack.notes:
         print(f"note: {note}", file=sys.stderr)
     if result.ok:
-        for line in plan_lines(stack):  # which ordinals run which release (Rollouts)
-            print(f"plan: {line}", file=sys.stderr)
+        for line in summary_lines(stack):  # which ordinals run which release (Rollouts)
+            print(line, file=sys.stderr)
     errors = error_count(violations)
     print(
         f"{found.stack_dir}: {documents} documents, {len(stack.objects)} plain objects, "

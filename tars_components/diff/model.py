@@ -96,6 +96,9 @@ class Diff:
     plan: tuple[str, ...] = ()
     """The Rollout plan of the new stack, one line per TServer a Rollout drives
     (docs/concepts/rollout.md)."""
+    steps: tuple[str, ...] = ()
+    """Where each of those Rollouts stands: its step and the gate it holds at
+    (``shop-orderserver: step 1 of 3 ("50%"); the next step waits for spec.approved >= 1``)."""
     release_changes: tuple[str, ...] = ()
     """The ordinals whose release changes (``shop-orderserver: ordinal 2 v1.4.0 -> v1.5.0``),
     for the TServers a Rollout names in either stack."""
@@ -111,14 +114,16 @@ class Diff:
         return counts
 
     def to_json(self) -> dict[str, Any]:
-        """``{"changes": [...], "summary": {...}}``, with ``plan`` and ``releaseChanges``
-        when a Rollout is involved, and ``requests`` when a TDeploy request changes state."""
+        """``{"changes": [...], "summary": {...}}``, with ``plan``, ``steps`` and
+        ``releaseChanges`` when a Rollout is involved, and ``requests`` when a TDeploy request
+        changes state."""
         out: dict[str, Any] = {
             "changes": [c.to_json() for c in self.changes],
             "summary": self.summary(),
         }
         if self.plan or self.release_changes:
             out["plan"] = list(self.plan)
+            out["steps"] = list(self.steps)
             out["releaseChanges"] = list(self.release_changes)
         if self.requests:
             out["requests"] = list(self.requests)

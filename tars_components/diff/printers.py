@@ -139,10 +139,12 @@ def to_text(diff: Diff, colour: bool = False) -> str:
 
 
 def rollout_lines(diff: Diff) -> list[str]:
-    """``plan: <line>`` per TServer a Rollout drives, then ``release: <line>`` per ordinal that
-    changes release (docs/concepts/rollout.md); none without Rollouts."""
+    """``plan: <line>`` and ``step: <line>`` per TServer a Rollout drives, then ``release:
+    <line>`` per ordinal that changes release (docs/concepts/rollout.md); none without
+    Rollouts."""
     return [
         *(f"plan: {printable(line)}" for line in diff.plan),
+        *(f"step: {printable(line)}" for line in diff.steps),
         *(f"release: {printable(line)}" for line in diff.release_changes),
     ]
 

@@ -37,7 +37,7 @@ from ..models.ownership import FieldOwnership
 from ..pipeline import all_violations, expand, output_objects
 from ..rules.storage import StorageChange, storage_changes
 from ..settings.options import Mode, Options, Workload
-from ..stages.rollouts import plan_lines, release_changes
+from ..stages.rollouts import plan_lines, release_changes, step_lines
 from .model import Action, Change, Diff, FieldChange
 from .objects import api_group, diff_objects
 from .redact import redact_pair
@@ -95,6 +95,7 @@ def diff_stacks(
             changes=tuple(changes),
             crd_mode=crd,
             plan=tuple(plan_lines(current)),
+            steps=tuple(step_lines(current)),
             release_changes=tuple(release_changes(previous, current)),
             requests=tuple(
                 request_lines(

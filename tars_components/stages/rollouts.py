@@ -13,6 +13,7 @@ release; :func:`release_changes` what changes between two stacks, ordinal by ord
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -295,6 +296,41 @@ def plan_lines(stack: DocumentSet) -> list[str]:
     return [plan.line() for plan in plans(stack)]
 
 
+def step_line(rollout: Rollout, name: str) -> str:
+    """Where a Rollout stands for its TServer ``name``: the step of its steps and its value,
+    and the gate it holds at (docs/concepts/rollout.md, "The plan")."""
+    total = len(rollout.steps)
+    if rollout.abort:
+        return f"{name}: aborted at step {rollout.step} of {total}"
+    value = json.dumps(rollout.current)
+    line = f"{name}: step {rollout.step} of {total} ({value})"
+    soak = rollout.soak()
+    if soak is not None:
+        return f"{line}; pulumi up holds {soak} s once its pods are Ready"
+    waiting = rollout.waiting_approval()
+    if waiting is not None:
+        return f"{line}; refused until spec.approved >= {waiting} (TP019)"
+    if any(after == rollout.step and seconds is None for after, seconds in rollout.pauses):
+        return f"{line}; the next step waits for spec.approved >= {rollout.step}"
+    if rollout.step == total - 1:
+        return f"{line}; the last step"
+    return line
+
+
+def step_lines(stack: DocumentSet) -> list[str]:
+    """One :func:`step_line` per driven TServer, in load order of the TServers."""
+    return [step_line(rollout, server.name) for rollout, server in _driven(stack).values()]
+
+
+def summary_lines(stack: DocumentSet) -> list[str]:
+    """What ``render`` and ``validate`` print for the Rollouts of ``stack``: ``plan: <line>``
+    per driven TServer, then ``step: <line>`` (:func:`step_line`)."""
+    return [
+        *(f"plan: {line}" for line in plan_lines(stack)),
+        *(f"step: {line}" for line in step_lines(stack)),
+    ]
+
+
 def ordinal_releases(
     stack: DocumentSet, names: Iterable[tuple[str, str]]
 ) -> dict[tuple[str, str], tuple[str, ...]]:
@@ -350,4 +386,7 @@ __all__ = [
     "rolled_out",
     "rollout_for",
     "status_of",
+    "step_line",
+    "step_lines",
+    "summary_lines",
 ]

@@ -13,6 +13,8 @@ from support.engines.cli import run
 PLAN0 = "shop-orderserver: 1/4 on v1.5.0 (ordinal 3), 3/4 on v1.4.0"
 PLAN1 = "shop-orderserver: 2/4 on v1.5.0 (ordinals 2-3), 2/4 on v1.4.0"
 CHANGE = "shop-orderserver: ordinal 2 v1.4.0 -> v1.5.0"
+STEP0 = "shop-orderserver: step 0 of 3 (1)"
+STEP1 = 'shop-orderserver: step 1 of 3 ("50%")'
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +30,7 @@ def test_validate_prints_the_plan(stacks: tuple[Path, Path]) -> None:
     result = run("validate", str(stacks[0]), "--namespace", "tars-dev")
     assert result.returncode == 0, result.stderr
     assert f"plan: {PLAN0}" in result.stderr.splitlines()
+    assert f"step: {STEP0}" in result.stderr.splitlines()
 
 
 @pytest.mark.parametrize("mode", ["expand", "crd"])
@@ -38,6 +41,7 @@ def test_render_summary_has_the_plan(stacks: tuple[Path, Path], tmp_path: Path, 
     )
     assert result.returncode == 0, result.stderr
     assert f"plan: {PLAN1}" in result.stdout.splitlines()
+    assert f"step: {STEP1}" in result.stdout.splitlines()
     assert not [p for p in out.rglob("*.yaml") if "rollout" in p.name]
 
 
@@ -46,6 +50,7 @@ def test_diff_text_names_the_ordinal(stacks: tuple[Path, Path]) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert f"plan: {PLAN1}" in lines
+    assert f"step: {STEP1}" in lines
     assert f"release: {CHANGE}" in lines
     assert "  @@ spec.updateStrategy.rollingUpdate.partition" in lines
 
@@ -56,6 +61,7 @@ def test_diff_markdown_names_the_ordinal(stacks: tuple[Path, Path]) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert f"- plan: {PLAN1}" in result.stdout.splitlines()
+    assert f"- step: {STEP1}" in result.stdout.splitlines()
     assert "- release: shop-orderserver: ordinal 2 v1.4.0 -&gt; v1.5.0" in result.stdout
 
 
@@ -67,6 +73,7 @@ def test_diff_json_names_the_ordinal(stacks: tuple[Path, Path]) -> None:
     document = json.loads(result.stdout)
     assert document["plan"] == [PLAN1]
     assert document["releaseChanges"] == [CHANGE]
+    assert document["steps"] == [STEP1]
 
 
 def test_diff_from_no_rollout_to_step_0(stacks: tuple[Path, Path], tmp_path: Path) -> None:

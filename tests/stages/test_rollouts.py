@@ -16,7 +16,7 @@ from tars_components.expansion.tapp import build_tapp
 from tars_components.pipeline import build
 from tars_components.settings.options import Mode, Options, Workload
 from tars_components.stages import prepare
-from tars_components.stages.rollouts import apply_rollouts, plan_lines
+from tars_components.stages.rollouts import apply_rollouts, plan_lines, step_lines
 
 EXPAND = Options(namespace=NAMESPACE)
 CRD = Options(namespace=NAMESPACE, mode=Mode.CRD)
@@ -276,3 +276,22 @@ def test_steps_are_compared_as_they_run_capped_at_the_replicas(replicas: int) ->
     assert "TP004" not in [v.code for v in built.violations]
     down = build(load(server(replicas=4), rollout(0, steps=[3, "50%"])), EXPAND)
     assert "TP004" in [v.code for v in down.violations]
+
+
+def test_the_step_line_says_where_a_rollout_stands_and_what_it_waits_for() -> None:
+    def line(**spec: Any) -> str:
+        (found,) = step_lines(load(server(), rollout(**spec)))
+        return found
+
+    assert line(step=0) == "shop-orderserver: step 0 of 3 (1)"
+    assert line(step=2) == 'shop-orderserver: step 2 of 3 ("100%"); the last step'
+    assert line(step=1, pauses=[{"after": 1}]) == (
+        'shop-orderserver: step 1 of 3 ("50%"); the next step waits for spec.approved >= 1'
+    )
+    assert line(step=1, pauses=[{"after": 1, "seconds": 600}]) == (
+        'shop-orderserver: step 1 of 3 ("50%"); pulumi up holds 600 s once its pods are Ready'
+    )
+    assert line(step=1, pauses=[{"after": 0}]) == (
+        'shop-orderserver: step 1 of 3 ("50%"); refused until spec.approved >= 0 (TP019)'
+    )
+    assert line(step=1, abort=True) == "shop-orderserver: aborted at step 1 of 3"
