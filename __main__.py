@@ -14,7 +14,8 @@ last deployed: change rules such as TS001, and a warning before a StatefulSet wi
 claim templates is replaced),
 ``tars:liveChecks`` (default true: read the stack namespace from the cluster before checking,
 docs/concepts/live.md; without ``tars:previousStackDir`` the sizes of the claims that run are
-the previous version for the storage rules),
+the previous version for the storage rules; at ``pulumi up`` the fields of ``kubectl apply``
+pass to the stack's field manager first, as ``kubectl apply --server-side`` does),
 ``tars:protect`` and ``tars:retainOnDelete`` (resource options of every object); the Pulumi
 config secrets ``tars:<KEY>`` that TAccounts reference as ``{configSecret: KEY}``, and
 ``tars:accountSaltKey``, the secret key that salts TAccount password hashes (without it, each
@@ -30,9 +31,10 @@ credentials may name another API server than the inventory's.
 from __future__ import annotations
 
 import gc
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -40,7 +42,17 @@ import pulumi_kubernetes as k8s
 from tars_components.components import components_from_stack, config_secrets
 from tars_components.components.server import field_manager
 from tars_components.jobs.config import StackSettings, effective_ownership, settings_from_config
-from tars_components.jobs.live import conflict_message, forecast, read_live, taken_message
+from tars_components.jobs.live import (
+    HandoverPlan,
+    conflict_message,
+    forecast,
+    handover_message,
+    held_message,
+    plan_handover,
+    read_live,
+    taken_message,
+    write_handovers,
+)
 from tars_components.kernel.errors import LoadError, UsageError
 from tars_components.kubeapi import LiveReadError
 from tars_components.models.live import LiveState
@@ -103,14 +115,58 @@ def read_cluster(settings: StackSettings, live_checks: bool | None) -> LiveState
         return None
 
 
-def forecast_conflicts(checked: Validation, live: LiveState, settings: StackSettings) -> None:
+def hand_over(checked: Validation, live: LiveState, settings: StackSettings) -> StackSettings:
+    """The field managers of the live objects (docs/concepts/live.md, "Field managers handed
+    over"): at ``pulumi up`` (never in a preview) the fields of ``kubectl apply`` and of
+    pulumi-kubernetes' random managers pass to the stack's manager first; then the conflicts
+    are forecast against the objects as they will be (:func:`forecast_conflicts`). Returns
+    the settings with the servers applied under the stack's manager, the ``external`` fields
+    it keeps and the context read (grown claims are awaited through it)."""
+    objects = [o for r in checked.run.results for o in r.build.objects]
+    options = replace(settings.options, field_ownership=effective_ownership(settings))
+    manager = field_manager()
+    plan = plan_handover(objects, live, checked.stack, options, manager)
+    dry_run = pulumi.runtime.is_dry_run()
+    for moved in plan.handovers:
+        pulumi.log.info(handover_message(moved, manager, dry_run))
+    if plan.handovers and not dry_run:
+        try:
+            write_handovers(plan, settings.kube_context)
+        except LiveReadError as exc:
+            fail("the field managers could not be handed over: nothing is applied", [str(exc)])
+    for held in plan.held:
+        pulumi.log.warn(held_message(held, manager))
+    forecast_conflicts(objects, plan, checked, settings)
+    managed = replace(
+        settings.options,
+        stack_manager_servers=plan.servers,
+        held_fields=plan.held_keys(),
+        live_context=settings.kube_context or "",
+    )
+    return replace(settings, options=managed)
+
+
+def forecast_conflicts(
+    objects: Sequence[Mapping[str, Any]],
+    plan: HandoverPlan,
+    checked: Validation,
+    settings: StackSettings,
+) -> None:
     """Stop the preview on a field another manager owns that the next ``up`` would be
     refused for (its conflict, both values and the fix); warn of each one it takes back
     with force."""
-    objects = [o for r in checked.run.results for o in r.build.objects]
+    live = plan.live
     options = replace(settings.options, field_ownership=effective_ownership(settings))
     own = [field_manager()]
-    found = forecast(objects, live, checked.stack, options, own, settings.options.field_ownership)
+    found = forecast(
+        objects,
+        live,
+        checked.stack,
+        options,
+        own,
+        settings.options.field_ownership,
+        forced_servers=plan.servers,
+    )
     for conflict in found.taken:
         pulumi.log.warn(taken_message(conflict, live.source))
     if found.conflicts:
@@ -151,7 +207,7 @@ def main() -> None:
         settings = replace(settings, options=options)
     checked = check(settings, config.get("previousStackDir"), live)
     if live is not None:
-        forecast_conflicts(checked, live, settings)
+        settings = hand_over(checked, live, settings)
     stack, previous = checked.stack, checked.previous
     if checked.run.targets.per_cluster:
         deploy_clusters(config, settings, checked, protect, retain_on_delete)

@@ -11,7 +11,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from ..expansion import crd_document, server_objects
-from ..expansion.ownership import ignored_paths, without_external
+from ..expansion.ownership import owned_paths, without_external
 from ..expansion.storage import claim_patches, hold_claims, scale_out_patches
 from ..kernel.errors import LoadError
 from ..models import K8sSpec, NormalSpec, Release, SubType, TarsSpec, TServerDocument, is_deferred
@@ -22,6 +22,7 @@ from ..models.ownership import (
     RELEASE_MANAGED,
     FieldOwnership,
     Ownership,
+    dotted,
     server_ownership,
 )
 from ..models.rollout import Rollout, RolloutSpec
@@ -183,8 +184,11 @@ class TServer(pulumi.ComponentResource):
         """The server's field ownership (the framework's options, the server's annotation,
         then ``field_ownership``): docs/concepts/ownership.md."""
         # The stack's field manager marks servers that share fields by a field ownership
-        # setting; external_replicas alone keeps the objects as they always were.
-        self._field_manager = field_manager() if self.field_ownership else None
+        # setting, and those the program found applied with kubectl or under it already;
+        # external_replicas alone keeps the objects as they always were.
+        self._key = None if document is None else (document.namespace, document.object_name)
+        stable = self._key in scope.options.stack_manager_servers
+        self._field_manager = field_manager() if self.field_ownership or stable else None
         if rollout is not None and rollout.abort:  # the stable release, whoever owns it (TP018)
             self.field_ownership = self.field_ownership.merged(RELEASE_MANAGED)
         if self.external_replicas:
@@ -451,7 +455,7 @@ class TServer(pulumi.ComponentResource):
         obj = self._scope.placed(obj)
         replicas = REPLICAS_PATHS.get(kind) if self.external_replicas else None
         ignore = [replicas] if replicas else []
-        for path in [*ignored_paths(kind, self.field_ownership), *(ignored or [])]:
+        for path in [*self._ignored(kind), *(ignored or [])]:
             if path not in ignore:
                 ignore.append(path)
         if self._field_manager is not None:
@@ -468,6 +472,20 @@ class TServer(pulumi.ComponentResource):
                 delete_before_replace=True if orphans_pods(obj) else None,
             ),
         )
+
+    def _ignored(self, kind: str) -> list[str]:
+        """The paths of ``kind`` Pulumi ignores: every ``initial`` one, and the ``external``
+        ones the cluster shows held by this stack alone (all of them when no one read the
+        cluster: pulumi-kubernetes then keeps those its manager holds)."""
+        held = self._scope.options.held_fields
+        found = []
+        for path, owner in owned_paths(kind, self.field_ownership):
+            shown = dotted(path)
+            given_up = held is not None and (self._key is None or (*self._key, shown) not in held)
+            if owner is Ownership.EXTERNAL and given_up:
+                continue  # left out and not ignored: server-side apply drops it from our manager
+            found.append(shown)
+        return found
 
     def _set_scale_target(self, target: Mapping[str, Any] | None) -> None:
         self.scale_target_ref: dict[str, pulumi.Input[str]] | None = (

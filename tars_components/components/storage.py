@@ -16,7 +16,9 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
+from ..expansion.quantity import canonical_quantity
 from ..expansion.statefulset import ORPHAN_ANNOTATION
+from ..jobs.resize import ClaimTarget
 from ..models import TServerDocument
 from ..rules.storage import (
     CLAIM_STORAGE,
@@ -27,6 +29,7 @@ from ..rules.storage import (
     storage_class_label,
 )
 from ..settings.options import Options
+from .claim_resize import ClaimResize
 from .failure import ArgumentProblems
 
 
@@ -164,6 +167,19 @@ def register_claim_patches(
                     opts, pulumi.ResourceOptions(retain_on_delete=True)
                 ),
             )
+        )
+    targets = [
+        ClaimTarget(claim, str(canonical_quantity(growth.new)), f"{growth.statefulset}-{i}")
+        for growth in growths
+        for i, claim in enumerate(growth.claim_names)
+    ]
+    if targets and options.live_context is not None and not options.skip_await:
+        ClaimResize(
+            f"{name}-claims",
+            growths[0].namespace,
+            options.live_context,
+            targets,
+            pulumi.ResourceOptions(parent=opts.parent, depends_on=registered),
         )
     return registered
 

@@ -1,8 +1,11 @@
 """GET and LIST against an API server over HTTPS, with the standard library only.
 
-Reads only. A kind the server does not serve (its CRD is not installed) lists as nothing,
-so a first preview against an empty cluster reads an empty cluster; anything else that
-fails (unreachable, refused, forbidden) raises :class:`LiveReadError` naming the request.
+Reads, and two writes at ``pulumi up``: the JSON patch of an object's ``managedFields`` that
+hands its client-side appliers' fields to the stack's manager, and the deletion of a pod
+whose grown claim waits for a restart. A kind the server does
+not serve (its CRD is not installed) lists as nothing, so a first preview against an empty
+cluster reads an empty cluster; anything else that fails (unreachable, refused, forbidden)
+raises :class:`LiveReadError` naming the request.
 """
 
 from __future__ import annotations
@@ -64,7 +67,8 @@ def _pem_files(cert: str, key: str) -> Iterator[tuple[str, str]]:
 
 
 class ApiClient:
-    """Reads of one API server (:class:`Connection`)."""
+    """Requests to one API server (:class:`Connection`): reads, the hand-over's JSON patch
+    and a pod's restart."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
@@ -81,20 +85,49 @@ class ApiClient:
 
     def get(self, path: str) -> dict[str, Any] | None:
         """The object at ``path``; None when the server has none (404)."""
-        request = urllib.request.Request(self.conn.server + path, method="GET")
+        return self._send("GET", path)
+
+    def json_patch(self, path: str, operations: list[dict[str, Any]]) -> dict[str, Any]:
+        """The object at ``path`` after the JSON patch ``operations`` (the one write this
+        client makes: the hand-over of ``managedFields``, docs/concepts/live.md)."""
+        found = self._send("PATCH", path, json.dumps(operations).encode())
+        if found is None:
+            raise LiveReadError(f"PATCH {path} on {self.conn.server}: the object is gone")
+        return found
+
+    def delete(self, path: str, uid: str | None = None) -> bool:
+        """Delete the object at ``path`` (only while its uid is ``uid``, when given): the
+        restart of a pod whose claim waits for it (docs/concepts/storage.md); False when it
+        was gone already."""
+        body = None
+        if uid is not None:
+            options = {"kind": "DeleteOptions", "apiVersion": "v1", "preconditions": {"uid": uid}}
+            body = json.dumps(options).encode()
+        return self._send("DELETE", path, body, "application/json") is not None
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        content_type: str = "application/json-patch+json",
+    ) -> dict[str, Any] | None:
+        request = urllib.request.Request(self.conn.server + path, data=body, method=method)
         request.add_header("Accept", "application/json")
+        if body is not None:
+            request.add_header("Content-Type", content_type)
         if self.conn.token:
             request.add_header("Authorization", f"Bearer {self.conn.token}")
         try:
             with self._opener.open(request, timeout=TIMEOUT) as response:
-                body: dict[str, Any] = json.loads(response.read())
-                return body
+                found: dict[str, Any] = json.loads(response.read())
+                return found
         except urllib.error.HTTPError as exc:
             if exc.code == 404:
                 return None
             reason = _status_message(exc)
             raise LiveReadError(
-                f"GET {path} on {self.conn.server} (context {self.conn.context}): "
+                f"{method} {path} on {self.conn.server} (context {self.conn.context}): "
                 f"{exc.code} {reason}"
             ) from None
         except (urllib.error.URLError, OSError, ValueError) as exc:

@@ -34,6 +34,7 @@ from pulumi.runtime import proto, rpc
 from pulumi.runtime.proto import provider_pb2_grpc
 
 from ..components.account_salt import TAccountSaltProvider
+from ..components.claim_resize import ClaimResizeProvider
 from ..components.rollout_pause import RolloutPauseProvider
 from ..kernel.errors import UsageError
 from ..provider import TarsValidationProvider
@@ -365,6 +366,7 @@ PLUGIN_RESOURCES: dict[str, type[pulumi.dynamic.ResourceProvider]] = {
     "TarsValidation": TarsValidationProvider,
     "TAccountSalt": TAccountSaltProvider,
     "RolloutPause": RolloutPauseProvider,
+    "ClaimResize": ClaimResizeProvider,
 }
 """The custom resources the plugin serves itself, by kind, and their providers
 (:mod:`tars_components.provider.hosting`)."""

@@ -130,6 +130,20 @@ class Options:
       (docs/concepts/storage.md; TV002, TV003). Default to empty.
     * ``release``: the :class:`ReleaseTag` written into the stack's helm-lib values files, as
       ``exec-helm.sh VALUES TAG`` does. Defaults to none (the files' own ``repo``).
+    * ``stack_manager_servers``: ``(namespace, object name)`` of servers whose objects are
+      applied under the stack's field manager beyond those with a field ownership setting:
+      the project's program fills it from the cluster (objects applied with ``kubectl apply``,
+      or under that manager already; docs/concepts/live.md). Defaults to none.
+    * ``held_fields``: ``(namespace, object name, dotted path)`` of the ``external`` fields
+      that only the stack's managers hold on the cluster, which Pulumi keeps at their live
+      value (``ignore_changes``); every other ``external`` field is left out of the apply and
+      not ignored, so server-side apply gives it up. None (the default) when no one read the
+      cluster: every ``external`` field is then ignored too, and pulumi-kubernetes decides at
+      apply time (it keeps a field its manager holds).
+    * ``live_context``: the kubeconfig context the project's program read the cluster with
+      (``""``: the current one); ``pulumi up`` then waits for grown claims at their new
+      capacity through it, restarting the pods of volumes that grow offline
+      (docs/concepts/storage.md). None (the default): no cluster was read, nothing waits.
     """
 
     namespace: str = "default"
@@ -148,6 +162,9 @@ class Options:
     expandable_storage_classes: tuple[str, ...] = ()
     fixed_storage_classes: tuple[str, ...] = ()
     release: ReleaseTag | None = None
+    stack_manager_servers: frozenset[tuple[str, str]] = frozenset()
+    held_fields: frozenset[tuple[str, str, str]] | None = None
+    live_context: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.field_ownership, FieldOwnership):
@@ -285,6 +302,11 @@ def parse_release(tag: Any, date: Any, config: bool) -> ReleaseTag | None:
         raise UsageError(f"{names[0]}/{names[1]}: {exc}") from None
 
 
+CLUSTER_FACTS = frozenset({"stack_manager_servers", "held_fields", "live_context"})
+"""The fields of :class:`Options` that are no setting: the project's program fills them from
+the cluster it read, nobody gives them (no flag, no config key, nothing to check)."""
+
+
 def option_problem(field: str, value: Any) -> str | None:
     """What Kubernetes would refuse in one option value (None when it is fine): the checks a
     document's own fields get, so that a bad option never reaches a manifest."""
@@ -307,7 +329,9 @@ def check_options(options: Options, config: bool = False) -> None:
     """:func:`check_option_values` on every field of ``options``, then the combinations: an
     existing framework config is a crd-mode notion (expand mode builds pods and needs the node
     image from a TFrameworkConfig document of the stack, which it never applies)."""
-    values = {f.name: getattr(options, f.name) for f in fields(options)}
+    values = {
+        f.name: getattr(options, f.name) for f in fields(options) if f.name not in CLUSTER_FACTS
+    }
     values["mode"] = Mode(options.mode).value
     values["workload"] = Workload(options.workload).value
     check_option_values(values, config)

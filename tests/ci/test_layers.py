@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("secrets",),  # password hashing and redaction: imports nothing of the package
     ("kernel",),  # errors, field paths and their lines, the rule registry, limits, text
     ("fileio",),  # reading stack files, writing YAML
-    ("kubeapi",),  # reading a cluster: kubeconfig, GET and LIST (nothing written)
+    ("kubeapi",),  # a cluster: kubeconfig, GET and LIST, the managedFields hand-over patch
     ("models",),  # the TarsK8S documents and the product's records
     ("settings",),  # the options a stack is built with
     ("loading",),  # files → a DocumentSet, with every source (helm-lib, TDeploy, Rollout, ...)

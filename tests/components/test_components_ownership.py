@@ -140,3 +140,56 @@ def test_deferred_server_leaves_out_external_fields() -> None:
     [server] = [r for r in record(program).kubernetes() if r.type.endswith(":TServer")]
     assert server.ignore_changes == ("spec.release", LABEL)
     assert "release" not in server.inputs["spec"]
+
+
+def test_after_a_cluster_read_external_fields_are_given_up_unless_held() -> None:
+    """With the cluster read (``held_fields`` known), an ``external`` field is left out and
+    not ignored, so server-side apply drops it from Pulumi's manager; one the cluster shows
+    held by this stack alone stays ignored (pulumi-kubernetes keeps it at its live value)."""
+
+    def declared(held: frozenset[tuple[str, str, str]]) -> tuple[str, ...]:
+        def program() -> None:
+            options = Options(
+                NAMESPACE,
+                mode=Mode.CRD,
+                field_ownership={"replicas": "external"},
+                held_fields=held,
+            )
+            fw = TFramework(
+                "fw",
+                TFrameworkArgs(
+                    namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES, options=options
+                ),
+            )
+            TServer("order", TServerArgs(fw, document=doc(tars_server(replicas=3))))
+
+        [server] = [r for r in record(program).kubernetes() if r.type.endswith(":TServer")]
+        assert "replicas" not in server.inputs["spec"]["k8s"]
+        return server.ignore_changes
+
+    name = parse_document(tars_server(), NAMESPACE).object_name
+    assert declared(frozenset()) == ()
+    assert declared(frozenset({(NAMESPACE, name, "spec.k8s.replicas")})) == ("spec.k8s.replicas",)
+
+
+def test_a_server_found_applied_with_kubectl_takes_the_stack_manager() -> None:
+    name = parse_document(tars_server(), NAMESPACE).object_name
+
+    def program() -> None:
+        options = Options(
+            NAMESPACE, mode=Mode.CRD, stack_manager_servers=frozenset({(NAMESPACE, name)})
+        )
+        fw = TFramework(
+            "fw",
+            TFrameworkArgs(
+                namespace=NAMESPACE, config=CONFIG, templates=TEMPLATES, options=options
+            ),
+        )
+        TServer("order", TServerArgs(fw, document=doc(tars_server())))
+
+    [server] = [
+        r for r in record(program, stack="prod").kubernetes() if r.type.endswith(":TServer")
+    ]
+    annotations = server.inputs["metadata"]["annotations"]
+    assert annotations[MANAGER] == "tars-components-prod"
+    assert server.ignore_changes == ()

@@ -33,9 +33,15 @@ def program(
     expandable: tuple[str, ...] = ("ssd",),
     skip_await: bool | None = None,
     external_replicas: bool | None = None,
+    live_context: str | None = None,
 ) -> Any:
     def run() -> None:
-        options = Options(namespace=NAMESPACE, mode=mode, expandable_storage_classes=expandable)
+        options = Options(
+            namespace=NAMESPACE,
+            mode=mode,
+            expandable_storage_classes=expandable,
+            live_context=live_context,
+        )
         fw = TFramework(
             "fw",
             TFrameworkArgs(
@@ -90,6 +96,24 @@ def test_growth_registers_one_patch_per_ordinal_and_keeps_the_claim_template(mod
         assert claim["spec"]["resources"]["requests"] == {"storage": "5Gi"}
         assert all(tserver.urn in p.dependencies for p in patches)
     assert not [w for w in recording.warnings() if "will be replaced" in w]
+
+
+def test_with_a_cluster_read_up_waits_for_the_new_capacity_after_the_patches() -> None:
+    resize = "pulumi-python:dynamic/tars:ClaimResize"
+    grows = program(db_server(data_mount("10Gi")), db_server(data_mount("5Gi")), live_context="")
+    recording = record(grows, preview=True)  # no cluster to wait on: the preview's inputs
+    [waits] = recording.of_type(resize)
+    assert waits.inputs["context"] == ""
+    assert waits.inputs["namespace"] == NAMESPACE
+    assert waits.inputs["claims"] == [
+        {"name": claim, "storage": "10Gi", "pod": f"test-demotest-{i}"}
+        for i, claim in enumerate(CLAIMS)
+    ]
+    assert {p.urn for p in recording.of_type(PATCH)} <= set(waits.dependencies)
+    # no cluster read (another program, tars:renderDir), or skipAwait: nothing waits
+    old, new = db_server(data_mount("5Gi")), db_server(data_mount("10Gi"))
+    assert record(program(new, old)).of_type(resize) == []
+    assert record(program(new, old, live_context="", skip_await=True)).of_type(resize) == []
 
 
 def test_no_previous_no_patch_and_no_ignored_field() -> None:

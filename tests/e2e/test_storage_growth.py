@@ -1,8 +1,11 @@
 """Storage decided by the cluster (docs/concepts/live.md#storage, docs/concepts/storage.md): a
 claim bound to a static PersistentVolume of the test's own grows from 5Gi to 10Gi with a plain
 ``pulumi up`` (no previous stack directory: the sizes that run are read from the cluster), the
-StatefulSet and its pods kept; a claim on a StorageClass without ``allowVolumeExpansion`` fails
-the preview and nothing is applied."""
+StatefulSet and its pods kept, and ``up`` returns with the claims at their new capacity; on a
+class whose volumes grow only offline (the cluster's agent reports ``FileSystemResizePending``
+until a pod mounts the claim again) ``up`` restarts the pods one at a time, highest ordinal
+first, and returns once the file systems grew; a claim on a StorageClass without
+``allowVolumeExpansion`` fails the preview and nothing is applied."""
 
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ NAMESPACE = "tars-storage"
 STACK = "storage"
 GROWS = "e2e-expandable"
 FIXED = "e2e-fixed"  # no allowVolumeExpansion: Kubernetes' default, not expandable
+OFFLINE = "e2e-offline"  # expands, but its file systems only when a pod mounts them again
 REPLICAS = 2
 
 
@@ -28,6 +32,14 @@ def server(name: str, size: str, storage_class: str) -> dict[str, Any]:
     doc = tars_server("Shop", name, replicas=REPLICAS, mounts=[data_mount(size, storage_class)])
     doc["metadata"]["namespace"] = NAMESPACE
     return doc
+
+
+def servers(orders: str, ledger: str, archive: str) -> list[dict[str, Any]]:
+    return [
+        server("Orders", orders, GROWS),
+        server("Ledger", ledger, FIXED),
+        server("Archive", archive, OFFLINE),
+    ]
 
 
 def write(project: Path, *documents: dict[str, Any]) -> None:
@@ -73,18 +85,26 @@ def project(
             "volumeBindingMode": "Immediate",
             **extra,
         }
-        for name, extra in ((GROWS, {"allowVolumeExpansion": True}), (FIXED, {}))
+        for name, extra in (
+            (GROWS, {"allowVolumeExpansion": True}),
+            (FIXED, {}),
+            (
+                OFFLINE,
+                {"allowVolumeExpansion": True, "parameters": {"e2e.tars.io/resize": "offline"}},
+            ),
+        )
     ]
     e2e.apply_list(cluster, classes)
     with e2e.namespace_with_node(cluster, NAMESPACE):
         volumes(cluster, "shop-orders", GROWS)
         volumes(cluster, "shop-ledger", FIXED)
-        write(project, server("Orders", "5Gi", GROWS), server("Ledger", "5Gi", FIXED))
+        volumes(cluster, "shop-archive", OFFLINE)
+        write(project, *servers("5Gi", "5Gi", "5Gi"))
         pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
         try:
             yield project
         finally:
-            cluster.kubectl("delete", "storageclass", GROWS, FIXED, check=False)
+            cluster.kubectl("delete", "storageclass", GROWS, FIXED, OFFLINE, check=False)
 
 
 def uids(cluster: e2e.Cluster, statefulset: str) -> dict[str, str]:
@@ -109,6 +129,15 @@ def claims(cluster: e2e.Cluster, statefulset: str) -> dict[str, tuple[str, str]]
     }
 
 
+def capacities(cluster: e2e.Cluster, statefulset: str) -> set[str]:
+    """The ``status.capacity.storage`` the claims of ``statefulset`` report."""
+    return {
+        c["status"].get("capacity", {}).get("storage", "")
+        for c in cluster.get("pvc", f"--namespace={NAMESPACE}")["items"]
+        if c["metadata"]["name"].startswith(f"data-{statefulset}-")
+    }
+
+
 def test_a_bound_claim_grows_in_place_keeping_the_statefulset_and_its_pods(
     project: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
 ) -> None:
@@ -118,7 +147,7 @@ def test_a_bound_claim_grows_in_place_keeping_the_statefulset_and_its_pods(
     )
     before = uids(cluster, "shop-orders")
     assert len(before) == REPLICAS + 1
-    write(project, server("Orders", "10Gi", GROWS), server("Ledger", "5Gi", FIXED))
+    write(project, *servers("10Gi", "5Gi", "5Gi"))
     preview = pulumi("preview", "--diff", "--stack", STACK, cwd=project).ok()
     assert "replace" not in preview.output.lower().replace("replaced", ""), preview.output
     pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
@@ -126,6 +155,7 @@ def test_a_bound_claim_grows_in_place_keeping_the_statefulset_and_its_pods(
         f"data-shop-orders-{i}": ("Bound", "10Gi") for i in range(REPLICAS)
     }
     assert uids(cluster, "shop-orders") == before
+    assert capacities(cluster, "shop-orders") == {"10Gi"}  # up waited for the resizer
     sts = cluster.get("statefulset", "shop-orders", f"--namespace={NAMESPACE}")
     template = sts["spec"]["volumeClaimTemplates"][0]["spec"]["resources"]["requests"]
     assert template["storage"] == "5Gi"  # held: a changed template would replace it
@@ -149,9 +179,36 @@ def test_a_class_without_volume_expansion_fails_the_preview_and_nothing_is_appli
     project: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
 ) -> None:
     before = uids(cluster, "shop-ledger")
-    write(project, server("Orders", "10Gi", GROWS), server("Ledger", "10Gi", FIXED))
+    write(project, *servers("10Gi", "10Gi", "5Gi"))
     refused = pulumi("up", "--yes", "--stack", STACK, cwd=project)
     assert refused.code != 0
     assert "TV002" in refused.output and FIXED in refused.output, refused.output
     assert set(claims(cluster, "shop-ledger").values()) == {("Bound", "5Gi")}
     assert uids(cluster, "shop-ledger") == before
+
+
+def test_volumes_that_grow_offline_get_their_pods_restarted_one_at_a_time(
+    project: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster
+) -> None:
+    e2e.wait_for(
+        "the claims bound",
+        lambda: set(claims(cluster, "shop-archive").values()) == {("Bound", "5Gi")},
+    )
+    before = uids(cluster, "shop-archive")
+    write(project, *servers("10Gi", "5Gi", "10Gi"))
+    pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    # up returned once the file systems grew: the pods were started again for it
+    assert capacities(cluster, "shop-archive") == {"10Gi"}
+    after = uids(cluster, "shop-archive")
+    assert after["shop-archive"] == before["shop-archive"]  # the StatefulSet is kept
+    pods = [f"shop-archive-{i}" for i in range(REPLICAS)]
+    assert all(after[p] != before[p] for p in pods), (before, after)
+    # one at a time, the highest ordinal first (its replacement started before the next went)
+    started = {
+        p["metadata"]["name"]: p["metadata"]["creationTimestamp"]
+        for p in cluster.get("pods", f"--namespace={NAMESPACE}")["items"]
+    }
+    assert started["shop-archive-1"] <= started["shop-archive-0"]
+    for claim in cluster.get("pvc", f"--namespace={NAMESPACE}")["items"]:
+        conditions = claim["status"].get("conditions") or []
+        assert not [c for c in conditions if c["type"] == "FileSystemResizePending"], claim

@@ -9,7 +9,14 @@ from typing import Any
 from support.builders.documents import NAMESPACE, load
 from support.builders.rollouts import rollout, server
 
-from tars_components.jobs.live import conflict_message, forecast, live_kinds, taken_message
+from tars_components.jobs.live import (
+    conflict_message,
+    forecast,
+    held_message,
+    live_kinds,
+    plan_handover,
+    taken_message,
+)
 from tars_components.models.live import LiveState
 from tars_components.models.ownership import FieldOwnership
 from tars_components.pipeline import build
@@ -25,7 +32,9 @@ def fields_v1(*path: str) -> dict[str, Any]:
     return node
 
 
-def live_tserver(replicas: int, manager: str, *path: str) -> dict[str, Any]:
+def live_tserver(
+    replicas: int, manager: str, *path: str, operation: str = "Apply"
+) -> dict[str, Any]:
     return {
         "apiVersion": "k8s.tars.io/v1beta3",
         "kind": "TServer",
@@ -35,7 +44,7 @@ def live_tserver(replicas: int, manager: str, *path: str) -> dict[str, Any]:
             "managedFields": [
                 {
                     "manager": manager,
-                    "operation": "Apply",
+                    "operation": operation,
                     "apiVersion": "k8s.tars.io/v1beta3",
                     "fieldsType": "FieldsV1",
                     "fieldsV1": fields_v1(*path),
@@ -123,3 +132,55 @@ def test_storage_classes_from_the_cluster_fill_what_the_options_do_not_declare()
     options = with_storage_classes(Options(expandable_storage_classes=("declared",)), classes)
     assert options.expandable_storage_classes == ("declared", "fast")
     assert options.fixed_storage_classes == ("plain",)
+
+
+STACK_MANAGER = "tars-components-dev"
+EXTERNAL = Options(namespace=NAMESPACE, mode=Mode.CRD, field_ownership={"replicas": "external"})
+
+
+def test_an_external_field_only_the_stack_holds_is_kept_at_its_live_value() -> None:
+    stack = load(server())
+    objects = build(stack, EXTERNAL).objects
+    alone = LiveState((live_tserver(5, "pulumi-kubernetes-8f3a", "spec", "k8s", "replicas"),))
+    plan = plan_handover(objects, alone, stack, EXTERNAL, STACK_MANAGER)
+    (held,) = plan.held
+    assert (held.kind, held.field, held.live) == ("TServer", "spec.k8s.replicas", 5)
+    assert plan.held_keys() == {(NAMESPACE, "shop-orderserver", "spec.k8s.replicas")}
+    assert "keeps it at its live value (5) until another manager writes it" in held_message(
+        held, STACK_MANAGER
+    )
+    # the stale random manager's fields pass to the stack's manager at up
+    (moved,) = plan.handovers
+    assert moved.managers == (("pulumi-kubernetes-8f3a", "Apply"),)
+    # once another manager holds it, it is given up for real
+    scaled = LiveState(
+        (live_tserver(7, "kubectl-scale", "spec", "k8s", "replicas", operation="Update"),)
+    )
+    assert plan_handover(objects, scaled, stack, EXTERNAL, STACK_MANAGER).held == ()
+
+
+def test_a_kubectl_applied_server_takes_the_stack_manager_and_its_fields_conflict_no_more() -> None:
+    stack = load(server())
+    objects = build(stack, CRD).objects
+    obj = live_tserver(
+        7, "kubectl-client-side-apply", "spec", "k8s", "replicas", operation="Update"
+    )
+    entry = obj["metadata"]["managedFields"][0]
+    entry["fieldsV1"]["f:metadata"] = {
+        "f:annotations": {"f:kubectl.kubernetes.io/last-applied-configuration": {}}
+    }
+    obj["metadata"]["annotations"] = {"kubectl.kubernetes.io/last-applied-configuration": "{}"}
+    live = LiveState((obj,))
+    # before the hand-over, kubectl's replicas (7 against the stack's 4) is a conflict
+    assert [c.manager for c in forecast(objects, live, stack, CRD, [STACK_MANAGER]).conflicts] == [
+        "kubectl-client-side-apply"
+    ]
+    plan = plan_handover(objects, live, stack, CRD, STACK_MANAGER)
+    assert plan.servers == {(NAMESPACE, "shop-orderserver")}
+    (moved,) = plan.handovers
+    assert moved.managers == (("kubectl-client-side-apply", "Update"),)
+    assert forecast(objects, plan.live, stack, CRD, [STACK_MANAGER]).conflicts == ()
+    # applied under the stack's manager from then on: no hand-over left, the server stays
+    again = LiveState((moved.applied(obj),))
+    plan = plan_handover(objects, again, stack, CRD, STACK_MANAGER)
+    assert (plan.handovers, plan.servers) == ((), {(NAMESPACE, "shop-orderserver")})
