@@ -61,11 +61,9 @@ def kind_list(*items: dict[str, Any]) -> str:
 def established(cluster: e2e.Cluster) -> bool:
     """The TServer CRD is there and served (``kubectl wait`` fails on a CRD without status)."""
     done = cluster.kubectl("get", "crd", CRD, "-o", "json", check=False)
-    conditions = (
-        json.loads(done.stdout).get("status", {}).get("conditions", [])
-        if (done.returncode == 0)
-        else []
-    )
+    if done.returncode != 0:
+        return False
+    conditions = (json.loads(done.stdout).get("status") or {}).get("conditions") or []
     return any(c["type"] == "Established" and c["status"] == "True" for c in conditions)
 
 
@@ -73,7 +71,7 @@ def reporting(plane: e2e.Cluster) -> set[str]:
     """The members whose Cluster status lists the TServer API."""
     found = set()
     for cluster in plane.get("clusters.cluster.karmada.io")["items"]:
-        for api in cluster.get("status", {}).get("apiEnablements") or []:
+        for api in (cluster.get("status") or {}).get("apiEnablements") or []:
             kinds = {r.get("kind") for r in api.get("resources") or []}
             if api.get("groupVersion") == f"k8s.tars.io/{VERSION}" and "TServer" in kinds:
                 found.add(cluster["metadata"]["name"])
