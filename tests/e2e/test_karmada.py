@@ -101,7 +101,7 @@ def test_a_tserver_reaches_each_member_with_that_members_override(
     for where in (plane, *karmada.members.values()):
         e2e.wait_for(f"{where.name}: {CRD} established", lambda c=where: established(c), 60)
     # Karmada's scheduler places an object only on members that report its API (their Cluster
-    # status, refreshed every 10 s), and retries an unplaceable one only after 5 minutes
+    # status, read every 3 s here), and retries an unplaceable one only after 5 minutes
     e2e.wait_for(f"{members} report TServer", lambda: reporting(plane) >= set(members), 60)
 
     server = tserver()
