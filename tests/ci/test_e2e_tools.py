@@ -78,6 +78,26 @@ def test_cluster_commands_on_an_empty_directory(tmp_path: Path) -> None:
     assert "no cluster in" in stop.stderr
 
 
+def test_karmada_refuses_bad_members_and_needs_running_members(tmp_path: Path) -> None:
+    def karmada(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(TOOLS / "karmada"), *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    for members in ("a,karmada", "a,a", ","):
+        refused = karmada("up", str(tmp_path), "--members", members)
+        assert refused.returncode == 2, members
+        assert "--members" in refused.stderr
+    alone = karmada("up", str(tmp_path), "--members", "a,b")
+    assert alone.returncode == 1
+    assert "no cluster a, b in" in alone.stderr
+    assert karmada("down", str(tmp_path)).returncode == 0
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_stages_and_bootstrap_objects_are_what_the_docs_say() -> None:
     cluster = script("cluster")
     stages = [s for s in yaml.safe_load_all(cluster.stages()) if s]
@@ -121,7 +141,7 @@ def test_stages_and_bootstrap_objects_are_what_the_docs_say() -> None:
 def test_the_scripts_type_check_strictly(tmp_path: Path) -> None:
     """mypy --strict, as for the package (the scripts have no .py suffix: copies are checked)."""
     copies = []
-    for name in ("toolchain", "cluster"):
+    for name in ("toolchain", "cluster", "karmada"):
         copy = tmp_path / f"e2e_{name}.py"
         copy.write_text((TOOLS / name).read_text(encoding="utf-8"), encoding="utf-8")
         copies.append(str(copy))

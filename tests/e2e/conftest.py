@@ -8,6 +8,7 @@ built (or taken from its cache) and a tool that cannot be had fails the suite in
 
 from __future__ import annotations
 
+import json
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -45,6 +46,29 @@ def cluster(
     e2e.cluster_up(root)
     try:
         yield e2e.Cluster(root, "local", tools["kubectl"])
+    finally:
+        e2e.cluster_down(root)
+
+
+@pytest.fixture(scope="session")
+def karmada(
+    tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[e2e.Karmada]:
+    """Two loopback clusters, ``a`` and ``b`` (one namespace and one fake node each: Karmada
+    places objects, not pods), joined to a Karmada control plane for the whole session, which
+    has TarsK8S's TServer CRD (v1beta3) from its start (Karmada's detector looks for new kinds
+    only every 30 s); ``tools/e2e/cluster down`` stops Karmada with the clusters."""
+    root = tmp_path_factory.mktemp("karmada")
+    crd = root / "tserver-crd.json"
+    crd.write_text(json.dumps(e2e.tarsk8s_crd("TServer", "v1beta3")), encoding="utf-8")
+    members = ("a", "b")
+    e2e.cluster_up(root, members, namespaces=("tars-dev",), nodes=1)
+    try:
+        e2e.karmada_up(root, members, crds=[crd])
+        yield e2e.Karmada(
+            e2e.Cluster(root, "karmada", tools["kubectl"]),
+            {m: e2e.Cluster(root, m, tools["kubectl"]) for m in members},
+        )
     finally:
         e2e.cluster_down(root)
 

@@ -91,7 +91,8 @@ class Cluster:
 
     def get(self, *args: str) -> dict[str, Any]:
         """``kubectl get ... -o json``."""
-        return json.loads(self.kubectl("get", *args, "-o", "json").stdout)
+        found: dict[str, Any] = json.loads(self.kubectl("get", *args, "-o", "json").stdout)
+        return found
 
     def exists(self, kind: str, name: str, namespace: str | None = None) -> bool:
         ns = [f"--namespace={namespace}"] if namespace else []
@@ -152,9 +153,19 @@ def namespace_with_node(cluster: Cluster, namespace: str) -> Iterator[str]:
         cluster.kubectl("delete", "node", node_name, check=False)
 
 
-def cluster_up(dir: Path, names: Sequence[str] = ("local",)) -> None:
+def cluster_up(
+    dir: Path,
+    names: Sequence[str] = ("local",),
+    namespaces: Sequence[str] | None = None,
+    nodes: int | None = None,
+) -> None:
+    args = ["--clusters", ",".join(names)]
+    if namespaces is not None:
+        args.append(f"--namespaces={','.join(namespaces)}")
+    if nodes is not None:
+        args.append(f"--nodes={nodes}")
     done = subprocess.run(
-        [sys.executable, str(TOOLS / "cluster"), "up", str(dir), "--clusters", ",".join(names)],
+        [sys.executable, str(TOOLS / "cluster"), "up", str(dir), *args],
         capture_output=True,
         text=True,
         check=False,
@@ -170,6 +181,46 @@ def cluster_down(dir: Path) -> None:
         text=True,
         check=False,
     )
+
+
+@dataclass
+class Karmada:
+    """A Karmada control plane of ``tools/e2e/karmada up`` and its member clusters."""
+
+    plane: Cluster  # karmada-apiserver: DIR/karmada/kubeconfig
+    members: dict[str, Cluster]
+
+
+def karmada_up(dir: Path, members: Sequence[str], crds: Sequence[Path] = ()) -> None:
+    """``tools/e2e/karmada up DIR --members ... --crds ...`` over clusters already up in
+    ``dir``."""
+    crd_paths = ",".join(str(p) for p in crds)
+    done = subprocess.run(
+        [
+            *(sys.executable, str(TOOLS / "karmada"), "up", str(dir)),
+            *(f"--members={','.join(members)}", f"--crds={crd_paths}"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"tools/e2e/karmada up failed:\n{done.stderr}")
+
+
+def tarsk8s_crd(kind: str, version: str) -> dict[str, Any]:
+    """TarsK8S v1.4.1's CRD of ``kind`` (the shared upstream data: the test is skipped without
+    it) as its installer sets it: ``version`` served and stored (the upstream file leaves both
+    to the installer), no conversion webhook (none runs here)."""
+    from support.assertions.upstream import shared
+
+    text = shared("tarsk8s", "crds", f"{kind}.yaml").read_text(encoding="utf-8")
+    crd: dict[str, Any] = yaml.safe_load(text)
+    crd["metadata"].pop("annotations", None)
+    crd["spec"]["conversion"] = {"strategy": "None"}
+    for each in crd["spec"]["versions"]:
+        each["served"] = each["storage"] = each["name"] == version
+    return crd
 
 
 @dataclass
