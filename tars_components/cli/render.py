@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..loading.document_set import DocumentSet
     from ..pipeline import Targets
     from ..secrets.hashing import AccountHashing
+    from ..settings.options import Options
     from .common import Subparsers
 
 SALT_KEY_ENV = "TARS_ACCOUNT_SALT_KEY"
@@ -164,6 +165,16 @@ def run_stream(
     return EXIT_OK
 
 
+def _karmada_crds(options: Options) -> list[dict[str, Any]]:
+    """The TarsK8S CRDs a crd-mode Karmada hand-over writes for the Karmada API server and
+    the members that do not have them (the chart's served and stored versions)."""
+    from ..platform.controller_crds import crds
+    from ..platform.values import Crds
+    from ..settings.options import Mode
+
+    return crds(Crds(), "") if options.mode == Mode.CRD else []
+
+
 def _stream_build(
     found: StackSettings,
     stack: DocumentSet,
@@ -178,7 +189,9 @@ def _stream_build(
 
         if args.cluster:
             raise UsageError("--cluster and --target karmada: Karmada places every cluster")
-        handed = karmada_build(stack, found.options, found.clusters, hashing)
+        handed = karmada_build(
+            stack, found.options, found.clusters, hashing, _karmada_crds(found.options)
+        )
         return (
             [*handed.objects, *handed.policies],
             handed.violations,
@@ -235,7 +248,13 @@ def render_per_cluster(
         if args.cluster:
             raise UsageError("--cluster and --target karmada: Karmada places every cluster")
         handed = render_karmada(
-            stack, found.stack_dir, args.out, found.options, found.clusters, key
+            stack,
+            found.stack_dir,
+            args.out,
+            found.options,
+            found.clusters,
+            key,
+            _karmada_crds(found.options),
         )
         print_violations(handed.violations, out)
         if not handed.ok:

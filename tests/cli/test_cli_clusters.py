@@ -257,3 +257,57 @@ def test_validate_previous_per_cluster(tmp_path: Path) -> None:
     done = run("validate", "--stack", "mc", "--previous", str(old), cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "cluster sh: 0 error(s)" in done.stderr and "cluster bj: 0 error(s)" in done.stderr
+
+
+def test_karmada_target_in_crd_mode_teaches_karmada_the_tserver(tmp_path: Path) -> None:
+    """crd mode: the TServer's policy takes existing objects over and names its override
+    policy; a ResourceInterpreterCustomization for TServers (replicas, status, health,
+    retention, dependencies); each TServer carries the release and replicas it is propagated
+    with, so a member's own change is kept until the stack changes them."""
+    root = project(tmp_path, BJ_REPLICAS)
+    done = _render(root, "--target", "karmada", "--mode", "crd")
+    assert done.returncode == 0, done.stdout + done.stderr
+    files = {p: yaml.safe_load(t) for p, t in tree(root / "out").items()}
+    policies = [o for p, o in files.items() if "policy.karmada.io" in p]
+    for policy in policies:
+        errors = [e.message for e in _karmada_validator(policy["kind"]).iter_errors(policy)]
+        assert errors == [], (policy["metadata"], errors)
+        if (
+            policy["kind"].endswith("PropagationPolicy")
+            and policy["metadata"]["name"] != "tars-crds"
+        ):
+            assert policy["spec"]["conflictResolution"] == "Overwrite"
+    (override_policy,) = [p for p in policies if p["kind"] == "OverridePolicy"]
+    order = next(p for p in policies if p["metadata"]["name"] == ORDER)
+    assert order["spec"]["dependentOverrides"] == [override_policy["metadata"]["name"]]
+    (interpreter,) = [o for o in files.values() if o["kind"] == "ResourceInterpreterCustomization"]
+    assert interpreter["spec"]["target"] == {"apiVersion": "k8s.tars.io/v1beta3", "kind": "TServer"}
+    assert sorted(interpreter["spec"]["customizations"]) == [
+        "dependencyInterpretation",
+        "healthInterpretation",
+        "replicaResource",
+        "replicaRevision",
+        "retention",
+        "statusAggregation",
+        "statusReflection",
+    ]
+    (server,) = [
+        o for o in files.values() if o["kind"] == "TServer" and o["metadata"]["name"] == ORDER
+    ]
+    annotations = server["metadata"]["annotations"]
+    assert annotations["tars-components.io/propagated-replicas"] == "2"
+    assert annotations["tars-components.io/propagated-release"] == server["spec"]["release"]["id"]
+    # the TarsK8S CRDs, for the Karmada API server and the members that lack them
+    crds = sorted(
+        o["metadata"]["name"] for o in files.values() if o["kind"] == "CustomResourceDefinition"
+    )
+    assert len(crds) == 11 and "tservers.k8s.tars.io" in crds
+    crd_policy = next(p for p in policies if p["metadata"]["name"] == "tars-crds")
+    assert crd_policy["kind"] == "ClusterPropagationPolicy"
+    assert sorted(s["name"] for s in crd_policy["spec"]["resourceSelectors"]) == crds
+    assert crd_policy["spec"]["placement"]["clusterAffinity"]["clusterNames"] == ["sh", "bj"]
+    assert crd_policy["spec"]["conflictResolution"] == "Abort"  # a member's own install stays
+    (rule,) = override_policy["spec"]["overrideRules"]
+    patched = _apply(server, rule["overriders"]["plaintext"])
+    assert patched["spec"]["k8s"]["replicas"] == 3
+    assert patched["metadata"]["annotations"]["tars-components.io/propagated-replicas"] == "3"
