@@ -14,7 +14,13 @@ import pytest
 from support.builders.documents import FRAMEWORK, NAMESPACE
 from support.builders.storage import data_mount, db_server
 
-from tars_components.components import TFramework, TFrameworkArgs, TServer, TServerArgs
+from tars_components.components import (
+    TFramework,
+    TFrameworkArgs,
+    TServer,
+    TServerArgs,
+    claim_resize,
+)
 from tars_components.components.testing import Recording, RecordingMocks, record
 from tars_components.expansion.awaits import WAIT_FOR_ANNOTATION
 from tars_components.loading.documents import parse_document
@@ -98,11 +104,17 @@ def test_growth_registers_one_patch_per_ordinal_and_keeps_the_claim_template(mod
     assert not [w for w in recording.warnings() if "will be replaced" in w]
 
 
-def test_with_a_cluster_read_up_waits_for_the_new_capacity_after_the_patches() -> None:
+def test_with_a_cluster_read_up_waits_for_the_new_capacity_after_the_patches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the mocks run a dynamic resource's create; the sequence itself is tests/jobs/test_resize.py
+    waited: list[dict[str, Any]] = []
+    monkeypatch.setattr(claim_resize, "_finish", lambda props: waited.append(props) or props)
     resize = "pulumi-python:dynamic/tars:ClaimResize"
     grows = program(db_server(data_mount("10Gi")), db_server(data_mount("5Gi")), live_context="")
-    recording = record(grows, preview=True)  # no cluster to wait on: the preview's inputs
+    recording = record(grows)
     [waits] = recording.of_type(resize)
+    assert [p["claims"] for p in waited] == [waits.inputs["claims"]]
     assert waits.inputs["context"] == ""
     assert waits.inputs["namespace"] == NAMESPACE
     assert waits.inputs["claims"] == [

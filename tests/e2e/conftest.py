@@ -50,14 +50,15 @@ def cluster(
         e2e.cluster_down(root)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def karmada(
     tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[e2e.Karmada]:
     """Two loopback clusters, ``a`` and ``b`` (one namespace and one fake node each: Karmada
-    places objects, not pods), joined to a Karmada control plane for the whole session, which
-    has TarsK8S's TServer CRD (v1beta3) from its start (Karmada's detector looks for new kinds
-    only every 30 s); ``tools/e2e/cluster down`` stops Karmada with the clusters."""
+    places objects, not pods), joined to a Karmada control plane for the module that asks for
+    them (then stopped: the machine has two cores), which has TarsK8S's TServer CRD (v1beta3)
+    from its start (Karmada's detector looks for new kinds only every 30 s);
+    ``tools/e2e/cluster down`` stops Karmada with the clusters."""
     root = tmp_path_factory.mktemp("karmada")
     crd = root / "tserver-crd.json"
     crd.write_text(json.dumps(e2e.tarsk8s_crd("TServer", "v1beta3")), encoding="utf-8")

@@ -1,0 +1,141 @@
+"""One environment on three real clusters (docs/pulumi/clusters.md): three loopback clusters
+``a``, ``b``, ``c`` listed in ``tars:clusters`` with their kubeconfigs as Pulumi secrets, in
+waves 0, 1 and 2, ``b`` at 3 replicas by a ClusterOverride. ``pulumi up`` applies every
+cluster with its own provider, wave after wave (a wave's objects are created once the wave
+before it is applied and Ready), and ``diff --live-from`` on one cluster sees a change made
+there with kubectl."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from support.builders.clusters import override
+from support.builders.documents import stack_text
+from support.builders.rollouts import base, server
+from support.engines import e2e
+
+pytestmark = pytest.mark.e2e
+
+STACK = "fleet"
+NAMESPACE = "tars-dev"
+NAME = "shop-orderserver"
+MEMBERS = ("a", "b", "c")
+
+
+@pytest.fixture(scope="module")
+def fleet(
+    tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, e2e.Cluster]]:
+    """Three loopback clusters (one namespace, one fake node each) for this module."""
+    root = tmp_path_factory.mktemp("fleet")
+    e2e.cluster_up(root, MEMBERS, namespaces=(NAMESPACE,), nodes=1)
+    try:
+        yield {m: e2e.Cluster(root, m, tools["kubectl"]) for m in MEMBERS}
+    finally:
+        e2e.cluster_down(root)
+
+
+def api_server(cluster: e2e.Cluster) -> str:
+    config = yaml.safe_load(cluster.kubeconfig.read_text(encoding="utf-8"))
+    return str(config["clusters"][0]["cluster"]["server"])
+
+
+@pytest.fixture(scope="module")
+def project(
+    fleet: dict[str, e2e.Cluster],
+    venv: Path,
+    pulumi: e2e.Pulumi,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
+    """The project with a stack ``fleet``: the three clusters in waves, their kubeconfigs as
+    secrets, one TServer at 2 replicas, 3 on ``b``."""
+    dest = tmp_path_factory.mktemp("fleet-project") / "tars"
+    project = e2e.project_copy(dest, venv)
+    stack_dir = project / "stacks" / STACK
+    stack_dir.mkdir()
+    documents = [
+        *base(),
+        server(replicas=2),
+        override(
+            "b-replicas", clusters=["b"], targets=[{"kind": "TServer", "name": NAME}], replicas=3
+        ),
+    ]
+    (stack_dir / "stack.yaml").write_text(stack_text(*documents), encoding="utf-8")
+    clusters = [
+        {"name": m, "apiServer": api_server(c), "credentials": f"kubeconfig-{m}", "wave": i}
+        for i, (m, c) in enumerate(fleet.items())
+    ]
+    config = {
+        "config": {
+            "tars:namespace": NAMESPACE,
+            "tars:stackDir": f"stacks/{STACK}",
+            "tars:mode": "expand",
+            "tars:renderDir": "",
+            "tars:clusters": clusters,
+        }
+    }
+    (project / f"Pulumi.{STACK}.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    pulumi("stack", "init", STACK, cwd=project).ok()
+    for m, c in fleet.items():
+        text = c.kubeconfig.read_text(encoding="utf-8")
+        pulumi(
+            "config", "set", "--secret", f"kubeconfig-{m}", text, "--stack", STACK, cwd=project
+        ).ok()
+    return project
+
+
+def statefulset(cluster: e2e.Cluster) -> dict[str, Any]:
+    return cluster.get("statefulset", NAME, f"--namespace={NAMESPACE}")
+
+
+def test_up_applies_each_cluster_in_its_wave_with_its_overrides(
+    project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
+) -> None:
+    up = pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    replicas = {m: statefulset(c)["spec"]["replicas"] for m, c in fleet.items()}
+    assert replicas == {"a": 2, "b": 3, "c": 2}, up.output
+    for m, c in fleet.items():
+        status = statefulset(c).get("status") or {}
+        assert status.get("readyReplicas") == replicas[m], (m, status)
+    # wave after wave: each wave's StatefulSet was created after the one before was Ready
+    created = {m: statefulset(c)["metadata"]["creationTimestamp"] for m, c in fleet.items()}
+    assert created["a"] <= created["b"] <= created["c"], created
+    outputs = json.loads(
+        pulumi("stack", "output", "--json", "--stack", STACK, cwd=project).ok().stdout
+    )
+    assert sorted(outputs["clusters"]) == sorted(MEMBERS)
+    # an unchanged fleet previews as nothing to do
+    pulumi("preview", "--expect-no-changes", "--stack", STACK, cwd=project).ok()
+
+
+def test_drift_on_one_cluster_is_seen_against_that_clusters_render(
+    project: Path, venv: Path, fleet: dict[str, e2e.Cluster]
+) -> None:
+    b = fleet["b"]
+    b.kubectl("scale", "statefulset", NAME, f"--namespace={NAMESPACE}", "--replicas=5")
+    done = subprocess.run(
+        [
+            str(venv / "bin" / "tars-components"),
+            *("diff", "--stack", STACK, "--live-from", "b", "--cluster", "b"),
+            *("--format", "json"),
+        ],
+        cwd=project,
+        env={**os.environ, "KUBECONFIG": str(b.kubeconfig)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    document = json.loads(done.stdout)
+    drift = [c for c in document["changes"] if c["kind"] == "StatefulSet" and c["name"] == NAME]
+    fields = [f for c in drift for f in c["fields"] if f["path"] == "spec.replicas"]
+    assert [(f["old"], f["new"]) for f in fields] == [(5, 3)], document
+    kinds = {c["kind"] for c in document["changes"]}
+    assert not kinds & {"Cluster", "ClusterOverride"}, kinds
