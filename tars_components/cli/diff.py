@@ -42,8 +42,9 @@ def add_parser(commands: Subparsers) -> None:
         "stacks are built with the same options: the flags, and with --stack ENV the tars:* "
         "settings of Pulumi.ENV.yaml (NEW_STACK then defaults to its tars:stackDir).",
         epilog="with --live EXPORT, the one stack (STACK or --stack ENV) is built and compared "
-        "with the export instead. exit codes: 0 success (with or without changes; 3 with "
-        "changes under --exit-code), 1 rule violations, 2 usage error or unreadable input",
+        "with the export instead (with a cluster inventory: --cluster NAME's render). exit "
+        "codes: 0 success (with or without changes; 3 with changes under --exit-code), 1 rule "
+        "violations, 2 usage error or unreadable input",
         examples=[
             (
                 "what a branch changes in the dev stack",
@@ -61,6 +62,10 @@ def add_parser(commands: Subparsers) -> None:
             (
                 "drift and conflicts read from the cluster itself",
                 "tars-components diff --stack dev --live-from dev-cluster",
+            ),
+            (
+                "drift of one cluster of an inventory, against its own render",
+                "tars-components diff --stack prod --live live-bj.yaml --cluster bj",
             ),
         ],
     )

@@ -52,9 +52,10 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     from ..expansion.ownership import ObjectKey, server_ownerships
     from ..jobs.config import effective_ownership
     from ..jobs.importer import read_export
+    from ..jobs.multicluster import live_target
     from ..loading.load import load_stack
     from ..models.ownership import FieldOwnership
-    from ..pipeline import Build, build
+    from ..pipeline import Build
     from ..settings.options import Mode
     from .beside import Beside
 
@@ -68,9 +69,13 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     options = replace(found.options, field_ownership=effective_ownership(found))
     texts = read_export(args.live, found.limits) if args.live is not None else None
 
+    what = "diff --live" if args.live is not None else "diff --live-from"
+
     def build_stack() -> tuple[Build, dict[ObjectKey, FieldOwnership]]:
         stack = load_stack(stack_dir, options.namespace, found.limits, options.release)
-        return build(stack, options), server_ownerships(stack, options)
+        # one cluster's render (its overrides applied) when the stack has an inventory
+        target = live_target(stack, options, found.clusters, args.cluster, what)
+        return target.build, server_ownerships(target.stack, options)
 
     # The stack is built beside the export's parse or the cluster's read (a second CPU); an
     # unreadable export or cluster is still reported first, before anything the stack has.

@@ -39,6 +39,7 @@ from ..models.cluster import Cluster
 from ..models.kind_facts import CLUSTER_SCOPED_KINDS
 from ..models.vocabulary import LABEL_APP, LABEL_SERVER, LABEL_SERVER_ID
 from ..pipeline import run, shared_build, targets
+from ..rules.clusters import karmada_secret
 from ..settings.options import Options
 
 if TYPE_CHECKING:
@@ -118,12 +119,18 @@ def karmada_build(
             order.setdefault(key, obj)
     placements: dict[Key, list[str]] = {}
     overrides: dict[Key, dict[str, Any]] = {}
+    refused: list[Violation] = []
     for key, template in order.items():
         present = [name for name in names if key in per_cluster[name]]
         placements[key] = present
         rules = []
         for name in present:
             patch = json_patch(template, per_cluster[name][key])
+            if _secret_values(key, patch):  # the every-cluster overrides are in the template
+                cluster = next(c for c in result.inventory.clusters if c.name == name)
+                own = [o for o in result.inventory.for_cluster(cluster) if o.level]
+                refused.extend(karmada_secret(own, key[2], key[3], name))
+                continue
             if patch:
                 rules.append(
                     {
@@ -133,6 +140,8 @@ def karmada_build(
                 )
         if rules:
             overrides[key] = _override_policy(key, rules)
+    if refused:
+        return KarmadaBuild(violations=sorted_violations([*violations, *refused]))
     policies = [*_propagation_policies(order, placements, overrides), *overrides.values()]
     versions = sorted({k[0] for k in order if k[1] == TSERVER_KIND})
     policies += [tserver_interpreter(version) for version in versions]
@@ -142,6 +151,14 @@ def karmada_build(
         clusters=names,
         violations=sorted_violations(violations),
     )
+
+
+def _secret_values(key: Key, patch: Sequence[Mapping[str, Any]]) -> bool:
+    """True when ``patch`` changes a Secret's values (which an OverridePolicy holds in plain
+    text)."""
+    if key[:2] != ("v1", "Secret"):
+        return False
+    return any(str(op.get("path", "")).startswith(("/data", "/stringData")) for op in patch)
 
 
 def _selector(key: Key) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..kernel.errors import UsageError, Violation, has_errors, sorted_violations
 from ..loading.document_set import DocumentSet
 from ..models.cluster import Cluster
-from ..pipeline import Run, run, target_stacks, targets
+from ..pipeline import Build, Run, TargetResult, run, target_stacks, targets
 from ..rules.clusters import cluster_violations, stack_inventory
 from ..settings.options import Options
 
@@ -110,6 +110,36 @@ def diff_clusters(
         )
         diffs.append((cluster.name, result))
     return ClustersDiff(list(to.violations), diffs)
+
+
+def live_target(
+    stack: DocumentSet,
+    options: Options = Options(),
+    configured: Sequence[Cluster] = (),
+    only: str | None = None,
+    what: str = "diff --live",
+) -> TargetResult:
+    """The one target a live comparison (``diff --live``, ``--live-from``) reads: a stack
+    without an inventory as it is; with one, the cluster ``only`` names, built by
+    :func:`~tars_components.pipeline.run` exactly as ``render --cluster`` builds it (its
+    overrides applied, the inventory documents left out). The result's violations include
+    the inventory's; no objects when one is an error. :class:`UsageError` when the stack has
+    an inventory and ``only`` is None (one export is one cluster's), or ``only`` names no
+    cluster of it (``what`` names the command)."""
+    to = targets(stack, configured)
+    if to.inventory is not None and only is None:
+        names = ", ".join(to.inventory.names) or "none readable"
+        raise UsageError(
+            f"{what}: the stack has a cluster inventory ({names}): pass --cluster NAME to "
+            "compare what runs on that cluster with its own render"
+        )
+    checked = run(stack, to.choose(only), options)
+    violations = checked.all_violations
+    if not checked.results:  # the inventory has an error: no cluster was chosen
+        return TargetResult(None, stack, Build([], violations))
+    [result] = checked.results
+    objects = result.build.objects if not has_errors(violations) else []
+    return replace(result, build=Build(objects, violations))
 
 
 @dataclass(frozen=True)

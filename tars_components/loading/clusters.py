@@ -9,11 +9,14 @@ cannot read (TM001-TM004); how the inventory fits the stack is
   (``type`` kubeconfig or token, ``name``, ``namespace``, ``field``);
 * TM002: cluster names are DNS labels, once each;
 * TM003: a cluster's wave (annotation ``tars-components.io/wave``) is a non-negative integer;
-* TM004: a ClusterOverride's spec has known fields of the right types.
+* TM004: a ClusterOverride's spec has known fields of the right types (its cluster selector
+  ``matchLabels`` and ``matchExpressions`` as Kubernetes label selectors; each field for
+  targets of the kinds it applies to).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Mapping
@@ -23,21 +26,27 @@ from ..kernel.errors import UsageError, Violation
 from ..kernel.registry import ERROR, rule
 from ..models.cluster import (
     CLUSTER_KIND,
+    CONTENT_OVERRIDES,
     CREDENTIAL_TYPES,
     CREDENTIALS_ANNOTATION,
     FIELD_OVERRIDES,
     OVERRIDE_API_VERSION,
     OVERRIDE_KIND,
+    OVERRIDE_KINDS,
+    SELECTOR_OPERATORS,
     STELLARIS_API_VERSION,
     WAVE_ANNOTATION,
     Cluster,
     Override,
+    Requirement,
     Target,
 )
 from ..models.names import is_dns_label
 from .document_set import DocumentSet, KubeObject
 
-_OVERRIDE_SPEC = frozenset({"clusters", "clusterSelector", "targets", "exclude", *FIELD_OVERRIDES})
+_OVERRIDE_SPEC = frozenset(
+    {"clusters", "clusterSelector", "targets", "exclude", *FIELD_OVERRIDES, *CONTENT_OVERRIDES}
+)
 _HTTPS = re.compile(r"^https://[^\s/]+(/\S*)?$")
 
 
@@ -163,8 +172,11 @@ TM004 = rule(
     "TM004",
     ERROR,
     OVERRIDE_KIND,
-    "a ClusterOverride's spec has only clusters, clusterSelector.matchLabels, targets, "
-    "exclude, replicas (0-99), release, env, resources and nodeSelector, of the right types",
+    "a ClusterOverride's spec has only clusters, clusterSelector (matchLabels, "
+    "matchExpressions with In, NotIn, Exists, DoesNotExist), targets, exclude, the TServer "
+    "fields replicas (0-99), release, env, resources and nodeSelector, a TConfig's "
+    "configContent, a ConfigMap's or Secret's data and a Secret's stringData, of the right "
+    "types, each for targets of its kinds",
     origin="tars-components",
 )
 
@@ -190,19 +202,13 @@ def read_override(spec: Any, name: str, order: int, where: Any, problem: Any) ->
         bad("spec.clusters", "must be a list of cluster names")
         clusters = []
     labels: dict[str, str] = {}
+    expressions: list[Requirement] = []
     selector = spec.get("clusterSelector")
     if selector is not None:
-        match = selector.get("matchLabels") if isinstance(selector, Mapping) else None
-        if (
-            not isinstance(selector, Mapping)
-            or set(selector) != {"matchLabels"}
-            or not isinstance(match, Mapping)
-            or not all(isinstance(k, str) and isinstance(v, str) for k, v in match.items())
-        ):
-            bad("spec.clusterSelector", "must be {matchLabels: {label: value, ...}}")
-        else:
-            labels = dict(match)
-    if clusters and labels:
+        selected = _selector(selector, bad)
+        if selected is not None:
+            labels, expressions = selected
+    if clusters and (labels or expressions):
         bad("spec.clusterSelector", "give clusters or clusterSelector, not both")
     targets: list[Target] = []
     raw_targets = spec.get("targets")
@@ -227,29 +233,131 @@ def read_override(spec: Any, name: str, order: int, where: Any, problem: Any) ->
     if exclude is not None and not isinstance(exclude, bool):
         bad("spec.exclude", f"must be true or false, got {_shown(exclude)}")
     fields: dict[str, Any] = {}
-    for key in FIELD_OVERRIDES:
+    for key in (*FIELD_OVERRIDES, *CONTENT_OVERRIDES):
         if key in spec:
             message = _field_problem(key, spec[key])
             if message:
                 bad(f"spec.{key}", message)
             fields[key] = spec[key]
-    if fields and any(t.kind != "TServer" for t in targets):
-        bad(
-            "spec.targets",
-            f"{', '.join(fields)} override TServer fields: every target must be a TServer",
-        )
+    if fields:
+        kinds = [k for k in OVERRIDE_KINDS[next(iter(fields))] if _for_all(k, fields)]
+        if not kinds:
+            groups = "; ".join(f"{f}: {' or '.join(OVERRIDE_KINDS[f])}" for f in fields)
+            bad("spec", f"these fields apply to different kinds ({groups}): one override each")
+        elif "data" in fields and "Secret" in {t.kind for t in targets}:
+            for key, value in (
+                fields["data"] if isinstance(fields["data"], Mapping) else {}
+            ).items():
+                if isinstance(value, str) and not _base64(value):
+                    bad(
+                        f"spec.data.{key}",
+                        "a Secret's data values are base64 (stringData takes text)",
+                    )
+        if kinds and any(t.kind not in kinds for t in targets):
+            what = "TServer fields" if kinds == ["TServer"] else f"{' or '.join(kinds)} content"
+            bad(
+                "spec.targets",
+                f"{', '.join(fields)} override {what}: every target must be a "
+                f"{' or a '.join(kinds)}",
+            )
     if not ok:
         return None
     return Override(
         name=name,
         clusters=tuple(clusters),
         labels=tuple(sorted(labels.items())),
+        expressions=tuple(expressions),
         targets=tuple(targets),
         exclude=exclude,
         fields=fields,
         source=where,
         order=order,
     )
+
+
+def _base64(text: str) -> bool:
+    try:
+        base64.b64decode(text, validate=True)
+    except ValueError:
+        return False
+    return True
+
+
+def _for_all(kind: str, fields: Mapping[str, Any]) -> bool:
+    return all(kind in OVERRIDE_KINDS[f] for f in fields)
+
+
+_SELECTOR_SHAPE = (
+    "must be {matchLabels: {label: value, ...}, matchExpressions: [{key, operator, values}]} "
+    "(at least one of the two)"
+)
+
+
+def _selector(selector: Any, bad: Any) -> tuple[dict[str, str], list[Requirement]] | None:
+    """A ``clusterSelector``: its ``matchLabels`` and ``matchExpressions`` (Kubernetes label
+    selector semantics, all must match), or None after ``bad(path, message)`` for each
+    mistake."""
+    at = "spec.clusterSelector"
+    if not isinstance(selector, Mapping) or not selector:
+        bad(at, _SELECTOR_SHAPE)
+        return None
+    ok = True
+    for key in sorted(str(k) for k in selector if k not in ("matchLabels", "matchExpressions")):
+        bad(f"{at}.{key}", f"unknown field: {_SELECTOR_SHAPE}")
+        ok = False
+    match = selector.get("matchLabels", {})
+    if not isinstance(match, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in match.items()
+    ):
+        bad(f"{at}.matchLabels", "must be {label: value, ...} (strings)")
+        ok = False
+    expressions: list[Requirement] = []
+    raw = selector.get("matchExpressions", [])
+    if not isinstance(raw, list):
+        bad(f"{at}.matchExpressions", "must be a list of {key, operator, values}")
+        return None
+    for index, item in enumerate(raw):
+        here = f"{at}.matchExpressions[{index}]"
+        requirement = _requirement(item, here, bad)
+        if requirement is None:
+            ok = False
+        else:
+            expressions.append(requirement)
+    return (dict(match), expressions) if ok else None
+
+
+def _requirement(item: Any, here: str, bad: Any) -> Requirement | None:
+    """One ``matchExpressions`` entry, as Kubernetes reads it: ``values`` non-empty for In and
+    NotIn, absent or empty for Exists and DoesNotExist."""
+    if not isinstance(item, Mapping):
+        bad(here, f"must be {{key, operator, values}}, got {_shown(item)}")
+        return None
+    extra = sorted(str(k) for k in item if k not in ("key", "operator", "values"))
+    if extra:
+        bad(f"{here}.{extra[0]}", "unknown field (expected key, operator, values)")
+        return None
+    key, operator, values = item.get("key"), item.get("operator"), item.get("values")
+    if not isinstance(key, str) or not key:
+        bad(f"{here}.key", f"must be a label name, got {_shown(key)}")
+        return None
+    if operator not in SELECTOR_OPERATORS:
+        bad(
+            f"{here}.operator",
+            f"must be one of {', '.join(SELECTOR_OPERATORS)}, got {_shown(operator)}",
+        )
+        return None
+    if values is not None and (
+        not isinstance(values, list) or not all(isinstance(v, str) for v in values)
+    ):
+        bad(f"{here}.values", f"must be a list of label values, got {_shown(values)}")
+        return None
+    if operator in ("In", "NotIn") and not values:
+        bad(f"{here}.values", f"{operator} needs a non-empty list of values")
+        return None
+    if operator in ("Exists", "DoesNotExist") and values:
+        bad(f"{here}.values", f"{operator} takes no values")
+        return None
+    return Requirement(key, str(operator), tuple(values or ()))
 
 
 def _field_problem(key: str, value: Any) -> str | None:
@@ -264,6 +372,18 @@ def _field_problem(key: str, value: Any) -> str | None:
             return f"must be a list of mappings, got {_shown(value)}"
         if key == "env" and not all(isinstance(i.get("name"), str) for i in value):
             return "every env entry needs a name"
+    elif key == "configContent":
+        if not isinstance(value, str):
+            return f"must be the config file's text, got {type(value).__name__}"
+    elif key in ("data", "stringData"):
+        # never the values: a Secret's are secret (types only, and the keys)
+        if not isinstance(value, Mapping) or not value:
+            return f"must be a non-empty mapping of keys to strings, got {type(value).__name__}"
+        for name, item in value.items():
+            if not isinstance(name, str) or not name:
+                return f"keys must be non-empty strings, got {type(name).__name__}"
+            if item is not None and not isinstance(item, str):
+                return f"{name}: must be a string (null removes the key), got {type(item).__name__}"
     return None
 
 

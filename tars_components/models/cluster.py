@@ -27,6 +27,19 @@ CREDENTIALS_ANNOTATION = "tars-components.io/credentials"
 CREDENTIAL_TYPES = ("kubeconfig", "token")
 FIELD_OVERRIDES = ("replicas", "release", "env", "resources", "nodeSelector")
 """The TServer fields an override sets (``spec.k8s.*``, ``spec.release``)."""
+CONTENT_OVERRIDES = ("configContent", "data", "stringData")
+"""The content an override sets: a TConfig's ``configContent``, a ConfigMap's or Secret's
+``data`` and a Secret's ``stringData`` (by key)."""
+OVERRIDE_KINDS: Mapping[str, tuple[str, ...]] = {
+    **dict.fromkeys(FIELD_OVERRIDES, ("TServer",)),
+    "configContent": ("TConfig",),
+    "data": ("ConfigMap", "Secret"),
+    "stringData": ("Secret",),
+}
+"""Each field an override sets, and the kinds of the documents it applies to."""
+SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
+"""The operators of a ``matchExpressions`` requirement, as Kubernetes label selectors define
+them."""
 
 
 @dataclass(frozen=True)
@@ -42,15 +55,38 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Requirement:
+    """One ``matchExpressions`` entry of a cluster selector: a label ``key``, an
+    ``operator`` of :data:`SELECTOR_OPERATORS` and its ``values`` (In and NotIn only)."""
+
+    key: str
+    operator: str
+    values: tuple[str, ...] = ()
+
+    def matches(self, labels: Mapping[str, str]) -> bool:
+        """True when a cluster with ``labels`` meets this requirement (NotIn and
+        DoesNotExist hold for a cluster without the label, as in Kubernetes)."""
+        if self.operator == "In":
+            return labels.get(self.key) in self.values
+        if self.operator == "NotIn":
+            return labels.get(self.key) not in self.values
+        if self.operator == "Exists":
+            return self.key in labels
+        return self.key not in labels
+
+
+@dataclass(frozen=True)
 class Override:
     """What differs on some clusters: on the clusters it selects (``clusters`` by name, else
-    ``labels`` all matching, else every cluster), for the documents of ``targets`` (default:
-    every TServer), ``exclude`` (true leaves them out, false puts them back) and the
-    TServer fields of :data:`FIELD_OVERRIDES` (in ``fields``, as written)."""
+    ``labels`` and ``expressions`` all matching, else every cluster), for the documents of
+    ``targets`` (default: every TServer), ``exclude`` (true leaves them out, false puts them
+    back), the TServer fields of :data:`FIELD_OVERRIDES` and the content of
+    :data:`CONTENT_OVERRIDES` (in ``fields``, as written)."""
 
     name: str
     clusters: tuple[str, ...] = ()
     labels: tuple[tuple[str, str], ...] = ()
+    expressions: tuple[Requirement, ...] = ()
     targets: tuple[Target, ...] = (Target(),)
     exclude: bool | None = None
     fields: Mapping[str, Any] = field(default_factory=dict)
@@ -59,15 +95,18 @@ class Override:
 
     @property
     def level(self) -> int:
-        """Precedence: 0 every cluster, 1 clusters matching labels, 2 named clusters."""
-        return 2 if self.clusters else 1 if self.labels else 0
+        """Precedence: 0 every cluster, 1 clusters matching a selector (``matchLabels``,
+        ``matchExpressions``), 2 named clusters."""
+        return 2 if self.clusters else 1 if self.labels or self.expressions else 0
 
     def applies_to(self, cluster: Cluster) -> bool:
         """True when this override selects ``cluster``."""
         if self.clusters:
             return cluster.name in self.clusters
         own = dict(cluster.labels)
-        return all(own.get(key) == value for key, value in self.labels)
+        return all(own.get(key) == value for key, value in self.labels) and all(
+            r.matches(own) for r in self.expressions
+        )
 
     def selects(self, kind: str, name: str) -> bool:
         """True when a document of ``kind`` named ``name`` is a target."""

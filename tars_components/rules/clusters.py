@@ -7,7 +7,9 @@ applying the overrides is :mod:`tars_components.jobs.multicluster`.
 * TM007: clusters come from Cluster documents or ``tars:clusters``, not both;
 * TM008: ClusterOverride documents need a cluster inventory;
 * TM009 (warning): a replicas override outside the TServer's ``tars.io/MinReplicas`` and
-  ``tars.io/MaxReplicas`` is clamped by the webhook.
+  ``tars.io/MaxReplicas`` is clamped by the webhook;
+* TM010: the Karmada hand-over refuses a Secret whose data differs per cluster (an
+  OverridePolicy would hold its values in plain text).
 """
 
 from __future__ import annotations
@@ -201,6 +203,45 @@ def clamped_replicas(override: Override, server: TServerDocument) -> Violation |
         file=source.file if source else None,
         line=source.line(where) if source else None,
     )
+
+
+TM010 = rule(
+    "TM010",
+    ERROR,
+    OVERRIDE_KIND,
+    "render --target karmada: a Secret's data or stringData is the same on every cluster (a "
+    "Karmada OverridePolicy would hold the per-cluster values in plain text)",
+    origin="tars-components",
+)
+
+
+def karmada_secret(
+    overrides: Iterable[Override], namespace: str, secret: str, cluster: str
+) -> list[Violation]:
+    """TM010 for each override of ``overrides`` that sets data of the Secret ``secret`` on
+    ``cluster``, at its ``spec.data``/``spec.stringData`` (never its values)."""
+    found: list[Violation] = []
+    for override in overrides:
+        fields = [f for f in ("data", "stringData") if f in override.fields]
+        if not fields or not override.selects("Secret", secret):
+            continue
+        where = f"spec.{fields[0]}"
+        source = override.source
+        found.append(
+            TM010.violation(
+                kind=OVERRIDE_KIND,
+                namespace=namespace,
+                name=override.name,
+                field=where,
+                message=f"Secret {namespace}/{secret} differs on cluster {cluster}: a Karmada "
+                "OverridePolicy would hold its values in plain text; give the cluster a Secret "
+                "of its own name (excluded from the others) or deploy with per-cluster "
+                "providers",
+                file=source.file if source else None,
+                line=source.line(where) if source else None,
+            )
+        )
+    return found
 
 
 def cluster_violations(violations: Iterable[Violation], cluster: str) -> Iterator[Violation]:

@@ -38,6 +38,8 @@ Path = tuple[Segment, ...]
 SECRET_SUBTREES: dict[tuple[str, str], tuple[Path, ...]] = {
     ("", "secret"): (("data",), ("stringData",)),
     ("k8s.tars.io", "taccount"): (("spec", "authentication"),),
+    # a ClusterOverride's Secret data, per cluster (never emitted, quoted in messages)
+    ("tars-components.io", "clusteroverride"): (("spec", "data"), ("spec", "stringData")),
 }
 """(API group, kind), both lowercase → the subtrees whose every value is secret."""
 

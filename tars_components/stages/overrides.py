@@ -15,19 +15,20 @@ from typing import Any
 
 from ..kernel.errors import Violation
 from ..loading.clusters import without_cluster_documents
-from ..loading.document_set import DocumentSet, Rejected
+from ..loading.document_set import DocumentSet, KubeObject, Rejected
 from ..loading.documents import build_document, identity_of
-from ..models import Document, TServerDocument
+from ..models import Document, TConfigDocument, TServerDocument
 from ..models.cluster import Cluster, Inventory, Override
 from ..rules.clusters import clamped_replicas
 
 
 def cluster_stack(stack: DocumentSet, inventory: Inventory, cluster: Cluster | None) -> DocumentSet:
     """The documents of ``stack`` as ``cluster`` gets them: the Cluster and ClusterOverride
-    documents left out, documents an override excludes left out, the TServer fields of the
-    overrides set (later overrides win). ``cluster`` None: the overrides for every cluster
-    only (what Karmada gets once). A TServer an override makes invalid is reported like a
-    loaded one (its schema code), in the returned stack's ``violations``."""
+    documents left out, documents an override excludes left out, the TServer fields and the
+    TConfig, ConfigMap and Secret content of the overrides set (later overrides win).
+    ``cluster`` None: the overrides for every cluster only (what Karmada gets once). A
+    TServer or TConfig an override makes invalid is reported like a loaded one (its schema
+    code), in the returned stack's ``violations``."""
     base = without_cluster_documents(stack)
     overrides = (
         [o for o in inventory.overrides if o.level == 0]
@@ -44,11 +45,14 @@ def cluster_stack(stack: DocumentSet, inventory: Inventory, cluster: Cluster | N
         if _excluded(chosen):
             continue
         changes = [o for o in chosen if o.fields]
-        if not changes or not isinstance(doc, TServerDocument):
+        if not changes or not isinstance(doc, (TServerDocument, TConfigDocument)):
             documents.append(doc)
             continue
         body = doc.to_dict()
         for override in changes:
+            if isinstance(doc, TConfigDocument):
+                body["configContent"] = override.fields["configContent"]
+                continue
             apply_fields(body, override)
             clamped = clamped_replicas(override, doc)
             if clamped is not None:
@@ -59,15 +63,15 @@ def cluster_stack(stack: DocumentSet, inventory: Inventory, cluster: Cluster | N
             rejected.append(identity_of(body, base.namespace, doc.source))
         else:
             documents.append(built)
-    objects = tuple(
-        o
-        for o in base.objects
-        if not _excluded([x for x in overrides if x.selects(o.kind, o.name)])
-    )
+    objects = []
+    for obj in base.objects:
+        chosen = [x for x in overrides if x.selects(obj.kind, obj.name)]
+        if not _excluded(chosen):
+            objects.append(_with_content(obj, [x for x in chosen if x.fields]))
     return replace(
         base,
         documents=tuple(documents),
-        objects=objects,
+        objects=tuple(objects),
         rejected=tuple(rejected),
         violations=(*base.violations, *found),
     )
@@ -107,6 +111,28 @@ def apply_fields(body: dict[str, Any], override: Override) -> None:
         k8s["resources"] = _merged(k8s.get("resources") or {}, fields["resources"])
     if "release" in fields:
         spec["release"] = _merged(spec.get("release") or {}, fields["release"])
+
+
+def _with_content(obj: KubeObject, overrides: Sequence[Override]) -> KubeObject:
+    """A ConfigMap or Secret with the ``data`` and ``stringData`` of ``overrides`` merged in,
+    key by key (a null value removes the key); any other object as it is. The values are
+    set as written: a Secret's stay its data, masked wherever a Secret's are."""
+    if not overrides or obj.api_version != "v1" or obj.kind not in ("ConfigMap", "Secret"):
+        return obj
+    body = dict(obj.body)
+    for override in overrides:
+        for section in ("data", "stringData"):
+            given = override.fields.get(section)
+            if not isinstance(given, Mapping):
+                continue
+            merged = dict(body.get(section) or {})
+            for key, value in given.items():
+                if value is None:
+                    merged.pop(key, None)
+                else:
+                    merged[key] = value
+            body[section] = merged
+    return replace(obj, body=body)
 
 
 def _merged(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:

@@ -86,7 +86,7 @@ def test_tm003_wave_annotation() -> None:
         ({"nodeSelector": "zone=a"}, "spec.nodeSelector"),
         ({"exclude": "yes"}, "spec.exclude"),
         ({"replica": 3}, "spec.replica"),
-        ({"clusterSelector": {"region": "east"}}, "spec.clusterSelector"),
+        ({"clusterSelector": {"region": "east"}}, "spec.clusterSelector.region"),
         ({"targets": [{"kind": "ConfigMap", "name": "x"}], "replicas": 2}, "spec.targets"),
     ],
 )
