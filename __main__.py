@@ -175,17 +175,24 @@ def forecast_conflicts(
 
 
 def install_framework(
-    config: pulumi.Config, settings: StackSettings, provider: k8s.Provider
+    config: pulumi.Config, settings: StackSettings, providers: Mapping[str, k8s.Provider]
 ) -> None:
-    """``tars:installFramework``: the TarsK8S framework of the stack namespace."""
+    """``tars:installFramework``: the TarsK8S framework of the stack namespace, on the one
+    cluster (``providers`` keyed ``""``) or on each cluster of the inventory (by name, its
+    resources named ``<cluster>/...``, its nodes from the per-cluster mapping if given)."""
     from tars_components.components.platform import install_framework_from_settings
     from tars_components.jobs.config import framework_install_from_config
 
     try:
         install = framework_install_from_config(config.get, settings.options.namespace)
-        if install is not None:
+        if install is None:
+            return
+        for name, provider in providers.items():
             install_framework_from_settings(
-                install, PROJECT_DIR, pulumi.ResourceOptions(provider=provider)
+                install.for_cluster(name) if name else install,
+                PROJECT_DIR,
+                pulumi.ResourceOptions(provider=provider),
+                prefix=f"{name}/" if name else "",
             )
     except UsageError as exc:
         fail("invalid tars:installFramework", str(exc).splitlines())
@@ -232,7 +239,7 @@ def main() -> None:
         salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
     )
 
-    install_framework(config, settings, provider)  # tars:installFramework
+    install_framework(config, settings, {"": provider})  # tars:installFramework
 
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("namespaces", list(built.frameworks))
@@ -284,6 +291,7 @@ def deploy_clusters(
         salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
         configured=settings.clusters,
     )
+    install_framework(config, settings, {name: c.provider for name, c in built.items()})
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("clusters", {name: c.cluster.api_server for name, c in built.items()})
     pulumi.export("objects", {name: c.components.objects() for name, c in built.items()})

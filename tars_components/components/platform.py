@@ -378,14 +378,16 @@ def install_framework_from_settings(
     settings: FrameworkInstallSettings,
     project_dir: str | Path,
     opts: pulumi.ResourceOptions | None = None,
+    prefix: str = "",
 ) -> TarsFrameworkInstall:
     """``tars:installFramework``: read the values file (relative to the project directory) and
-    declare the namespace's :class:`TarsFrameworkInstall`. Raises :class:`UsageError`."""
+    declare the namespace's :class:`TarsFrameworkInstall` (named ``<prefix><namespace>-framework``:
+    ``<cluster>/`` for each cluster of an inventory). Raises :class:`UsageError`."""
     from ..platform.job import read_values
 
     values = read_values(Path(project_dir) / settings.values_file, FrameworkValues)
     return TarsFrameworkInstall(
-        f"{settings.namespace}-framework",
+        f"{prefix}{settings.namespace}-framework",
         TarsFrameworkInstallArgs(
             values=values,
             namespace=settings.namespace,

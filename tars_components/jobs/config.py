@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -277,12 +278,30 @@ class FrameworkInstallSettings:
     * ``nodes`` / ``local_volume_nodes``: ``tars:frameworkNodes`` and
       ``tars:frameworkLocalVolumeNodes``, comma-separated node names labelled
       ``tars.io/node.<namespace>`` (and ``tars.io/SupportLocalVolume``).
+    * ``cluster_nodes`` / ``cluster_local_volume_nodes``: the same per cluster of an inventory,
+      when those keys are mappings (``{sh: "node-1,node-2", bj: "node-7"}``): each cluster's
+      nodes have names of their own (:meth:`for_cluster`).
     """
 
     values_file: str
     namespace: str
     nodes: tuple[str, ...] = ()
     local_volume_nodes: tuple[str, ...] = ()
+    cluster_nodes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    cluster_local_volume_nodes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def for_cluster(self, name: str) -> FrameworkInstallSettings:
+        """The install on cluster ``name``: its own nodes when the keys name them per cluster
+        (none labelled on a cluster the mapping leaves out), else the same node names."""
+        if not self.cluster_nodes and not self.cluster_local_volume_nodes:
+            return self
+        return replace(
+            self,
+            nodes=self.cluster_nodes.get(name, ()),
+            local_volume_nodes=self.cluster_local_volume_nodes.get(name, ()),
+            cluster_nodes={},
+            cluster_local_volume_nodes={},
+        )
 
 
 def framework_install_from_config(
@@ -298,13 +317,27 @@ def framework_install_from_config(
     if text not in ("true", "yes", "on", "1"):
         raise UsageError(f"tars:installFramework must be true or false, got {value!r}")
 
-    def names(key: str) -> tuple[str, ...]:
-        raw = lookup(key)
+    def split(raw: Any) -> tuple[str, ...]:
         return tuple(n.strip() for n in str(raw or "").split(",") if n.strip())
 
+    def names(key: str) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+        raw = lookup(key)
+        if isinstance(raw, str) and raw.lstrip().startswith("{"):
+            try:
+                raw = json.loads(raw)  # a mapping in Pulumi config comes as its JSON text
+            except ValueError:
+                raise UsageError(f"tars:{key}: not a valid mapping of cluster to nodes") from None
+        if isinstance(raw, Mapping):
+            return (), {str(cluster): split(nodes) for cluster, nodes in raw.items()}
+        return split(raw), {}
+
+    nodes, cluster_nodes = names("frameworkNodes")
+    local, cluster_local = names("frameworkLocalVolumeNodes")
     return FrameworkInstallSettings(
         values_file=str(lookup("frameworkValues") or DEFAULT_FRAMEWORK_VALUES),
         namespace=namespace,
-        nodes=names("frameworkNodes"),
-        local_volume_nodes=names("frameworkLocalVolumeNodes"),
+        nodes=nodes,
+        local_volume_nodes=local,
+        cluster_nodes=cluster_nodes,
+        cluster_local_volume_nodes=cluster_local,
     )

@@ -164,3 +164,26 @@ def test_unreadable_credentials_are_not_quoted() -> None:
     with pytest.raises(CredentialsError) as caught:
         cluster_kubeconfig(sh, "users: [s3cr3t")
     assert "s3cr3t" not in str(caught.value) and "tars:kubeconfig-sh" in str(caught.value)
+
+
+def test_install_framework_installs_it_on_every_cluster_with_its_own_nodes(
+    tmp_path: Path,
+) -> None:
+    """With clusters, ``tars:installFramework`` is no longer dropped: one framework install per
+    cluster, through that cluster's provider, each labelling the nodes the mapping gives it."""
+    root = project(tmp_path, BJ_REPLICAS)
+    nodes = json.dumps({"sh": "sh-node-1", "bj": "bj-node-1,bj-node-2"})
+    extra = {"tars:installFramework": "true", "tars:frameworkNodes": nodes}
+    config = _config(root / "stacks" / "dev", **extra)
+    recording = record(lambda: runpy.run_path(PROGRAM), config=config)
+    installs = {r.name: r for r in recording.of_type("tars:index:TarsFrameworkInstall")}
+    assert sorted(installs) == ["bj/tars-dev-framework", "sh/tars-dev-framework"]
+    urns = {p.name.removeprefix("cluster-"): p.urn for p in recording.of_type(PROVIDER)}
+    for name, install in installs.items():
+        cluster = name.split("/", 1)[0]
+        children = [r for r in recording.children(install) if r.type.startswith("kubernetes:")]
+        assert children and {r.provider_urn for r in children} == {urns[cluster]}
+        labelled = sorted(
+            r.inputs["metadata"]["name"] for r in children if r.type.endswith(":NodePatch")
+        )
+        assert labelled == (["sh-node-1"] if cluster == "sh" else ["bj-node-1", "bj-node-2"])

@@ -70,3 +70,17 @@ def test_config_parsing() -> None:
     assert (on.values_file, on.namespace, on.nodes) == ("v.yaml", "ns", ("a", "b"))
     with pytest.raises(UsageError):
         framework_install_from_config({"installFramework": "perhaps"}, "ns")
+
+
+def test_nodes_per_cluster_parse_from_a_mapping() -> None:
+    on = framework_install_from_config(
+        {"installFramework": "true", "frameworkNodes": '{"sh": "n1, n2", "bj": "n7"}'}, "ns"
+    )
+    assert on is not None
+    assert on.for_cluster("sh").nodes == ("n1", "n2")
+    assert on.for_cluster("bj").nodes == ("n7",)
+    assert on.for_cluster("gz").nodes == ()  # a cluster the mapping leaves out: none labelled
+    plain = framework_install_from_config({"installFramework": "true", "frameworkNodes": "a"}, "ns")
+    assert plain is not None and plain.for_cluster("sh").nodes == ("a",)
+    with pytest.raises(UsageError, match="tars:frameworkNodes"):
+        framework_install_from_config({"installFramework": "true", "frameworkNodes": "{x"}, "ns")
