@@ -11,7 +11,7 @@ import stat
 from pathlib import Path
 
 import yaml
-from support.builders.clusters import override, project
+from support.builders.clusters import live_diff, override, project
 from support.builders.documents import stack_text
 from support.builders.live import as_list, live_object
 from support.engines.cli import run
@@ -106,18 +106,7 @@ def test_live_drift_of_a_secret_override_is_masked(tmp_path: Path) -> None:
             obj["stringData"] = {"password": "changed-by-hand-Passw0rd"}
     export = root / "live-bj.yaml"
     export.write_text(yaml.safe_dump(as_list(objects), sort_keys=False))
-    done = run(
-        "diff",
-        "--live",
-        str(export),
-        "--stack",
-        "mc",
-        "--cluster",
-        "bj",
-        "--format",
-        "json",
-        cwd=root,
-    )
+    done = live_diff(root, export, "bj", "--format", "json")
     assert done.returncode == 0, done.stderr
     assert BJ_PASSWORD not in done.stdout and "changed-by-hand" not in done.stdout
     [change] = json.loads(done.stdout)["changes"]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from support.builders.clusters import BJ_REPLICAS, ORDER, project
+from support.builders.clusters import BJ_REPLICAS, ORDER, live_diff, project
 from support.builders.live import as_list, live_object
 from support.engines.cli import run
 
@@ -46,37 +46,14 @@ def test_live_diff_of_one_cluster_is_against_its_own_render(tmp_path: Path) -> N
     root = project(tmp_path, BJ_REPLICAS, stellaris=True)
     _five_replicas(root)
     export = _live_export(root, "bj", 2)
-    done = run(
-        "diff",
-        "--live",
-        str(export),
-        "--stack",
-        "mc",
-        "--cluster",
-        "bj",
-        "--format",
-        "json",
-        "--exit-code",
-        cwd=root,
-    )
+    done = live_diff(root, export, "bj", "--format", "json", "--exit-code")
     assert done.returncode == 3, done.stdout + done.stderr
     document = json.loads(done.stdout)
     [change] = document["changes"]
     assert (change["action"], change["kind"], change["name"]) == ("update", "StatefulSet", ORDER)
     [field] = change["fields"]
     assert (field["path"], field["old"], field["new"]) == ("spec.replicas", 2, 3)
-    text = run(
-        "diff",
-        "--live",
-        str(export),
-        "--stack",
-        "mc",
-        "--cluster",
-        "bj",
-        "--color",
-        "never",
-        cwd=root,
-    )
+    text = live_diff(root, export, "bj", "--color", "never")
     assert text.returncode == 0, text.stderr
     assert "Cluster" not in text.stdout and "ClusterOverride" not in text.stdout
     assert "1 object changes" in text.stdout or "1 objects change" in text.stdout
@@ -86,19 +63,7 @@ def test_sh_without_override_has_no_drift(tmp_path: Path) -> None:
     root = project(tmp_path, BJ_REPLICAS, stellaris=True)
     _five_replicas(root)
     export = _live_export(root, "sh", 5)
-    done = run(
-        "diff",
-        "--live",
-        str(export),
-        "--stack",
-        "mc",
-        "--cluster",
-        "sh",
-        "--format",
-        "json",
-        "--exit-code",
-        cwd=root,
-    )
+    done = live_diff(root, export, "sh", "--format", "json", "--exit-code")
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["changes"] == []
 

@@ -47,20 +47,6 @@ def tserver(cluster: e2e.Cluster) -> dict[str, Any]:
     )
 
 
-def owners_of(obj: dict[str, Any], *path: str) -> list[str]:
-    """The managers whose ``fieldsV1`` hold ``path``."""
-    found = []
-    for entry in obj["metadata"].get("managedFields", []):
-        node = entry.get("fieldsV1", {})
-        for part in path:
-            node = node.get(f"f:{part}")
-            if node is None:
-                break
-        else:
-            found.append(entry["manager"])
-    return found
-
-
 def test_a_kubectl_applied_tserver_moves_to_the_stack_manager_without_a_conflict(
     project: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster, venv: Path
 ) -> None:
@@ -70,7 +56,7 @@ def test_a_kubectl_applied_tserver_moves_to_the_stack_manager_without_a_conflict
     cluster.kubectl("apply", "-f", "-", stdin=json.dumps(rendered))
     before = tserver(cluster)
     assert LAST_APPLIED in before["metadata"]["annotations"]
-    assert owners_of(before, "spec", "k8s", "replicas") == ["kubectl-client-side-apply"]
+    assert e2e.owners_of(before, "spec", "k8s", "replicas") == ["kubectl-client-side-apply"]
 
     preview = pulumi("preview", "--stack", STACK, cwd=project).ok()
     assert f"pulumi up hands the fields of kubectl-client-side-apply to {MANAGER}" in (
@@ -82,7 +68,7 @@ def test_a_kubectl_applied_tserver_moves_to_the_stack_manager_without_a_conflict
     after = tserver(cluster)
     managers = [e["manager"] for e in after["metadata"]["managedFields"]]
     assert "kubectl-client-side-apply" not in managers
-    assert owners_of(after, "spec", "k8s", "replicas") == [MANAGER]
+    assert e2e.owners_of(after, "spec", "k8s", "replicas") == [MANAGER]
     assert after["spec"]["k8s"]["replicas"] == 4
     # the annotation was kubectl's, now the stack's, which does not apply it
     assert LAST_APPLIED not in (after["metadata"].get("annotations") or {})
@@ -101,7 +87,7 @@ def test_an_external_field_is_held_while_only_the_stack_holds_it_then_given_up(
     assert "keeps it at its live value (4) until another manager writes it" in up.output
     live = tserver(cluster)
     assert live["spec"]["k8s"]["replicas"] == 4
-    assert owners_of(live, "spec", "k8s", "replicas") == [MANAGER]
+    assert e2e.owners_of(live, "spec", "k8s", "replicas") == [MANAGER]
 
     # TarsWeb applies the same count under its own manager: both hold it now
     body = {
@@ -113,7 +99,7 @@ def test_an_external_field_is_held_while_only_the_stack_holds_it_then_given_up(
     cluster.kubectl(
         "apply", "--server-side", "--field-manager=tarsweb", "-f", "-", stdin=json.dumps(body)
     )
-    assert sorted(owners_of(tserver(cluster), "spec", "k8s", "replicas")) == sorted(
+    assert sorted(e2e.owners_of(tserver(cluster), "spec", "k8s", "replicas")) == sorted(
         [MANAGER, "tarsweb"]
     )
     # the next change of the server gives the replicas up for real
@@ -121,6 +107,6 @@ def test_an_external_field_is_held_while_only_the_stack_holds_it_then_given_up(
     up = pulumi("up", "--yes", "--stack", STACK, cwd=project).ok()
     assert "keeps it at its live value" not in up.output
     live = tserver(cluster)
-    assert owners_of(live, "spec", "k8s", "replicas") == ["tarsweb"]
+    assert e2e.owners_of(live, "spec", "k8s", "replicas") == ["tarsweb"]
     assert live["spec"]["k8s"]["replicas"] == 4
     assert live["spec"]["k8s"]["env"] == [{"name": "TZ", "value": "UTC"}]

@@ -54,20 +54,6 @@ def tserver(cluster: e2e.Cluster) -> dict[str, Any]:
     )
 
 
-def owners_of(obj: dict[str, Any], *path: str) -> list[str]:
-    """The managers whose ``fieldsV1`` hold ``path`` (``spec``, ``release``, ...)."""
-    found = []
-    for entry in obj["metadata"].get("managedFields", []):
-        node = entry.get("fieldsV1", {})
-        for part in path:
-            node = node.get(f"f:{part}")
-            if node is None:
-                break
-        else:
-            found.append(entry["manager"])
-    return found
-
-
 def tarsweb_writes(cluster: e2e.Cluster, spec: dict[str, Any]) -> None:
     """A TServer write as TarsWeb makes it: server-side, under its own manager, forced."""
     body = {
@@ -91,7 +77,7 @@ def test_a_field_another_manager_took_fails_the_preview_with_both_values_and_the
     project: Path, pulumi: e2e.Pulumi, cluster: e2e.Cluster, venv: Path
 ) -> None:
     tarsweb_writes(cluster, {"k8s": {"replicas": 7}})
-    assert owners_of(tserver(cluster), "spec", "k8s", "replicas") == ["tarsweb"]
+    assert e2e.owners_of(tserver(cluster), "spec", "k8s", "replicas") == ["tarsweb"]
     # the stack did not change: the engine itself would see nothing before the next change
     result = pulumi("preview", "--stack", STACK, cwd=project)
     assert result.code != 0, result.output
@@ -131,7 +117,7 @@ def test_a_field_another_manager_took_fails_the_preview_with_both_values_and_the
     pulumi("up", "--yes", "--stack", STACK, cwd=project).ok()
     live = tserver(cluster)
     assert live["spec"]["k8s"]["replicas"] == 7
-    assert MANAGER not in owners_of(live, "spec", "k8s", "replicas")
+    assert MANAGER not in e2e.owners_of(live, "spec", "k8s", "replicas")
 
 
 def test_abort_writes_the_stable_release_over_its_external_owner(
@@ -162,7 +148,7 @@ def test_abort_writes_the_stable_release_over_its_external_owner(
         json.dumps({"spec": {"release": release}}),
     )
     assert tserver(cluster)["spec"]["release"]["id"] == TARSWEB_ID
-    assert owners_of(tserver(cluster), "spec", "release", "id") == ["tarsweb"]
+    assert e2e.owners_of(tserver(cluster), "spec", "release", "id") == ["tarsweb"]
 
     write(project, server(), rollout(0, abort=True))
     preview = pulumi("preview", "--stack", STACK, cwd=project).ok()
@@ -174,7 +160,7 @@ def test_abort_writes_the_stable_release_over_its_external_owner(
     assert live["spec"]["release"]["id"] == STABLE_ID
     assert live["spec"]["k8s"]["updateStrategy"]["rollingUpdate"]["partition"] == 0
     assert live["metadata"]["labels"]["tars.io/ServerID"]
-    assert owners_of(live, "spec", "release", "id") == [MANAGER]
+    assert e2e.owners_of(live, "spec", "release", "id") == [MANAGER]
 
 
 def test_await_tservers_holds_up_until_the_controller_reports_ready(

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from support.builders.documents import stack_text
+from support.engines.cli import run
 
 ROOT = Path(__file__).resolve().parents[3]
 DEV = ROOT / "stacks" / "dev"
@@ -91,3 +92,10 @@ def project(root: Path, *documents: dict[str, Any], stellaris: bool = False) -> 
 def tree(root: Path) -> dict[str, str]:
     """``{relative path: text}`` of every file under ``root``."""
     return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def live_diff(root: Path, export: Path, cluster: str, *extra: str) -> Any:
+    """``tars-components diff --live EXPORT --stack mc --cluster CLUSTER`` in ``root``."""
+    return run(
+        "diff", "--live", str(export), "--stack", "mc", "--cluster", cluster, *extra, cwd=root
+    )

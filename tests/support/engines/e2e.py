@@ -453,6 +453,21 @@ def render_stack(project: Path, venv: Path, stack: str) -> list[dict[str, Any]]:
     return list(objects_of(out))
 
 
+def owners_of(obj: dict[str, Any], *path: str) -> list[str]:
+    """The field managers whose ``fieldsV1`` hold ``path`` (``spec``, ``release``, ...) of a
+    live object read with ``--show-managed-fields``."""
+    found = []
+    for entry in obj["metadata"].get("managedFields", []):
+        node = entry.get("fieldsV1", {})
+        for part in path:
+            node = node.get(f"f:{part}")
+            if node is None:
+                break
+        else:
+            found.append(entry["manager"])
+    return found
+
+
 def resource_of(obj: dict[str, Any]) -> str:
     """The ``kubectl`` resource of an object: ``kind.group``, or the kind of the core group."""
     version = obj["apiVersion"]
