@@ -49,14 +49,20 @@ UPDATE = "Update"
 _LAST_APPLIED_PATH = ("metadata", "annotations", LAST_APPLIED_ANNOTATION)
 
 
-def entries(obj: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The object's ``managedFields`` entries of the main resource (the ``status``
-    subresource's left out)."""
+def all_entries(obj: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Every ``managedFields`` entry of the object, in order."""
     meta = obj.get("metadata")
     found = meta.get("managedFields") if isinstance(meta, Mapping) else None
     if not isinstance(found, list):
         return []
-    return [e for e in found if isinstance(e, Mapping) and not e.get("subresource")]
+    return [e for e in found if isinstance(e, Mapping)]
+
+
+def entries(obj: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The entries that hold fields of the object's spec: the main resource's and those of
+    its ``scale`` subresource (an HPA's or ``kubectl scale``'s count); the ``status``
+    subresource's left out."""
+    return [e for e in all_entries(obj) if e.get("subresource") in (None, "", "scale")]
 
 
 def holds(fields: Any, path: Sequence[str]) -> bool:
@@ -111,15 +117,19 @@ def _copy(value: Any) -> Any:
 
 
 def _is(entry: Mapping[str, Any], manager: str, operation: str) -> bool:
-    return entry.get("manager") == manager and entry.get("operation") == operation
+    return (
+        entry.get("manager") == manager
+        and entry.get("operation") == operation
+        and not entry.get("subresource")
+    )
 
 
 def handed_over(
     managed: Sequence[Mapping[str, Any]], moved: Iterable[tuple[str, str]], target: str
 ) -> list[dict[str, Any]]:
-    """``managed`` (main-resource entries) with the entries of each ``(manager, operation)``
-    of ``moved`` merged into ``target``'s ``Apply`` entry, as client-go's ``csaupgrade``
-    does for each client-side manager in turn."""
+    """``managed`` (every entry) with the main-resource entries of each ``(manager,
+    operation)`` of ``moved`` merged into ``target``'s ``Apply`` entry, as client-go's
+    ``csaupgrade`` does for each client-side manager in turn (subresources' entries kept)."""
     result = [dict(e) for e in managed]
     for manager, operation in moved:
         at = next((i for i, e in enumerate(result) if _is(e, target, APPLY)), None)
@@ -168,12 +178,7 @@ class Handover:
     def applied(self, obj: Mapping[str, Any]) -> dict[str, Any]:
         """The live object as it is once the patch is written."""
         meta = dict(obj.get("metadata") or {})
-        status = [
-            e
-            for e in meta.get("managedFields") or []
-            if isinstance(e, Mapping) and e.get("subresource")
-        ]
-        meta["managedFields"] = [*self.managed_fields, *status]
+        meta["managedFields"] = [dict(e) for e in self.managed_fields]
         return {**obj, "metadata": meta}
 
 
@@ -181,12 +186,13 @@ def handover(obj: Mapping[str, Any], target: str) -> Handover | None:
     """The hand-over of a live object that the stack applies under ``target``: its
     client-side appliers' and pulumi-kubernetes' random managers' fields moved to ``target``;
     None when there is nothing to move."""
-    managed = entries(obj)
+    managed = all_entries(obj)
     moved = [(m, UPDATE) for m in client_side_managers(obj)]
     moved += [
         (str(e.get("manager")), APPLY)
         for e in managed
         if e.get("operation") == APPLY
+        and not e.get("subresource")
         and str(e.get("manager") or "").startswith(PULUMI_RANDOM_PREFIX)
         and e.get("manager") != target
     ]
@@ -221,6 +227,7 @@ __all__ = [
     "PULUMI_TAKES_OVER",
     "UPDATE",
     "Handover",
+    "all_entries",
     "client_side_managers",
     "entries",
     "handed_over",

@@ -101,7 +101,9 @@ def test_fields_are_united_into_an_existing_stack_entry_and_stale_random_manager
         ("kubectl-client-side-apply", "Update"),
         ("pulumi-kubernetes-8f3a", "Apply"),
     )
-    (only,) = moved.managed_fields
+    # the status subresource's entry stays as it was (the patch replaces the whole list)
+    only, kept = moved.managed_fields
+    assert kept == status
     assert only["manager"] == STACK
     assert only["fieldsV1"] == union(
         union(union(LAST_APPLIED, REPLICAS), RELEASE), {"f:spec": {"f:k8s": {"f:env": {}}}}
@@ -109,6 +111,15 @@ def test_fields_are_united_into_an_existing_stack_entry_and_stale_random_manager
     after = moved.applied(obj)
     assert [e["manager"] for e in after["metadata"]["managedFields"]] == [STACK, "tars-controller"]
     assert owners(after, ("spec", "release")) == (STACK,)
+
+
+def test_a_count_written_through_the_scale_subresource_has_its_owner() -> None:
+    """An HPA and ``kubectl scale`` write ``spec.replicas`` through ``/scale``: their entry
+    names the subresource and still holds the field."""
+    scale = entry("kube-controller-manager", "Update", REPLICAS, subresource="scale")
+    obj = live(entry(STACK, "Apply", REPLICAS), scale, last_applied=False)
+    assert owners(obj, ("spec", "k8s", "replicas")) == (STACK, "kube-controller-manager")
+    assert not only_ours(owners(obj, ("spec", "k8s", "replicas")), STACK)
 
 
 def test_nothing_to_hand_over_is_none() -> None:
