@@ -8,7 +8,8 @@ A setting maps a TServer field, named by its path under ``spec`` (``release``,
 * ``initial``: applied when the object is created, then ignored (``ignore_changes``): the
   field stays in the applied object, later changes of the stack are not applied;
 * ``external``: never applied (left out of the applied object, so that server-side apply
-  gives the field up) and ignored: the live value is kept.
+  gives the field up): the live value is kept. It is also ignored while no other manager holds
+  it, or when no one read the cluster (docs/concepts/live.md, "Field managers handed over").
 
 Settings come from the stack (``tars:fieldOwnership``, ``--field-ownership``) and from the
 server (the :data:`ANNOTATION` annotation), the server's winning field by field. The text form
