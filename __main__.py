@@ -123,20 +123,20 @@ def hand_over(checked: Validation, live: LiveState, settings: StackSettings) -> 
     the settings with the servers applied under the stack's manager, the ``external`` fields
     it keeps and the context read (grown claims are awaited through it)."""
     objects = [o for r in checked.run.results for o in r.build.objects]
-    options = replace(settings.options, field_ownership=effective_ownership(settings))
     manager = field_manager()
-    plan = plan_handover(objects, live, checked.stack, options, manager)
+    # the stack's own settings: tars:externalReplicas alone keeps the objects as they were
+    plan = plan_handover(objects, live, checked.stack, settings.options, manager)
     dry_run = pulumi.runtime.is_dry_run()
     for moved in plan.handovers:
         pulumi.log.info(handover_message(moved, manager, dry_run))
+    for held in plan.held:
+        pulumi.log.warn(held_message(held, manager))
+    forecast_conflicts(objects, plan, checked, settings)  # refused: nothing written either
     if plan.handovers and not dry_run:
         try:
             write_handovers(plan, settings.kube_context)
         except LiveReadError as exc:
             fail("the field managers could not be handed over: nothing is applied", [str(exc)])
-    for held in plan.held:
-        pulumi.log.warn(held_message(held, manager))
-    forecast_conflicts(objects, plan, checked, settings)
     managed = replace(
         settings.options,
         stack_manager_servers=plan.servers,
