@@ -13,7 +13,8 @@ pod that mounts it starts again. So, for the claims that grew:
    precondition), wait for its controller to start it again and for it to be Ready, then for
    its claims at their new capacity;
 3. every claim at its new capacity, or the ``up`` fails naming the claim, what it still
-   reports and what it waits for.
+   reports and what it waits for. A pending claim whose pod does not run (a server scaled to
+   fewer instances) is left pending: it grows when a pod mounts it again.
 
 The cluster is reached through :class:`ClusterView`, so the sequence is tested against a
 scripted cluster; :func:`api_view` is the real one.
@@ -113,7 +114,8 @@ def finish_resize(
     poll: float = 1.0,
 ) -> dict[str, list[str]]:
     """Steps 1-3 of the module doc for ``targets``; returns ``{"restarted": [pods]}`` in the
-    order restarted. Raises :class:`ResizeError`."""
+    order restarted and ``{"unmounted": [claims]}`` left pending without a pod. Raises
+    :class:`ResizeError`."""
     deadline = clock() + timeout
 
     def wait(what: str, done: Callable[[], bool], state: Callable[[], str]) -> None:
@@ -134,11 +136,14 @@ def finish_resize(
     pending = [t for t in targets if not at_capacity(view.claim(t.name) or {}, t.storage)]
     pods = sorted({t.pod for t in pending}, key=lambda p: (-_ordinal(p), p))
     restarted: list[str] = []
+    unmounted: list[str] = []  # no pod runs them now: they grow when one mounts them again
     for pod in pods:
         mounted = [t for t in targets if t.pod == pod]
         old = _uid(view.pod(pod))
-        if old:
-            view.delete_pod(pod, old)
+        if not old:
+            unmounted += [t.name for t in mounted if t in pending]
+            continue
+        view.delete_pod(pod, old)
         wait(
             f"pod {pod} started again and Ready",
             _started_again(view, pod, old),
@@ -150,8 +155,9 @@ def finish_resize(
             _claims_state(view, mounted),
         )
         restarted.append(pod)
-    wait("every claim at its new capacity", _grown(view, targets), _claims_state(view, targets))
-    return {"restarted": restarted}
+    awaited = [t for t in targets if t.name not in unmounted]
+    wait("every claim at its new capacity", _grown(view, awaited), _claims_state(view, awaited))
+    return {"restarted": restarted, "unmounted": unmounted}
 
 
 def _claims_state(view: ClusterView, targets: Sequence[ClaimTarget]) -> Callable[[], str]:

@@ -34,10 +34,12 @@ class Cluster:
     """A scripted cluster: each poll (``sleep``) is one pass of the resizer, the StatefulSet
     controller and the kubelet."""
 
-    def __init__(self, offline: bool, resizes: bool = True) -> None:
-        self.offline, self.resizes = offline, resizes
+    def __init__(self, offline: bool, resizes: bool = True, scaled_to: int = 2) -> None:
+        self.offline, self.resizes, self.scaled_to = offline, resizes, scaled_to
         self.claims = {f"data-shop-{i}": claim("5Gi") for i in range(2)}
-        self.pods: dict[str, dict[str, Any] | None] = {f"shop-{i}": pod(f"u{i}") for i in range(2)}
+        self.pods: dict[str, dict[str, Any] | None] = {
+            f"shop-{i}": pod(f"u{i}") for i in range(scaled_to)
+        }
         self.events: list[str] = []
         self.generation = 0
 
@@ -84,14 +86,14 @@ def run(cluster: Cluster, timeout: float = 60) -> dict[str, list[str]]:
 
 def test_claims_that_grow_online_are_awaited_and_no_pod_restarts() -> None:
     cluster = Cluster(offline=False)
-    assert run(cluster) == {"restarted": []}
+    assert run(cluster) == {"restarted": [], "unmounted": []}
     assert cluster.events == []
     assert all(c["status"]["capacity"]["storage"] == "10Gi" for c in cluster.claims.values())
 
 
 def test_offline_volumes_restart_their_pods_one_at_a_time_highest_ordinal_first() -> None:
     cluster = Cluster(offline=True)
-    assert run(cluster) == {"restarted": ["shop-1", "shop-0"]}
+    assert run(cluster) == {"restarted": ["shop-1", "shop-0"], "unmounted": []}
     assert cluster.events == ["delete shop-1", "started shop-1", "delete shop-0", "started shop-0"]
 
 
@@ -101,3 +103,9 @@ def test_a_claim_that_never_grows_fails_with_what_it_reports() -> None:
     message = str(raised.value)
     assert "the volumes expanded by their resizer: not within 5 s" in message
     assert "claim data-shop-0 reports 5Gi" in message
+
+
+def test_a_pending_claim_without_a_pod_is_left_to_grow_when_one_mounts_it() -> None:
+    cluster = Cluster(offline=True, scaled_to=1)  # nothing mounts data-shop-1 now
+    assert run(cluster) == {"restarted": ["shop-0"], "unmounted": ["data-shop-1"]}
+    assert cluster.events == ["delete shop-0", "started shop-0"]
