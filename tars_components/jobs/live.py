@@ -25,7 +25,14 @@ from ..expansion.tapp import TAPP_API_VERSION
 from ..kubeapi import ApiClient, connection, read_objects, resource_path
 from ..loading.document_set import DocumentSet
 from ..models.live import HPA_API_VERSION, STORAGE_CLASS_API_VERSION, LiveState
-from ..models.managed_fields import Handover, client_side_managers, handover, only_ours, owners
+from ..models.managed_fields import (
+    Handover,
+    all_entries,
+    client_side_managers,
+    handover,
+    only_ours,
+    owners,
+)
 from ..models.ownership import PATCH_FORCE_ANNOTATION, FieldOwnership, Ownership, dotted
 from ..settings.options import Mode, Options, Workload
 from ..stages import workload_kind
@@ -175,7 +182,8 @@ def plan_handover(
     for key, obj in _server_objects(objects, keys):
         found = live.get(str(obj.get("kind")), *key)
         if found is not None and (
-            client_side_managers(found) or any(m == manager for m in owners(found, ()))
+            client_side_managers(found)
+            or any(e.get("manager") == manager for e in all_entries(found))
         ):
             stable.add(key)
     handovers: list[Handover] = []
