@@ -294,6 +294,14 @@ def deploy_clusters(
     install_framework(config, settings, {name: c.provider for name, c in built.items()})
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("clusters", {name: c.cluster.api_server for name, c in built.items()})
+    pulumi.export("waves", [[c.name for c in wave] for wave in inventory.waves()])
+    pulumi.export(  # each cluster's servers' pods as their workloads report them once applied
+        "progress",
+        {
+            name: {key: s.pods for key, s in c.components.servers.items() if s.pods is not None}
+            for name, c in built.items()
+        },
+    )
     pulumi.export("objects", {name: c.components.objects() for name, c in built.items()})
     if settings.render_dir:
         pulumi.export("renderDir", settings.render_dir)

@@ -203,6 +203,9 @@ class TServer(pulumi.ComponentResource):
         step, partition, instances and ordinals per release, the gate, and once applied the
         live ``updated``/``ready``/``current`` pods (apps/v1 StatefulSet); None without a
         Rollout."""
+        self.pods: pulumi.Output[dict[str, int] | None] | None = None
+        """Once applied, the ``replicas``/``updated``/``ready``/``current`` pods of its apps/v1
+        StatefulSet (expand mode), as its status reports them; None for other workloads."""
         if prepared is not None:
             # As the model holds it (defaults and aliases as parsed), placed Outputs kept.
             raw = prepared.document.to_dict()
@@ -272,6 +275,9 @@ class TServer(pulumi.ComponentResource):
             )
         target = objects[0] if options.mode == Mode.CRD else _workload(objects)
         self._set_scale_target(target)
+        statefulset = self.resources.get("StatefulSet")
+        if isinstance(statefulset, k8s.apps.v1.StatefulSet):
+            self.pods = statefulset.status.apply(_live_counts)
         if prepared.step is not None:
             self._rollout_status(name, prepared, options)
         self.object_name = known(document.object_name)

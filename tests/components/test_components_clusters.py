@@ -187,3 +187,11 @@ def test_install_framework_installs_it_on_every_cluster_with_its_own_nodes(
             r.inputs["metadata"]["name"] for r in children if r.type.endswith(":NodePatch")
         )
         assert labelled == (["sh-node-1"] if cluster == "sh" else ["bj-node-1", "bj-node-2"])
+
+
+def test_the_waves_and_each_clusters_pods_are_stack_outputs(recording: Recording) -> None:
+    assert recording.outputs["waves"] == [["sh"], ["bj"]]
+    progress = recording.outputs["progress"]
+    assert sorted(progress) == ["bj", "sh"]
+    # under mocks nothing reports a status yet: the servers are listed, their counts unknown
+    assert progress["sh"] and all(v is None for v in progress["sh"].values())

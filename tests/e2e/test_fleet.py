@@ -2,8 +2,8 @@
 ``a``, ``b``, ``c`` listed in ``tars:clusters`` with their kubeconfigs as Pulumi secrets, in
 waves 0, 1 and 2, ``b`` at 3 replicas by a ClusterOverride. ``pulumi up`` applies every
 cluster with its own provider, wave after wave (a wave's objects are created once the wave
-before it is applied and Ready), and ``diff --live-from`` on one cluster sees a change made
-there with kubectl."""
+before it is applied and Ready), its outputs give the waves and each cluster's pods, and
+``diff --live-from`` on one cluster sees a change made there with kubectl."""
 
 from __future__ import annotations
 
@@ -111,6 +111,12 @@ def test_up_applies_each_cluster_in_its_wave_with_its_overrides(
         pulumi("stack", "output", "--json", "--stack", STACK, cwd=project).ok().stdout
     )
     assert sorted(outputs["clusters"]) == sorted(MEMBERS)
+    assert outputs["waves"] == [["a"], ["b"], ["c"]]
+    ready = {
+        m: {k.rsplit("/", 1)[-1]: v["ready"] for k, v in servers.items()}
+        for m, servers in outputs["progress"].items()
+    }
+    assert ready == {"a": {NAME: 2}, "b": {NAME: 3}, "c": {NAME: 2}}, outputs["progress"]
     # an unchanged fleet previews as nothing to do
     pulumi("preview", "--expect-no-changes", "--stack", STACK, cwd=project).ok()
 
