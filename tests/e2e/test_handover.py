@@ -31,14 +31,8 @@ def project(
 ) -> Iterator[Path]:
     """A crd-mode stack of one TServer (4 replicas) in a namespace of its own, not up yet."""
     dest = tmp_path_factory.mktemp("handover") / "tars"
-    project = e2e.stack_project(dest, venv, pulumi, STACK, NAMESPACE, "crd")
-    e2e.install_crds(cluster, venv, project)
-    cluster.kubectl("create", "namespace", NAMESPACE)
-    e2e.write_documents(project, STACK, NAMESPACE, server())
-    try:
+    with e2e.crd_stack(dest, venv, pulumi, cluster, STACK, NAMESPACE, server()) as project:
         yield project
-    finally:
-        cluster.kubectl("delete", "namespace", NAMESPACE, "--wait=false", check=False)
 
 
 def tserver(cluster: e2e.Cluster) -> dict[str, Any]:

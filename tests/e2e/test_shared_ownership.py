@@ -37,15 +37,9 @@ def project(
 ) -> Iterator[Path]:
     """A crd-mode stack of one TServer in a namespace of its own, up."""
     dest = tmp_path_factory.mktemp("shared") / "tars"
-    project = e2e.stack_project(dest, venv, pulumi, STACK, NAMESPACE, "crd")
-    e2e.install_crds(cluster, venv, project)
-    cluster.kubectl("create", "namespace", NAMESPACE)
-    write(project, server())
-    pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
-    try:
+    with e2e.crd_stack(dest, venv, pulumi, cluster, STACK, NAMESPACE, server()) as project:
+        pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
         yield project
-    finally:
-        cluster.kubectl("delete", "namespace", NAMESPACE, "--wait=false", check=False)
 
 
 def tserver(cluster: e2e.Cluster) -> dict[str, Any]:

@@ -398,6 +398,28 @@ def write_documents(project: Path, stack: str, namespace: str, *documents: dict[
     (project / "stacks" / stack / "stack.yaml").write_text(text, encoding="utf-8")
 
 
+@contextlib.contextmanager
+def crd_stack(
+    dest: Path,
+    venv: Path,
+    pulumi: Pulumi,
+    cluster: Cluster,
+    stack: str,
+    namespace: str,
+    *documents: dict[str, Any],
+) -> Iterator[Path]:
+    """A crd-mode :func:`stack_project` in ``dest`` whose stack holds ``documents`` in a
+    namespace of its own, the TarsK8S CRDs installed; the namespace deleted afterwards."""
+    project = stack_project(dest, venv, pulumi, stack, namespace, "crd")
+    install_crds(cluster, venv, project)
+    cluster.kubectl("create", "namespace", namespace)
+    write_documents(project, stack, namespace, *documents)
+    try:
+        yield project
+    finally:
+        cluster.kubectl("delete", "namespace", namespace, "--wait=false", check=False)
+
+
 def apply_list(cluster: Cluster, objects: list[dict[str, Any]]) -> None:
     """``kubectl apply`` of ``objects`` as one ``kind: List``."""
     items = {"apiVersion": "v1", "kind": "List", "items": objects}
