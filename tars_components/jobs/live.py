@@ -20,7 +20,7 @@ from typing import Any
 from ..diff.live import Conflict, live_diff
 from ..diff.objects import api_group, identity
 from ..expansion.kruise import KRUISE_API_VERSION
-from ..expansion.ownership import owned_paths, server_ownerships
+from ..expansion.ownership import object_key, owned_paths, server_ownerships
 from ..expansion.tapp import TAPP_API_VERSION
 from ..kubeapi import ApiClient, connection, read_objects, resource_path
 from ..loading.document_set import DocumentSet
@@ -161,9 +161,8 @@ def _server_objects(
     objects: Sequence[Mapping[str, Any]], servers: set[tuple[str, str]]
 ) -> Iterator[tuple[tuple[str, str], Mapping[str, Any]]]:
     for obj in objects:
-        meta = obj.get("metadata") or {}
-        key = (str(meta.get("namespace") or ""), str(meta.get("name") or ""))
-        if key in servers and obj.get("kind") not in ("HorizontalPodAutoscaler",):
+        key = object_key(obj)
+        if key in servers:
             yield key, obj
 
 
