@@ -25,7 +25,10 @@ With clusters (``tars:clusters``, or Stellaris Cluster documents in the stack; s
 docs/pulumi/clusters.md) every cluster gets its own Kubernetes provider (credentials from the
 secret ``tars:<credentials key>``; ``tars:renderDir`` writes ``<renderDir>/<cluster>/``) and its
 own components, named ``<cluster>/...``; ``tars:allowApiServerChange`` lists the clusters whose
-credentials may name another API server than the inventory's.
+credentials may name another API server than the inventory's. ``tars:managementCluster`` reads
+the inventory (and the credentials of its ``secretRef`` Secrets) from a Stellaris management
+cluster; ``tars:unavailableClusters`` (``fail`` or ``skip``) decides what happens to a cluster
+that cannot take the change (docs/pulumi/clusters.md, "Unavailable clusters").
 """
 
 from __future__ import annotations
@@ -40,8 +43,10 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from tars_components.components import components_from_stack, config_secrets
+from tars_components.components.kube import object_id
 from tars_components.components.server import field_manager
 from tars_components.jobs.config import StackSettings, effective_ownership, settings_from_config
+from tars_components.jobs.fleet import ManagementRead
 from tars_components.jobs.live import (
     HandoverPlan,
     conflict_message,
@@ -55,8 +60,10 @@ from tars_components.jobs.live import (
 )
 from tars_components.kernel.errors import LoadError, UsageError
 from tars_components.kubeapi import LiveReadError
+from tars_components.models.cluster import Inventory
 from tars_components.models.live import LiveState
 from tars_components.pipeline import Validation, validate
+from tars_components.rules.clusters import TM011, unavailable_violations
 from tars_components.settings.options import with_storage_classes
 
 PROJECT_DIR = Path(__file__).resolve().parent
@@ -88,17 +95,44 @@ def check(
             PROJECT_DIR / previous_dir if previous_dir else None,
             settings.clusters,
             live=live,
-            objects=live is not None,
+            # a skipped cluster's objects are compared with the last update's
+            objects=live is not None or settings.unavailable_clusters == "skip",
+            # an unavailable cluster is reported with the others the deployment finds
+            # (deploy_clusters), under the stack's policy
+            policy="skip",
         )
     except LoadError as exc:
         what = f"{settings.stack_dir} or {previous_dir}" if previous_dir else settings.stack_dir
         fail(f"cannot load {what}", [p.format() for p in exc.problems])
     for warning in result.warnings:
-        pulumi.log.warn(warning.format())
+        if warning.code != TM011.code:
+            pulumi.log.warn(warning.format())
     if not result.ok:
         errors = [v.format() for v in result.errors]
         fail(f"{len(errors)} rule error(s) in {settings.stack_dir}: nothing is applied", errors)
     return result
+
+
+def read_inventory(
+    config: pulumi.Config, settings: StackSettings
+) -> tuple[StackSettings, ManagementRead]:
+    """``tars:managementCluster``: the clusters are its Stellaris Cluster objects (what is wrong
+    with them stops the program, as a Cluster document's mistakes do) and their credentials
+    its ``secretRef`` Secrets (:func:`deploy_clusters`; a Pulumi config secret of the
+    cluster's key wins). Stops when it cannot be read."""
+    from tars_components.jobs.fleet import read_management
+
+    management = settings.management
+    assert management is not None
+    key = management.kubeconfig_key
+    try:
+        found = read_management(management, config.get(key) if key else None)
+    except LiveReadError as exc:
+        fail("the management cluster cannot be read: nothing is applied", [str(exc)])
+    if found.violations:
+        errors = [v.format() for v in found.violations]
+        fail(f"{len(errors)} error(s) in the management cluster's Clusters", errors)
+    return replace(settings, clusters=found.clusters), found
 
 
 def read_cluster(settings: StackSettings, live_checks: bool | None) -> LiveState | None:
@@ -208,6 +242,9 @@ def main() -> None:
         live_checks = config.get_bool("liveChecks")
     except (UsageError, pulumi.ConfigTypeError) as exc:
         fail("invalid tars:* config", [str(exc)])
+    management = ManagementRead()
+    if settings.management is not None:  # tars:managementCluster: the inventory is read there
+        settings, management = read_inventory(config, settings)
     live = read_cluster(settings, live_checks)
     if live is not None:  # the StorageClasses the cluster has decide which claims may grow
         options = with_storage_classes(settings.options, live.storage_classes())
@@ -217,7 +254,7 @@ def main() -> None:
         settings = hand_over(checked, live, settings)
     stack, previous = checked.stack, checked.previous
     if checked.run.targets.per_cluster:
-        deploy_clusters(config, settings, checked, protect, retain_on_delete)
+        deploy_clusters(config, settings, checked, protect, retain_on_delete, management)
         return
 
     provider = k8s.Provider(
@@ -261,26 +298,50 @@ def deploy_clusters(
     checked: Validation,
     protect: bool | None,
     retain_on_delete: bool | None,
+    management: ManagementRead,
 ) -> None:
     """The stack on each cluster of its inventory, every cluster's result checked already
     (:func:`check`, violations naming the cluster): one provider and one set of components
-    per cluster, wave after wave."""
+    per cluster, wave after wave. Before anything is declared, each cluster's credentials
+    (the Pulumi secret of its key, else its management cluster Secret) and its API server are
+    checked: a cluster that cannot take the change stops the program, or under
+    ``tars:unavailableClusters: skip`` is left as it is (TM011)."""
     from tars_components.components.clusters import (
-        cluster_credentials,
+        Skipped,
         clusters_from_stack,
-        credential_problems,
     )
 
     stack, previous, inventory = checked.stack, checked.previous, checked.run.inventory
+    policy = settings.unavailable_clusters
     allowed = [n.strip() for n in (config.get("allowApiServerChange") or "").split(",")]
-    if not settings.render_dir:
-        refused = credential_problems(inventory, config.get, allowed)
-        if refused:
-            fail(f"{len(refused)} cluster(s) refused: nothing is applied", refused)
+    texts, facts = (
+        ({}, {}) if settings.render_dir else cluster_facts(config, inventory, management, allowed)
+    )
+    unavailable = unavailable_violations(inventory, policy, facts)
+    if unavailable and policy == "fail":
+        fail(
+            f"{len(unavailable)} cluster(s) cannot take the change: nothing is applied",
+            [v.format() for v in unavailable],
+        )
+    for violation in unavailable:
+        pulumi.log.warn(violation.format())
+    rendered = {r.name: r.build.objects for r in checked.run.results}
+    skipped = {
+        c.name: Skipped(
+            "; ".join(r for r in (c.unavailable, facts.get(c.name)) if r),
+            tuple(sorted(object_id(o) for o in rendered.get(c.name, []))),
+        )
+        for c in inventory.clusters
+        if not settings.render_dir and (c.unavailable or c.name in facts)
+    }
     built = clusters_from_stack(
         stack,
         inventory,
-        credentials=None if settings.render_dir else cluster_credentials(inventory, config),
+        credentials={
+            c.credentials_key: pulumi.Output.secret(texts[c.name])
+            for c in inventory.clusters
+            if c.credentials_key and c.name in texts
+        },
         options=settings.options,
         opts=pulumi.ResourceOptions(protect=protect, retain_on_delete=retain_on_delete),
         previous=previous,
@@ -290,21 +351,71 @@ def deploy_clusters(
         secrets=config_secrets(stack, config),
         salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
         configured=settings.clusters,
+        skipped=skipped if policy == "skip" else None,
+        skip_unreachable=policy == "skip",
     )
-    install_framework(config, settings, {name: c.provider for name, c in built.items()})
+    providers = {name: c.provider for name, c in built.items() if c.provider is not None}
+    install_framework(config, settings, providers)
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("clusters", {name: c.cluster.api_server for name, c in built.items()})
     pulumi.export("waves", [[c.name for c in wave] for wave in inventory.waves()])
+    pulumi.export("skipped", {name: c.skipped for name, c in built.items() if c.skipped})
     pulumi.export(  # each cluster's servers' pods as their workloads report them once applied
         "progress",
         {
             name: {key: s.pods for key, s in c.components.servers.items() if s.pods is not None}
+            if c.components is not None
+            else {"skipped": c.skipped}
             for name, c in built.items()
         },
     )
-    pulumi.export("objects", {name: c.components.objects() for name, c in built.items()})
+    pulumi.export("objects", {name: c.objects() for name, c in built.items()})
     if settings.render_dir:
         pulumi.export("renderDir", settings.render_dir)
+
+
+def cluster_facts(
+    config: pulumi.Config,
+    inventory: Inventory,
+    management: ManagementRead,
+    allowed: Sequence[str],
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Each cluster's credentials (cluster name to text: the Pulumi secret ``tars:<key>``,
+    else what its management cluster Secret holds) and why a cluster cannot take the change
+    (no credentials, an API server that does not answer them). Credentials that cannot be
+    used (a kubeconfig for another API server, no current context) stop the program: a
+    mistake in the stack's config, not a cluster's state."""
+    from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
+    from tars_components.jobs.fleet import probe, probe_context
+
+    texts: dict[str, str] = {}
+    facts: dict[str, str] = {}
+    refused: list[str] = []
+    for cluster in inventory.clusters:
+        key = cluster.credentials_key
+        text = (config.get(key) if key else None) or management.secrets.get(cluster.name)
+        if text is None and key is None:  # the ambient kubeconfig's context of its name
+            unanswered = probe_context(cluster.name)
+            if unanswered:
+                facts[cluster.name] = unanswered
+            continue
+        if text is None:
+            why = f"no credentials: tars:{key} is not set" if key else "no credentials"
+            more = management.missing.get(cluster.name)
+            facts[cluster.name] = f"{why} and {more}" if more else why
+            continue
+        try:
+            kubeconfig = cluster_kubeconfig(cluster, text, cluster.name in allowed)
+        except CredentialsError as exc:
+            refused.append(str(exc))
+            continue
+        texts[cluster.name] = text
+        unanswered = probe(kubeconfig, cluster.name)
+        if unanswered:
+            facts[cluster.name] = unanswered
+    if refused:
+        fail(f"{len(refused)} cluster(s) refused: nothing is applied", refused)
+    return texts, facts
 
 
 def run_as_a_batch_job() -> None:

@@ -251,6 +251,8 @@ def settings(args: argparse.Namespace) -> StackSettings:
 
     if args.stack:
         found = read_stack_config(args.stack, args.project_dir)
+        if found.management is not None:
+            found = _management_inventory(found)
     else:
         found = StackSettings(stack_dir=args.stack_dir)
     overrides = {
@@ -290,6 +292,30 @@ def settings(args: argparse.Namespace) -> StackSettings:
         if value is not None:
             limits[field] = value
     return replace(found, options=options, limits=replace(found.limits, **limits))
+
+
+def _management_inventory(found: StackSettings) -> StackSettings:
+    """``tars:managementCluster``: the clusters its Stellaris Cluster objects give, read with
+    its kubeconfig context (a kubeconfig kept as a Pulumi secret is the program's to read).
+    :class:`UsageError` when it cannot be read or its Clusters are wrong."""
+    from ..jobs.fleet import read_management
+    from ..kubeapi import LiveReadError
+
+    management = found.management
+    assert management is not None
+    if management.context is None:
+        raise UsageError(
+            f"tars:managementCluster: the kubeconfig tars:{management.kubeconfig_key} is a "
+            "Pulumi secret, read by pulumi preview only; give the management cluster as a "
+            "context (tars:managementCluster: {context: NAME}) to use tars-components"
+        )
+    try:
+        read = read_management(management)
+    except LiveReadError as exc:
+        raise UsageError(f"the management cluster cannot be read: {exc}") from None
+    if read.violations:
+        raise UsageError("\n".join(v.format() for v in read.violations))
+    return replace(found, clusters=read.clusters)
 
 
 def add_cluster_argument(cmd: argparse.ArgumentParser) -> None:

@@ -106,6 +106,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         args.previous or None,
         found.clusters,
         args.cluster or None,
+        policy=found.unavailable_clusters,
     )
     if result.run.targets.per_cluster:
         return report_clusters(found, result, args, out)

@@ -112,11 +112,20 @@ def _kubeconfig(
 
 @dataclass
 class ClusterComponents:
-    """One cluster's provider and components."""
+    """One cluster's provider and components; a skipped cluster has neither until its last
+    update's objects are read (``skipped``: why; ``left``: its objects as declared)."""
 
     cluster: Cluster
-    provider: k8s.Provider
-    components: StackComponents
+    provider: k8s.Provider | None
+    components: StackComponents | None
+    skipped: str | None = None
+    left: pulumi.Output[list[str]] | None = None
+
+    def objects(self) -> pulumi.Output[list[str]]:
+        """Every object of the cluster (``apiVersion/kind:namespace/name``)."""
+        if self.components is not None:
+            return self.components.objects()
+        return self.left if self.left is not None else pulumi.Output.from_input([])
 
 
 def cluster_provider(
@@ -125,12 +134,15 @@ def cluster_provider(
     render_dir: str | None = None,
     allow_server_change: bool = False,
     opts: pulumi.ResourceOptions | None = None,
+    skip_unreachable: bool = True,
 ) -> k8s.Provider:
     """The Kubernetes provider of ``cluster`` (``cluster-<name>``): writing manifests to
     ``<render_dir>/<name>`` when ``render_dir`` is set, else talking to the cluster with the
     kubeconfig of :func:`cluster_kubeconfig` (a secret), or without credentials the context
-    named after the cluster of the ambient kubeconfig. ``skipUpdateUnreachable``: an
-    unreachable cluster's resources are left as they are, the other clusters are updated."""
+    named after the cluster of the ambient kubeconfig. ``skip_unreachable``
+    (``skipUpdateUnreachable``; ``tars:unavailableClusters: skip``): a cluster that stops
+    answering during the update has its resources left as they are and the other clusters
+    are updated; without it, its resources fail and the waves after it are not applied."""
     if render_dir:
         return k8s.Provider(
             f"cluster-{cluster.name}",
@@ -141,7 +153,7 @@ def cluster_provider(
         return k8s.Provider(
             f"cluster-{cluster.name}",
             context=cluster.name,
-            skip_update_unreachable=True,
+            skip_update_unreachable=skip_unreachable,
             opts=opts,
         )
     kubeconfig = pulumi.Output.secret(credentials).apply(
@@ -150,9 +162,37 @@ def cluster_provider(
     return k8s.Provider(
         f"cluster-{cluster.name}",
         kubeconfig=kubeconfig,
-        skip_update_unreachable=True,
+        skip_update_unreachable=skip_unreachable,
         opts=opts,
     )
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A cluster left as it is (``tars:unavailableClusters: skip``): why, the objects this
+    change renders for it (``apiVersion/kind:namespace/name``) and its objects as the last
+    update left them (the stack's own ``objects`` output; None before the first)."""
+
+    reason: str
+    rendered: tuple[str, ...]
+
+
+def _ignore_everything(
+    args: pulumi.ResourceTransformArgs,
+) -> pulumi.ResourceTransformResult:
+    """Every resource of a skipped cluster keeps the inputs of its last update."""
+    return pulumi.ResourceTransformResult(
+        args.props,
+        pulumi.ResourceOptions.merge(args.opts, pulumi.ResourceOptions(ignore_changes=["*"])),
+    )
+
+
+def own_objects() -> pulumi.Output[Mapping[str, Any]]:
+    """The ``objects`` output of this stack's last update (cluster name to its objects), read
+    through a StackReference to the stack itself; empty before the first update."""
+    me = f"{pulumi.get_organization()}/{pulumi.get_project()}/{pulumi.get_stack()}"
+    found = pulumi.StackReference(f"tars-self-{pulumi.get_stack()}", stack_name=me)
+    return found.get_output("objects").apply(lambda v: v if isinstance(v, Mapping) else {})
 
 
 def clusters_from_stack(
@@ -168,44 +208,112 @@ def clusters_from_stack(
     secrets: Mapping[str, pulumi.Input[str]] | None = None,
     salt_key: pulumi.Input[str] | None = None,
     configured: Sequence[Cluster] | None = None,
+    skipped: Mapping[str, Skipped] | None = None,
+    skip_unreachable: bool = True,
 ) -> dict[str, ClusterComponents]:
     """Declare every cluster's provider and components (see the module docstring), by
     cluster name in inventory order. ``credentials`` maps a cluster's ``credentials_key`` to
     its secret value (:func:`cluster_credentials` reads them from the Pulumi config).
     ``previous``: the stack as last deployed; each cluster's previous documents are those
     its inventory gave that cluster (``configured``: the ``tars:clusters`` of the config, by
-    default the inventory's clusters; :func:`tars_components.pipeline.target_stacks`)."""
+    default the inventory's clusters; :func:`tars_components.pipeline.target_stacks`).
+
+    A cluster of ``skipped`` is left as the last update left it (docs/pulumi/clusters.md,
+    "Unavailable clusters"): once this stack's last ``objects`` output is read, its objects
+    are declared again with every change ignored, nothing if it never had any, and the
+    program stops if this change would create or delete an object there; the waves after
+    it do not wait for it. ``skip_unreachable``: see :func:`cluster_provider`."""
     to = Targets(inventory, inventory.clusters, configured=tuple(configured or inventory.clusters))
     documents = {c.name: (own, old) for c, own, old in target_stacks(stack, to, previous) if c}
     found: dict[str, ClusterComponents] = {}
     before: list[pulumi.Resource] = []
+    last: pulumi.Output[Mapping[str, Any]] | None = None
     for wave in inventory.waves():
         this_wave: list[pulumi.Resource] = []
         for cluster in wave:
             own, old = documents[cluster.name]
             key = cluster.credentials_key
-            provider = cluster_provider(
-                cluster,
-                (credentials or {}).get(key) if key else None,
-                render_dir,
-                cluster.name in allow_server_change,
-            )
-            placed = pulumi.ResourceOptions(provider=provider, depends_on=list(before))
-            built = components_from_stack(
-                own,
-                options=options,
-                opts=pulumi.ResourceOptions.merge(opts, placed),
-                previous=old,
-                external_replicas=external_replicas,
-                prefix=f"{cluster.name}/",
-                secrets=secrets,
-                salt_key=salt_key,
-            )
+
+            def declare(
+                placed: pulumi.ResourceOptions,
+                provider_opts: pulumi.ResourceOptions | None = None,
+                cluster: Cluster = cluster,
+                own: DocumentSet = own,
+                old: DocumentSet | None = old,
+                key: str | None = key,
+            ) -> tuple[k8s.Provider, StackComponents]:
+                provider = cluster_provider(
+                    cluster,
+                    (credentials or {}).get(key) if key else None,
+                    render_dir,
+                    cluster.name in allow_server_change,
+                    provider_opts,
+                    skip_unreachable,
+                )
+                built = components_from_stack(
+                    own,
+                    options=options,
+                    opts=pulumi.ResourceOptions.merge(
+                        opts,
+                        pulumi.ResourceOptions.merge(
+                            placed, pulumi.ResourceOptions(provider=provider)
+                        ),
+                    ),
+                    previous=old,
+                    external_replicas=external_replicas,
+                    prefix=f"{cluster.name}/",
+                    secrets=secrets,
+                    salt_key=salt_key,
+                )
+                return provider, built
+
+            skip = (skipped or {}).get(cluster.name)
+            if skip is not None:
+                last = last if last is not None else own_objects()
+                found[cluster.name] = _left_as_it_is(cluster, skip, last, declare)
+                continue
+            provider, built = declare(pulumi.ResourceOptions(depends_on=list(before)))
             found[cluster.name] = ClusterComponents(cluster, provider, built)
             this_wave.extend(built.all())
             this_wave.extend(built.plain.values())
         before = this_wave
     return found
+
+
+def _left_as_it_is(
+    cluster: Cluster,
+    skip: Skipped,
+    last: pulumi.Output[Mapping[str, Any]],
+    declare: Callable[
+        [pulumi.ResourceOptions, pulumi.ResourceOptions | None],
+        tuple[k8s.Provider, StackComponents],
+    ],
+) -> ClusterComponents:
+    """A skipped cluster: once the last update's objects are known, its objects declared
+    again with every change ignored (its provider's too: missing or rotated credentials keep
+    the last ones), nothing when it has none, a stop when this change creates or deletes
+    one there (:func:`tars_components.jobs.fleet.skip_problems`)."""
+    from ..jobs.fleet import skip_problems
+
+    def after(objects: Mapping[str, Any]) -> Any:
+        deployed = objects.get(cluster.name)
+        had = [str(o) for o in deployed] if isinstance(deployed, list) else []
+        problems = skip_problems(cluster.name, skip.reason, skip.rendered, had)
+        if problems:
+            for problem in problems:
+                pulumi.log.error(problem)
+            raise pulumi.RunError(f"cluster {cluster.name} cannot be skipped: nothing is applied")
+        if not had:
+            pulumi.log.warn(
+                f"cluster {cluster.name} is skipped ({skip.reason}): the stack never applied it, "
+                "so it is left out until it is available"
+            )
+            return []
+        ignored = pulumi.ResourceOptions(ignore_changes=["*"])
+        _, built = declare(pulumi.ResourceOptions(transforms=[_ignore_everything]), ignored)
+        return built.objects()
+
+    return ClusterComponents(cluster, None, None, skip.reason, last.apply(after))
 
 
 def credential_problems(

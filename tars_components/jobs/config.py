@@ -16,9 +16,9 @@ from ..fileio.files import UnreadableFile, read_text
 from ..kernel.errors import UsageError
 from ..kernel.limits import LIMIT_NAMES, MAX_DEPTH_CEILING, Limits, parse_size
 from ..kernel.yaml_reader import YamlLimitError, describe_yaml_error, load_documents
-from ..loading.clusters import clusters_from_config
+from ..loading.clusters import clusters_from_config, management_from_config, unavailable_policy
 from ..models import API_VERSIONS, V1BETA3
-from ..models.cluster import Cluster
+from ..models.cluster import Cluster, ManagementCluster
 from ..models.ownership import FieldOwnership, Ownership
 from ..settings.options import (
     DEFAULT_LOCAL_VOLUME_STORAGE_CLASS,
@@ -67,6 +67,12 @@ class StackSettings:
     clusters: tuple[Cluster, ...] = ()
     """``tars:clusters``: the clusters of the environment (docs/concepts/clusters.md); empty
     for one cluster."""
+    management: ManagementCluster | None = None
+    """``tars:managementCluster``: the cluster whose Stellaris Cluster objects are the
+    inventory (docs/concepts/clusters.md)."""
+    unavailable_clusters: str = "fail"
+    """``tars:unavailableClusters``: ``fail`` or ``skip`` a cluster that cannot take the
+    change."""
 
 
 def settings_from_config(
@@ -138,6 +144,12 @@ def settings_from_config(
         field: limit_value(field, lookup(LIMIT_NAMES[field][1].split(":", 1)[1]), config=True)
         for field in LIMIT_NAMES
     }
+    clusters = clusters_from_config(lookup("clusters"))
+    management = management_from_config(lookup("managementCluster"))
+    if clusters and management is not None:
+        raise UsageError(
+            "tars:clusters and tars:managementCluster both give the clusters: keep one"
+        )
     return StackSettings(
         stack_dir=text("stackDir", f"stacks/{env}") or f"stacks/{env}",
         options=options,
@@ -145,7 +157,9 @@ def settings_from_config(
         kube_context=text("kubeContext"),
         external_replicas=flag("externalReplicas", False),
         limits=Limits(**{k: v for k, v in limits.items() if v is not None}),
-        clusters=clusters_from_config(lookup("clusters")),
+        clusters=clusters,
+        management=management,
+        unavailable_clusters=unavailable_policy(lookup("unavailableClusters")),
     )
 
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from .client import ApiClient, read_objects, resource_path
 from .errors import LiveReadError
-from .kubeconfig import Connection, connection
+from .kubeconfig import Connection, connection, connection_from_text
 
 __all__ = [
     "ApiClient",
     "Connection",
     "LiveReadError",
     "connection",
+    "connection_from_text",
     "read_objects",
     "resource_path",
 ]

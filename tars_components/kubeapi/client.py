@@ -70,8 +70,9 @@ class ApiClient:
     """Requests to one API server (:class:`Connection`): reads, the hand-over's JSON patch
     and a pod's restart."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, timeout: float = TIMEOUT) -> None:
         self.conn = conn
+        self.timeout = timeout
         context = ssl.create_default_context(cadata=conn.ca_pem) if conn.ca_pem else None
         if context is None:
             context = ssl.create_default_context()
@@ -119,7 +120,7 @@ class ApiClient:
         if self.conn.token:
             request.add_header("Authorization", f"Bearer {self.conn.token}")
         try:
-            with self._opener.open(request, timeout=TIMEOUT) as response:
+            with self._opener.open(request, timeout=self.timeout) as response:
                 found: dict[str, Any] = json.loads(response.read())
                 return found
         except urllib.error.HTTPError as exc:
@@ -136,15 +137,22 @@ class ApiClient:
                 f"cannot read {self.conn.server} (context {self.conn.context}): {why}"
             ) from None
 
-    def list(self, api_version: str, kind: str, namespace: str | None) -> list[dict[str, Any]]:
-        """Every object of ``kind`` in ``namespace`` (None: cluster-scoped or all), each with
-        its ``apiVersion`` and ``kind`` (a list's items carry neither); none when the server
-        does not serve the kind."""
+    def list(
+        self,
+        api_version: str,
+        kind: str,
+        namespace: str | None,
+        label_selector: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Every object of ``kind`` in ``namespace`` (None: cluster-scoped or all) that
+        ``label_selector`` selects (None: all), each with its ``apiVersion`` and ``kind`` (a
+        list's items carry neither); none when the server does not serve the kind."""
         items: list[dict[str, Any]] = []
         token = ""
         base = resource_path(api_version, kind, namespace)
+        selector = {"labelSelector": label_selector} if label_selector else {}
         while True:
-            query = {"limit": str(PAGE)} | ({"continue": token} if token else {})
+            query = {"limit": str(PAGE)} | selector | ({"continue": token} if token else {})
             page = self.get(f"{base}?{urllib.parse.urlencode(query)}")
             if page is None:
                 return items

@@ -14,6 +14,7 @@ import base64
 import json
 import os
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,4 +176,18 @@ def connection(
     )
 
 
-__all__ = ["Connection", "connection", "kubeconfig_paths"]
+def connection_from_text(text: str, label: str) -> Connection:
+    """The connection of the current context of a kubeconfig given as text (a Pulumi
+    secret: a cluster's credentials, the management cluster's kubeconfig), named ``label`` in
+    errors, which never quote it. Raises :class:`LiveReadError`."""
+    with tempfile.TemporaryDirectory(prefix="tars-kubeconfig-") as tmp:
+        path = Path(tmp) / "kubeconfig"
+        path.touch(mode=0o600)
+        path.write_text(text, encoding="utf-8")
+        try:
+            return connection(None, paths=[path])
+        except LiveReadError as exc:
+            raise LiveReadError(str(exc).replace(f"kubeconfig {path}", label)) from None
+
+
+__all__ = ["Connection", "connection", "connection_from_text", "kubeconfig_paths"]

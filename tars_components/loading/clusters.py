@@ -19,10 +19,11 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..kernel.errors import UsageError, Violation
+from ..kernel.paths import Source
 from ..kernel.registry import ERROR, rule
 from ..models.cluster import (
     CLUSTER_KIND,
@@ -35,12 +36,16 @@ from ..models.cluster import (
     OVERRIDE_KINDS,
     SELECTOR_OPERATORS,
     STELLARIS_API_VERSION,
+    UNAVAILABLE_POLICIES,
     WAVE_ANNOTATION,
     Cluster,
+    ManagementCluster,
     Override,
     Requirement,
+    SecretReference,
     Target,
 )
+from ..models.credential import P_CONFIG_KEY
 from ..models.names import is_dns_label
 from .document_set import DocumentSet, KubeObject
 
@@ -115,6 +120,7 @@ def cluster_document(obj: KubeObject) -> tuple[Cluster | None, list[Violation]]:
     ref = spec.get("secretRef")
     ref_type = "kubeconfig"
     ref_name: str | None = None
+    secret_ref: SecretReference | None = None
     if not isinstance(ref, Mapping):
         found.append(TM001.at(obj, "spec.secretRef", "a Cluster needs spec.secretRef"))
     else:
@@ -138,6 +144,9 @@ def cluster_document(obj: KubeObject) -> tuple[Cluster | None, list[Violation]]:
             )
         ref_type = str(ref.get("type") or "kubeconfig")
         ref_name = ref.get("name") if isinstance(ref.get("name"), str) else None
+        secret_ref = SecretReference(
+            str(ref.get("namespace")), str(ref.get("name")), str(ref.get("field"))
+        )
     meta = body.get("metadata") or {}
     annotations = meta.get("annotations") or {}
     labels = meta.get("labels") or {}
@@ -164,8 +173,106 @@ def cluster_document(obj: KubeObject) -> tuple[Cluster | None, list[Violation]]:
         labels=_label_pairs(labels),
         wave=wave or 0,
         source=obj.source,
+        secret_ref=secret_ref,
+        unavailable=cluster_status_problem(body.get("status")),
     )
     return cluster, []
+
+
+UNAVAILABLE_STATUSES = ("offline", "initializing")
+"""The Stellaris ``status.status`` values of a cluster that cannot take a change."""
+
+
+def cluster_status_problem(status: Any) -> str | None:
+    """Why a Stellaris Cluster's ``status`` says the cluster cannot take a change (None when
+    it does not): ``healthy: false``, ``status`` offline or initializing, and the reason and
+    message of each condition (Stellaris writes one, such as ``KubernetesUnavailable`` /
+    ``ApiserverIsDown``, only while something is wrong). No status: nothing is known against
+    the cluster (a document kept by hand)."""
+    if not isinstance(status, Mapping):
+        return None
+    found: list[str] = []
+    if status.get("healthy") is False or str(status.get("healthy")).lower() == "false":
+        found.append("status.healthy is false")
+    state = status.get("status")
+    if isinstance(state, str) and state.lower() in UNAVAILABLE_STATUSES:
+        found.append(f"status.status is {state}")
+    conditions = status.get("conditions")
+    for item in conditions if isinstance(conditions, list) else []:
+        if not isinstance(item, Mapping):
+            continue
+        what = "/".join(str(item[k]) for k in ("type", "reason") if item.get(k))
+        message = item.get("message")
+        if what or message:
+            found.append(f"{what or 'condition'}" + (f": {message}" if message else ""))
+    return "; ".join(found) or None
+
+
+def management_clusters(
+    items: Sequence[Mapping[str, Any]], where: str
+) -> tuple[tuple[Cluster, ...], list[Violation]]:
+    """The inventory read from a management cluster: its Stellaris ``Cluster`` objects
+    (``items``, in the server's order, by name), read as the same documents in a stack are
+    (TM001-TM003, each located at ``where``: the management cluster and the object)."""
+    clusters: list[Cluster] = []
+    found: list[Violation] = []
+    for index, item in enumerate(items):
+        obj = KubeObject(item, Source(f"{where}: Cluster/{_name_of(item)}", index))
+        cluster, problems = cluster_document(obj)
+        found.extend(problems)
+        if cluster is not None:
+            clusters.append(cluster)
+    return tuple(clusters), found
+
+
+_MANAGEMENT_KEYS = ("context", "kubeconfig", "labelSelector")
+
+
+def management_from_config(value: Any) -> ManagementCluster | None:
+    """``tars:managementCluster``: a context name, or a mapping (or its JSON text) with
+    ``context`` or ``kubeconfig`` (the Pulumi secret config key of the management cluster's
+    kubeconfig) and an optional ``labelSelector``. Raises :class:`UsageError` naming the key
+    and the field."""
+    where = "tars:managementCluster"
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.startswith("{"):
+            return ManagementCluster(context=text)
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise UsageError(f"{where}: not valid JSON") from None
+    if not isinstance(value, Mapping):
+        raise UsageError(f"{where}: a context name or {{context | kubeconfig, labelSelector}}")
+    unknown = sorted(str(k) for k in value if k not in _MANAGEMENT_KEYS)
+    if unknown:
+        raise UsageError(
+            f"{where}.{unknown[0]}: unknown field (expected {', '.join(_MANAGEMENT_KEYS)})"
+        )
+    for key in _MANAGEMENT_KEYS:
+        if key in value and (not isinstance(value[key], str) or not value[key].strip()):
+            raise UsageError(f"{where}.{key}: must be a non-empty string")
+    context, kubeconfig = value.get("context"), value.get("kubeconfig")
+    if (context is None) == (kubeconfig is None):
+        raise UsageError(f"{where}: give context or kubeconfig (one of them)")
+    if kubeconfig is not None and not re.match(P_CONFIG_KEY, kubeconfig):
+        raise UsageError(f"{where}.kubeconfig: a config key, got {_shown(kubeconfig)}")
+    return ManagementCluster(context, kubeconfig, value.get("labelSelector"))
+
+
+def unavailable_policy(value: Any) -> str:
+    """``tars:unavailableClusters``: ``fail`` (the default) or ``skip``."""
+    text = "fail" if value is None or value == "" else str(value).strip()
+    if text not in UNAVAILABLE_POLICIES:
+        raise UsageError(f"tars:unavailableClusters must be fail or skip, got {text!r}")
+    return text
+
+
+def _name_of(item: Mapping[str, Any]) -> str:
+    meta = item.get("metadata")
+    return str(meta.get("name", "")) if isinstance(meta, Mapping) else ""
 
 
 TM004 = rule(

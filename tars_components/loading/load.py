@@ -31,6 +31,7 @@ from ..models import (
     Document,
     Source,
 )
+from ..models.cluster import CLUSTER_KIND, STELLARIS_API_VERSION
 from ..models.product import ROLLOUT_KIND
 from .document_set import DocumentSet, KubeObject, Rejected
 from .documents import build_document, identify, identity_of, route, skipped
@@ -42,6 +43,9 @@ from .tdeploy import Requests, is_request
 
 if TYPE_CHECKING:
     from ..settings.options import ReleaseTag
+
+
+STELLARIS_CLUSTER = (STELLARIS_API_VERSION, CLUSTER_KIND)
 
 
 def load_stack(
@@ -130,7 +134,8 @@ def load_texts(
                     line = source.line() or index.document_line(position)
                     problems.append(LoadProblem(file, line, problem))
                     continue
-                if live_fields(raw):
+                inventory = (raw.get("apiVersion"), raw.get("kind")) == STELLARIS_CLUSTER
+                if live_fields(raw) and not inventory:
                     live += 1
                 if values is None and raw.get("apiVersion") == V1BETA2 and raw.get("kind") in KINDS:
                     deprecated.append(source)
@@ -140,6 +145,8 @@ def load_texts(
                     continue
                 if where == "pass":
                     body = clean_plain(raw, stack_namespace)
+                    if inventory and "status" in raw:  # a cluster's health (TM011)
+                        body["status"] = raw["status"]
                     objects.append(KubeObject(body, source))
                     if cleaned is not None:
                         cleaned.append(body)

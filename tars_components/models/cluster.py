@@ -25,6 +25,10 @@ CREDENTIALS_ANNOTATION = "tars-components.io/credentials"
 """Annotation of a Stellaris Cluster: the Pulumi secret config key of its credentials (default:
 ``spec.secretRef.name``)."""
 CREDENTIAL_TYPES = ("kubeconfig", "token")
+UNAVAILABLE_POLICIES = ("fail", "skip")
+"""``tars:unavailableClusters``: what a preview does with a cluster that cannot take the
+change (its status says so, its API server does not answer, its credentials are missing):
+stop (``fail``, the default) or leave it as it is with a warning (``skip``)."""
 FIELD_OVERRIDES = ("replicas", "release", "env", "resources", "nodeSelector")
 """The TServer fields an override sets (``spec.k8s.*``, ``spec.release``)."""
 CONTENT_OVERRIDES = ("configContent", "data", "stringData")
@@ -114,11 +118,23 @@ class Override:
 
 
 @dataclass(frozen=True)
+class SecretReference:
+    """A Stellaris Cluster's ``spec.secretRef``: the Secret of the management cluster that
+    holds its credentials (``namespace``/``name``) and the key of its data (``field``)."""
+
+    namespace: str
+    name: str
+    field: str
+
+
+@dataclass(frozen=True)
 class Cluster:
     """One cluster of the inventory: its name (the output directory, part of resource
     names), API server, the Pulumi secret config key of its credentials and their type
     (``kubeconfig`` or ``token``), labels, wave, and the overrides of its ``tars:clusters``
-    entry."""
+    entry. A Stellaris Cluster also gives the Secret of its credentials in the management
+    cluster (``secret_ref``) and, when its ``status`` says it is not available, why
+    (``unavailable``)."""
 
     name: str
     api_server: str | None = None
@@ -128,6 +144,27 @@ class Cluster:
     wave: int = 0
     source: Source | None = None
     overrides: tuple[Override, ...] = ()
+    secret_ref: SecretReference | None = None
+    unavailable: str | None = None
+
+
+@dataclass(frozen=True)
+class ManagementCluster:
+    """``tars:managementCluster``: the cluster whose Stellaris ``Cluster`` objects are the
+    inventory and whose Secrets hold the clusters' credentials, reached through a context of
+    the kubeconfig (``context``) or a kubeconfig kept as the Pulumi secret
+    ``tars:<kubeconfig_key>``; ``label_selector`` (a Kubernetes label selector) picks this
+    environment's clusters when one management cluster serves several."""
+
+    context: str | None = None
+    kubeconfig_key: str | None = None
+    label_selector: str | None = None
+
+    @property
+    def described(self) -> str:
+        """How it is named in messages: ``management cluster (context mgmt)``."""
+        how = f"context {self.context}" if self.context else f"tars:{self.kubeconfig_key}"
+        return f"management cluster ({how})"
 
 
 @dataclass(frozen=True)

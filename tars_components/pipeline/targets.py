@@ -83,14 +83,20 @@ ONE_CLUSTER = Targets()
 
 
 def targets(
-    stack: DocumentSet, configured: Sequence[Cluster] = (), only: str | None = None
+    stack: DocumentSet,
+    configured: Sequence[Cluster] = (),
+    only: str | None = None,
+    policy: str = "skip",
 ) -> Targets:
     """The targets of ``stack``: its inventory (``configured``, the ``tars:clusters`` of its
     config, and its Stellaris Cluster and ClusterOverride documents) and every cluster of it,
-    or the one ``only`` names (:meth:`Targets.choose`)."""
+    or the one ``only`` names (:meth:`Targets.choose`); ``policy``
+    (``tars:unavailableClusters``) makes TM011 an error or a warning: a warning by default,
+    since only the checks that gate a deployment (``validate``, the program) refuse an
+    unavailable cluster."""
     if not (configured or has_cluster_documents(stack)):
         return ONE_CLUSTER.choose(only)
-    inventory, found = stack_inventory(stack, configured)
+    inventory, found = stack_inventory(stack, configured, policy)
     chosen = () if has_errors(found) else inventory.clusters
     to = Targets(inventory, tuple(chosen), tuple(sorted_violations(found)), tuple(configured))
     return to.choose(only)
@@ -281,11 +287,13 @@ def validate(
     only: str | None = None,
     live: LiveState | None = None,
     objects: bool = False,
+    policy: str = "fail",
 ) -> Validation:
     """The ``validate`` job (and the Pulumi program's check): load ``stack_dir`` (and
     ``previous_dir``, the version it replaces) in ``options.namespace``, then :func:`run`
     for its targets (``configured``: the ``tars:clusters`` of its config; ``only``: one
-    cluster's name), with their objects only when ``objects`` asks. ``live``: the stack's
+    cluster's name; ``policy``: ``tars:unavailableClusters``), with their objects only when
+    ``objects`` asks. ``live``: the stack's
     one cluster as read at preview (docs/concepts/live.md): the replicas that run
     (:func:`~tars_components.stages.with_running`) in the stack, TO003, and without
     ``previous_dir`` the previous version as the cluster runs it
@@ -296,7 +304,7 @@ def validate(
     stacks = load_stacks(directories, options.namespace, limits, options.release)
     stack = stacks[0]
     previous = stacks[1] if previous_dir is not None else None
-    to = targets(stack, configured, only)
+    to = targets(stack, configured, only, policy)
     found: list[Violation] = []
     if live is not None and to.inventory is None:
         kind = workload_kind(options)

@@ -9,12 +9,15 @@ applying the overrides is :mod:`tars_components.jobs.multicluster`.
 * TM009 (warning): a replicas override outside the TServer's ``tars.io/MinReplicas`` and
   ``tars.io/MaxReplicas`` is clamped by the webhook;
 * TM010: the Karmada hand-over refuses a Secret whose data differs per cluster (an
-  OverridePolicy would hold its values in plain text).
+  OverridePolicy would hold its values in plain text);
+* TM011: a cluster that cannot take the change (its Stellaris status, an API server that does
+  not answer, missing credentials) stops the preview, or is skipped with a warning under
+  ``tars:unavailableClusters: skip``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..kernel.deprecation import moved_attributes
@@ -65,12 +68,14 @@ TM008 = rule(
 
 
 def stack_inventory(
-    stack: DocumentSet, configured: Sequence[Cluster] = ()
+    stack: DocumentSet, configured: Sequence[Cluster] = (), policy: str = "fail"
 ) -> tuple[Inventory, list[Violation]]:
     """The inventory of a loaded stack: its Stellaris Cluster documents, or ``configured``
-    (``tars:clusters``), with every override (ClusterOverride documents, then the entries'
-    own); and the TM violations found. No clusters and no ClusterOverride: an empty
-    inventory, no violation (a stack for one cluster, as without this feature)."""
+    (``tars:clusters``, or the management cluster's Cluster objects), with every override
+    (ClusterOverride documents, then the entries' own); and the TM violations found, TM011
+    for a cluster whose status says it cannot take the change under ``policy``
+    (``tars:unavailableClusters``). No clusters and no ClusterOverride: an empty inventory, no
+    violation (a stack for one cluster, as without this feature)."""
     found: list[Violation] = []
     clusters: list[Cluster] = []
     documents: list[Override] = []
@@ -86,8 +91,9 @@ def stack_inventory(
                 TM007.at(
                     obj,
                     "metadata.name",
-                    "the stack config already lists its clusters (tars:clusters): remove "
-                    "either the Cluster documents or tars:clusters",
+                    "the stack config already gives its clusters (tars:clusters or "
+                    "tars:managementCluster): remove either the Cluster documents or that "
+                    "setting",
                 )
             )
             continue
@@ -157,7 +163,8 @@ def stack_inventory(
         for i, o in enumerate(c.overrides)
     ]
     ordered = sorted([*documents, *entries], key=lambda o: (o.level, o.order))
-    return Inventory(tuple(clusters), tuple(ordered)), found
+    inventory = Inventory(tuple(clusters), tuple(ordered))
+    return inventory, [*found, *unavailable_violations(inventory, policy)]
 
 
 def _matches_any(target: Target, stack: DocumentSet) -> bool:
@@ -239,6 +246,57 @@ def karmada_secret(
                 "providers",
                 file=source.file if source else None,
                 line=source.line(where) if source else None,
+            )
+        )
+    return found
+
+
+TM011 = rule(
+    "TM011",
+    ERROR,
+    CLUSTER_KIND,
+    "every cluster of the inventory can take the change: its Stellaris status is healthy and "
+    "online, its API server answers, its credentials are found (a warning, the cluster "
+    "skipped, under tars:unavailableClusters: skip)",
+    origin="seed",
+    also_warning=True,
+)
+
+
+def unavailable_violations(
+    inventory: Inventory,
+    policy: str,
+    facts: Mapping[str, str] | None = None,
+) -> list[Violation]:
+    """TM011 for each cluster of ``inventory`` that cannot take the change: what its status
+    says (:attr:`Cluster.unavailable`) and
+    what the deployment found (``facts``: a cluster's name to why, such as an API server
+    that does not answer); errors under ``policy`` ``fail``, warnings under ``skip``."""
+    found: list[Violation] = []
+    for cluster in inventory.clusters:
+        status = cluster.unavailable
+        reasons = [r for r in (status, (facts or {}).get(cluster.name)) if r]
+        if not reasons:
+            continue
+        field = "status" if status else "metadata.name"
+        then = (
+            "skipped: its objects are left as they are (tars:unavailableClusters: skip)"
+            if policy == "skip"
+            else "nothing is applied (tars:unavailableClusters: skip applies the other "
+            "clusters and leaves it as it is)"
+        )
+        source = cluster.source
+        found.append(
+            TM011.violation(
+                kind=CLUSTER_KIND,
+                namespace="",
+                name=cluster.name,
+                field=field,
+                message=f"cluster {cluster.name} cannot take the change "
+                f"({'; '.join(reasons)}): {then}",
+                file=source.file if source else None,
+                line=source.line(field) if source else None,
+                severity=WARNING if policy == "skip" else None,
             )
         )
     return found

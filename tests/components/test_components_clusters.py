@@ -6,8 +6,10 @@ naming another API server than the inventory's refused)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import runpy
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +67,32 @@ def _config(stack_dir: Path, **extra: Any) -> dict[str, Any]:
     }
 
 
+@contextlib.contextmanager
+def answering(*down: str) -> Iterator[list[str]]:
+    """The program's probe of each cluster's API server (no server runs here): every one
+    answers but those named ``down``; yields the clusters probed."""
+    from tars_components.jobs import fleet
+
+    probed: list[str] = []
+
+    def probe(kubeconfig: str, cluster: str) -> str | None:
+        probed.append(cluster)
+        return "its API server does not answer: connection refused" if cluster in down else None
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fleet, "probe", probe)
+        yield probed
+
+
+def run_program(config: dict[str, Any], *down: str, into: Recording | None = None) -> Recording:
+    with answering(*down):
+        return record(lambda: runpy.run_path(PROGRAM), config=config, recording=into)
+
+
 @pytest.fixture(scope="module")
 def recording(tmp_path_factory: pytest.TempPathFactory) -> Recording:
     root = project(tmp_path_factory.mktemp("mc"), BJ_REPLICAS)
-    return record(lambda: runpy.run_path(PROGRAM), config=_config(root / "stacks" / "dev"))
+    return run_program(_config(root / "stacks" / "dev"))
 
 
 def test_one_provider_per_cluster(recording: Recording) -> None:
@@ -76,7 +100,49 @@ def test_one_provider_per_cluster(recording: Recording) -> None:
     assert sorted(p.name for p in providers) == ["cluster-bj", "cluster-sh"]
     for p in providers:
         assert is_secret_value(p.inputs["kubeconfig"])  # the credentials stay a secret
-        assert p.inputs["skipUpdateUnreachable"] in (True, "true")
+        # tars:unavailableClusters: fail (the default): a cluster that stops answering
+        # during the update fails it, and the waves after it are not applied
+        assert p.inputs["skipUpdateUnreachable"] in (False, "false")
+
+
+def test_a_cluster_that_does_not_answer_stops_the_program_before_anything(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path, BJ_REPLICAS)
+    refused = Recording()
+    with pytest.raises(pulumi.RunError, match=r"1 cluster\(s\) cannot take the change"):
+        run_program(_config(root / "stacks" / "dev"), "bj", into=refused)
+    shown = "\n".join(message for _, message in refused.log)
+    assert "TM011" in shown and "cluster bj cannot take the change" in shown
+    assert "does not answer" in shown and "cluster sh cannot" not in shown
+    assert refused.registrations == [] or all(
+        not r.type.startswith("kubernetes:") for r in refused.registrations
+    )
+
+
+def test_a_missing_credential_affects_only_its_cluster_under_skip(tmp_path: Path) -> None:
+    root = project(tmp_path, BJ_REPLICAS)
+    config = _config(root / "stacks" / "dev", **{"tars:unavailableClusters": "skip"})
+    del config["tars:kubeconfig-bj"]
+    done = run_program(config)
+    shown = "\n".join(message for _, message in done.log)
+    assert "TM011" in shown and "no credentials: tars:kubeconfig-bj is not set" in shown
+    # the stack never applied bj (no last objects under mocks): it is left out, sh applied
+    assert "the stack never applied it" in shown
+    kube = {r.name.split("/", 1)[0] for r in done.registrations if r.type.startswith("kubernetes:")}
+    assert kube == {"sh"}
+    assert done.outputs["skipped"] == {"bj": "no credentials: tars:kubeconfig-bj is not set"}
+    providers = done.of_type(PROVIDER)
+    assert [p.inputs["skipUpdateUnreachable"] for p in providers] in ([True], ["true"])
+    assert done.plaintext("t0k3n-value") == []
+
+
+def test_a_missing_credential_stops_the_program_under_fail(tmp_path: Path) -> None:
+    root = project(tmp_path, BJ_REPLICAS)
+    config = _config(root / "stacks" / "dev")
+    del config["tars:kubeconfig-sh"]
+    with pytest.raises(pulumi.RunError, match=r"1 cluster\(s\) cannot take the change"):
+        run_program(config)
 
 
 def test_every_resource_uses_its_cluster_provider(recording: Recording) -> None:
@@ -124,13 +190,13 @@ def test_a_kubeconfig_for_another_api_server_is_refused(tmp_path: Path) -> None:
     )
     refused = Recording()
     with pytest.raises(pulumi.RunError, match=r"1 cluster\(s\) refused: nothing is applied"):
-        record(lambda: runpy.run_path(PROGRAM), config=moved, recording=refused)
+        run_program(moved, into=refused)
     shown = "\n".join(message for _, message in refused.log)
     assert "is not the inventory's https://bj.example.com:6443" in shown
     assert "tars:allowApiServerChange" in shown and "t0k3n-value" not in shown
     assert refused.of_type(PROVIDER) == []
     allowed = {**moved, "tars:allowApiServerChange": "bj"}
-    done = record(lambda: runpy.run_path(PROGRAM), config=allowed)
+    done = run_program(allowed)
     assert len(done.of_type(PROVIDER)) == 2
 
 
@@ -175,7 +241,7 @@ def test_install_framework_installs_it_on_every_cluster_with_its_own_nodes(
     nodes = json.dumps({"sh": "sh-node-1", "bj": "bj-node-1,bj-node-2"})
     extra = {"tars:installFramework": "true", "tars:frameworkNodes": nodes}
     config = _config(root / "stacks" / "dev", **extra)
-    recording = record(lambda: runpy.run_path(PROGRAM), config=config)
+    recording = run_program(config)
     installs = {r.name: r for r in recording.of_type("tars:index:TarsFrameworkInstall")}
     assert sorted(installs) == ["bj/tars-dev-framework", "sh/tars-dev-framework"]
     urns = {p.name.removeprefix("cluster-"): p.urn for p in recording.of_type(PROVIDER)}

@@ -216,7 +216,7 @@ def test_only_a_rule_declared_also_warning_is_ever_reported_as_a_warning() -> No
     from tars_components.kernel.registry import ERROR, WARNING
 
     also = {code for code, r in RULES.items() if r.also_warning}
-    assert also == {"TS014", "TV001"}
+    assert also == {"TS014", "TV001", "TM011"}
     assert all(RULES[code].severity is ERROR for code in also)
     kwargs = {"kind": "TServer", "namespace": "ns", "name": "n", "field": "spec", "message": "m"}
     assert RULES["TS014"].violation(**kwargs, severity=WARNING).severity is WARNING

@@ -152,7 +152,7 @@ def test_rules_cover_every_code_with_a_known_origin() -> None:
     expected |= {f"TR{n:03d}" for n in range(1, 10)} | {f"TA{n:03d}" for n in range(1, 7)}
     expected |= {"TX001", "TX002", "TX003", "TX004", "TX005", "TX006"}
     expected |= {"TH001"} | {f"TD{n:03d}" for n in range(1, 9)}
-    expected |= {f"TM{n:03d}" for n in range(1, 11)}
+    expected |= {f"TM{n:03d}" for n in range(1, 12)}
     expected |= {"TO001", "TO002", "TO003"} | {f"TP{n:03d}" for n in range(1, 25)}
     expected |= {f"TV{n:03d}" for n in range(1, 8)}  # storage changes, all TServer
     assert set(RULES) == expected

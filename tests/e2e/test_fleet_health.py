@@ -1,0 +1,249 @@
+"""An environment whose clusters a management cluster knows (docs/concepts/clusters.md,
+"From a management cluster"; docs/pulumi/clusters.md, "Unavailable clusters"), on three real
+loopback clusters: Stellaris ``Cluster`` objects and their ``secretRef`` Secrets in ``a``
+(the management cluster, a member too), ``pulumi up`` in waves from them; then one cluster's
+Secret removed, one's status unhealthy, one's API server stopped: under
+``tars:unavailableClusters: fail`` the preview stops naming the cluster (TM011), under
+``skip`` the other clusters take the change and the unavailable one is left as it was."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from support.builders.documents import stack_text
+from support.builders.rollouts import base, server
+from support.engines import e2e
+
+pytestmark = pytest.mark.e2e
+
+STACK = "health"
+NAMESPACE = "tars-dev"
+NAME = "shop-orderserver"
+MEMBERS = ("a", "b", "c")
+SECRETS = "stellaris-system"
+
+# Stellaris's Cluster kind as the management cluster serves it (a CRD written for this test:
+# cluster-scoped, any spec and status)
+CLUSTER_CRD: dict[str, Any] = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "clusters.stellaris.harmonycloud.cn"},
+    "spec": {
+        "group": "stellaris.harmonycloud.cn",
+        "scope": "Cluster",
+        "names": {"kind": "Cluster", "plural": "clusters", "singular": "cluster"},
+        "versions": [
+            {
+                "name": "v1alpha1",
+                "served": True,
+                "storage": True,
+                "schema": {
+                    "openAPIV3Schema": {
+                        "type": "object",
+                        "x-kubernetes-preserve-unknown-fields": True,
+                    }
+                },
+            }
+        ],
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def fleet(
+    tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, e2e.Cluster]]:
+    """Three loopback clusters; ``a`` also holds the Stellaris inventory."""
+    root = tmp_path_factory.mktemp("health")
+    e2e.cluster_up(root, MEMBERS, namespaces=(NAMESPACE, SECRETS), nodes=1)
+    try:
+        clusters = {m: e2e.Cluster(root, m, tools["kubectl"]) for m in MEMBERS}
+        management = clusters["a"]
+        management.kubectl("apply", "-f", "-", stdin=json.dumps(CLUSTER_CRD))
+        management.kubectl(
+            "wait", "--for=condition=Established", "crd/clusters.stellaris.harmonycloud.cn"
+        )
+        for wave, (name, cluster) in enumerate(clusters.items()):
+            put_secret(management, name, cluster)
+            management.kubectl("apply", "-f", "-", stdin=json.dumps(stellaris(name, cluster, wave)))
+        yield clusters
+    finally:
+        e2e.cluster_down(root)
+
+
+def api_server(cluster: e2e.Cluster) -> str:
+    config = yaml.safe_load(cluster.kubeconfig.read_text(encoding="utf-8"))
+    return str(config["clusters"][0]["cluster"]["server"])
+
+
+def stellaris(name: str, cluster: e2e.Cluster, wave: int) -> dict[str, Any]:
+    return {
+        "apiVersion": "stellaris.harmonycloud.cn/v1alpha1",
+        "kind": "Cluster",
+        "metadata": {
+            "name": name,
+            "labels": {"env": STACK},
+            "annotations": {"tars-components.io/wave": str(wave)},
+        },
+        "spec": {
+            "apiserver": api_server(cluster),
+            "secretRef": {
+                "type": "kubeconfig",
+                "name": f"cluster-{name}-secret",
+                "namespace": SECRETS,
+                "field": "admin.conf",
+            },
+        },
+        "status": {"healthy": True, "status": "online"},
+    }
+
+
+def put_secret(management: e2e.Cluster, name: str, cluster: e2e.Cluster) -> None:
+    text = cluster.kubeconfig.read_text(encoding="utf-8")
+    secret = {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": f"cluster-{name}-secret", "namespace": SECRETS},
+        "data": {"admin.conf": base64.b64encode(text.encode()).decode()},
+    }
+    management.kubectl("apply", "-f", "-", stdin=json.dumps(secret))
+
+
+@pytest.fixture(scope="module")
+def project(
+    fleet: dict[str, e2e.Cluster],
+    venv: Path,
+    pulumi: e2e.Pulumi,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
+    """The project with a stack whose inventory is the management cluster's (its
+    kubeconfig a Pulumi secret), one TServer at 2 replicas."""
+    dest = tmp_path_factory.mktemp("health-project") / "tars"
+    project = e2e.project_copy(dest, venv)
+    write_stack(project, replicas=2)
+    config = {
+        "config": {
+            "tars:namespace": NAMESPACE,
+            "tars:stackDir": f"stacks/{STACK}",
+            "tars:mode": "expand",
+            "tars:renderDir": "",
+            "tars:managementCluster": {"kubeconfig": "mgmt", "labelSelector": f"env={STACK}"},
+            "tars:unavailableClusters": "fail",
+        }
+    }
+    (project / f"Pulumi.{STACK}.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    pulumi("stack", "init", STACK, cwd=project).ok()
+    text = fleet["a"].kubeconfig.read_text(encoding="utf-8")
+    pulumi("config", "set", "--secret", "mgmt", text, "--stack", STACK, cwd=project).ok()
+    return project
+
+
+def write_stack(project: Path, replicas: int) -> None:
+    stack_dir = project / "stacks" / STACK
+    stack_dir.mkdir(parents=True, exist_ok=True)
+    text = stack_text(*base(), server(replicas=replicas))
+    (stack_dir / "stack.yaml").write_text(text, encoding="utf-8")
+
+
+def policy(pulumi: e2e.Pulumi, project: Path, value: str) -> None:
+    pulumi("config", "set", "tars:unavailableClusters", value, "--stack", STACK, cwd=project).ok()
+
+
+def replicas(fleet: dict[str, e2e.Cluster]) -> dict[str, int]:
+    return {
+        m: c.get("statefulset", NAME, f"--namespace={NAMESPACE}")["spec"]["replicas"]
+        for m, c in fleet.items()
+    }
+
+
+def outputs(pulumi: e2e.Pulumi, project: Path) -> dict[str, Any]:
+    done = pulumi("stack", "output", "--json", "--stack", STACK, cwd=project).ok()
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+def test_the_inventory_and_credentials_come_from_the_management_cluster(
+    project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
+) -> None:
+    up = pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    assert replicas(fleet) == {"a": 2, "b": 2, "c": 2}, up.output
+    found = outputs(pulumi, project)
+    assert found["waves"] == [["a"], ["b"], ["c"]]
+    assert found["skipped"] == {}
+    # the credentials read from the Secrets never reach the state in plain text
+    state = pulumi("stack", "export", "--stack", STACK, cwd=project).ok().stdout
+    token = yaml.safe_load(fleet["b"].kubeconfig.read_text(encoding="utf-8"))
+    secret_bits = [str(v) for u in token["users"] for v in u["user"].values() if isinstance(v, str)]
+    assert secret_bits and not any(bit in state for bit in secret_bits)
+    pulumi("preview", "--expect-no-changes", "--stack", STACK, cwd=project).ok()
+
+
+def test_a_missing_credential_stops_the_preview_or_skips_only_its_cluster(
+    project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
+) -> None:
+    management = fleet["a"]
+    management.kubectl("delete", "secret", "cluster-b-secret", f"--namespace={SECRETS}")
+    try:
+        write_stack(project, replicas=3)
+        refused = pulumi("preview", "--stack", STACK, cwd=project)
+        assert refused.code != 0
+        assert "TM011" in refused.output and "cluster b cannot take the change" in refused.output
+        assert "cluster-b-secret does not exist" in refused.output, refused.output
+        policy(pulumi, project, "skip")
+        preview = pulumi("preview", "--stack", STACK, cwd=project).ok()
+        assert "TM011" in preview.output and "skipped" in preview.output
+        pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+        assert replicas(fleet) == {"a": 3, "b": 2, "c": 3}  # b left as it was
+        assert "cluster-b-secret" in outputs(pulumi, project)["skipped"]["b"]
+    finally:
+        put_secret(management, "b", fleet["b"])
+        policy(pulumi, project, "fail")
+    pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    assert replicas(fleet) == {"a": 3, "b": 3, "c": 3}
+    assert outputs(pulumi, project)["skipped"] == {}
+
+
+def test_an_unhealthy_status_and_a_stopped_api_server_stop_or_skip_their_cluster(
+    project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
+) -> None:
+    management = fleet["a"]
+    down = {
+        "healthy": False,
+        "status": "offline",
+        "conditions": [
+            {
+                "type": "KubernetesUnavailable",
+                "reason": "ApiserverIsDown",
+                "message": "Apiserver cannot provider service in this cluster",
+            }
+        ],
+    }
+    unhealthy = stellaris("b", fleet["b"], 1) | {"status": down}
+    management.kubectl("apply", "-f", "-", stdin=json.dumps(unhealthy))
+    fleet["c"].component("stop", "kube-apiserver")
+    try:
+        write_stack(project, replicas=4)
+        refused = pulumi("preview", "--stack", STACK, cwd=project)
+        assert refused.code != 0
+        assert "KubernetesUnavailable/ApiserverIsDown" in refused.output, refused.output
+        assert "cluster c cannot take the change" in refused.output
+        assert "does not answer" in refused.output
+        policy(pulumi, project, "skip")
+        up = pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+        assert replicas({"a": fleet["a"], "b": fleet["b"]}) == {"a": 4, "b": 3}, up.output
+        skipped = outputs(pulumi, project)["skipped"]
+        assert sorted(skipped) == ["b", "c"], skipped
+        assert "ApiserverIsDown" in skipped["b"] and "does not answer" in skipped["c"]
+    finally:
+        fleet["c"].component("start", "kube-apiserver")
+        management.kubectl("apply", "-f", "-", stdin=json.dumps(stellaris("b", fleet["b"], 1)))
+        policy(pulumi, project, "fail")
+    assert replicas({"c": fleet["c"]}) == {"c": 3}  # c was left as it was
+    pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    assert replicas(fleet) == {"a": 4, "b": 4, "c": 4}
