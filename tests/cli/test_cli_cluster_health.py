@@ -6,26 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.builders.clusters import project, stellaris_cluster
+from support.builders.clusters import UNHEALTHY, project, stellaris_cluster
 from support.builders.documents import stack_text
 from support.engines.cli import run
-
-DOWN = {
-    "healthy": False,
-    "status": "offline",
-    "conditions": [
-        {
-            "type": "KubernetesUnavailable",
-            "reason": "ApiserverIsDown",
-            "message": "Apiserver cannot provider service in this cluster",
-        }
-    ],
-}
 
 
 def _stack(root: Path, policy: str | None) -> Path:
     project(root, stellaris=True)
-    bj = stellaris_cluster("bj", "north", 1) | {"status": DOWN}
+    bj = stellaris_cluster("bj", "north", 1) | {"status": UNHEALTHY}
     sh = stellaris_cluster("sh", "east") | {"status": {"healthy": True, "status": "online"}}
     (root / "stacks" / "dev" / "90-clusters.yaml").write_text(stack_text(sh, bj))
     if policy:

@@ -42,11 +42,6 @@ def fleet(
         e2e.cluster_down(root)
 
 
-def api_server(cluster: e2e.Cluster) -> str:
-    config = yaml.safe_load(cluster.kubeconfig.read_text(encoding="utf-8"))
-    return str(config["clusters"][0]["cluster"]["server"])
-
-
 @pytest.fixture(scope="module")
 def project(
     fleet: dict[str, e2e.Cluster],
@@ -69,7 +64,7 @@ def project(
     ]
     (stack_dir / "stack.yaml").write_text(stack_text(*documents), encoding="utf-8")
     clusters = [
-        {"name": m, "apiServer": api_server(c), "credentials": f"kubeconfig-{m}", "wave": i}
+        {"name": m, "apiServer": c.api_server, "credentials": f"kubeconfig-{m}", "wave": i}
         for i, (m, c) in enumerate(fleet.items())
     ]
     config = {

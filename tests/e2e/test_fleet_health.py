@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
+from support.builders.clusters import UNHEALTHY
 from support.builders.documents import stack_text
 from support.builders.rollouts import base, server
 from support.engines import e2e
@@ -77,11 +78,6 @@ def fleet(
         e2e.cluster_down(root)
 
 
-def api_server(cluster: e2e.Cluster) -> str:
-    config = yaml.safe_load(cluster.kubeconfig.read_text(encoding="utf-8"))
-    return str(config["clusters"][0]["cluster"]["server"])
-
-
 def stellaris(name: str, cluster: e2e.Cluster, wave: int) -> dict[str, Any]:
     return {
         "apiVersion": "stellaris.harmonycloud.cn/v1alpha1",
@@ -92,7 +88,7 @@ def stellaris(name: str, cluster: e2e.Cluster, wave: int) -> dict[str, Any]:
             "annotations": {"tars-components.io/wave": str(wave)},
         },
         "spec": {
-            "apiserver": api_server(cluster),
+            "apiserver": cluster.api_server,
             "secretRef": {
                 "type": "kubeconfig",
                 "name": f"cluster-{name}-secret",
@@ -213,18 +209,7 @@ def test_an_unhealthy_status_and_a_stopped_api_server_stop_or_skip_their_cluster
     project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
 ) -> None:
     management = fleet["a"]
-    down = {
-        "healthy": False,
-        "status": "offline",
-        "conditions": [
-            {
-                "type": "KubernetesUnavailable",
-                "reason": "ApiserverIsDown",
-                "message": "Apiserver cannot provider service in this cluster",
-            }
-        ],
-    }
-    unhealthy = stellaris("b", fleet["b"], 1) | {"status": down}
+    unhealthy = stellaris("b", fleet["b"], 1) | {"status": UNHEALTHY}
     management.kubectl("apply", "-f", "-", stdin=json.dumps(unhealthy))
     fleet["c"].component("stop", "kube-apiserver")
     try:

@@ -57,6 +57,20 @@ def stellaris_cluster(name: str, region: str, wave: int = 0, **spec: Any) -> dic
     }
 
 
+UNHEALTHY = {
+    "healthy": False,
+    "status": "offline",
+    "conditions": [
+        {
+            "type": "KubernetesUnavailable",
+            "reason": "ApiserverIsDown",
+            "message": "Apiserver cannot provider service in this cluster",
+        }
+    ],
+}
+"""A Stellaris Cluster's status while its API server is down, as the seed writes it."""
+
+
 def override(name: str, **spec: Any) -> dict[str, Any]:
     """A ClusterOverride document."""
     return {

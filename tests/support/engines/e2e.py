@@ -74,6 +74,12 @@ class Cluster:
     def kubeconfig(self) -> Path:
         return self.dir / self.name / "kubeconfig"
 
+    @property
+    def api_server(self) -> str:
+        """Its API server's URL, as its kubeconfig gives it."""
+        config = yaml.safe_load(self.kubeconfig.read_text(encoding="utf-8"))
+        return str(config["clusters"][0]["cluster"]["server"])
+
     def kubectl(
         self, *args: str, check: bool = True, stdin: str | None = None, timeout: float = 120
     ) -> subprocess.CompletedProcess[str]:
