@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -232,3 +233,41 @@ def test_an_unhealthy_status_and_a_stopped_api_server_stop_or_skip_their_cluster
     assert replicas({"c": fleet["c"]}) == {"c": 3}  # c was left as it was
     pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
     assert replicas(fleet) == {"a": 4, "b": 4, "c": 4}
+
+
+def test_an_api_server_stopped_during_up_holds_the_waves_after_it(
+    project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
+) -> None:
+    """b's API server stops while wave 0 (a) rolls out: under fail the update stops at b and c
+    (wave 2) is not touched; the next preview names b; under skip the next up applies c and
+    leaves b."""
+    a, b, c = (fleet[m] for m in MEMBERS)
+    write_stack(project, replicas=5)
+    a.component("stop", "kube-scheduler")  # a's new pods wait: its wave is in progress
+    up = e2e.up_in_background(pulumi, STACK, project)
+    try:
+        e2e.wait_for("a's StatefulSet asks 5", lambda: replicas({"a": a}) == {"a": 5}, 300)
+        b.component("stop", "kube-apiserver")
+        a.component("start", "kube-scheduler")
+        output, _ = up.communicate(timeout=900)
+    finally:
+        if up.poll() is None:
+            up.kill()
+    try:
+        assert up.returncode != 0, output
+        # b's StatefulSet failed on the stopped API server; nothing of c (wave 2) was touched
+        assert "b/tars-dev/shop-orderserver-statefulset **updating failed**" in output, output
+        assert not re.search(r"\sc/tars-dev/\S+ (updating|updated)", output), output
+        assert replicas({"a": a, "c": c}) == {"a": 5, "c": 4}  # the wave after b held
+        refused = pulumi("preview", "--stack", STACK, cwd=project)
+        assert refused.code != 0
+        assert "cluster b cannot take the change (its API server does not answer" in refused.output
+        policy(pulumi, project, "skip")
+        pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+        assert replicas({"a": a, "c": c}) == {"a": 5, "c": 5}
+        assert sorted(outputs(pulumi, project)["skipped"]) == ["b"]
+    finally:
+        b.component("start", "kube-apiserver")
+        policy(pulumi, project, "fail")
+    pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    assert replicas(fleet) == {"a": 5, "b": 5, "c": 5}
