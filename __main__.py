@@ -28,7 +28,8 @@ own components, named ``<cluster>/...``; ``tars:allowApiServerChange`` lists the
 credentials may name another API server than the inventory's. ``tars:managementCluster`` reads
 the inventory (and the credentials of its ``secretRef`` Secrets) from a Stellaris management
 cluster; ``tars:unavailableClusters`` (``fail`` or ``skip``) decides what happens to a cluster
-that cannot take the change (docs/pulumi/clusters.md, "Unavailable clusters").
+that cannot take the change (docs/pulumi/clusters.md, "Unavailable clusters"); ``tars:waves``
+(``maxFailures``, ``pauseSeconds``, ``timeoutSeconds``) how the waves wait for each other.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ from tars_components.models.cluster import Inventory
 from tars_components.models.live import LiveState
 from tars_components.pipeline import Validation, validate
 from tars_components.rules.clusters import TM011, unavailable_violations
-from tars_components.settings.options import with_storage_classes
+from tars_components.settings.options import Mode, Options, with_storage_classes
 
 PROJECT_DIR = Path(__file__).resolve().parent
 
@@ -315,7 +316,9 @@ def deploy_clusters(
     policy = settings.unavailable_clusters
     allowed = [n.strip() for n in (config.get("allowApiServerChange") or "").split(",")]
     texts, facts = (
-        ({}, {}) if settings.render_dir else cluster_facts(config, inventory, management, allowed)
+        ({}, {})
+        if settings.render_dir
+        else cluster_facts(config, inventory, management, allowed, settings.options)
     )
     unavailable = unavailable_violations(inventory, policy, facts)
     if unavailable and policy == "fail":
@@ -353,6 +356,7 @@ def deploy_clusters(
         configured=settings.clusters,
         skipped=skipped if policy == "skip" else None,
         skip_unreachable=policy == "skip",
+        waves=settings.waves,
     )
     providers = {name: c.provider for name, c in built.items() if c.provider is not None}
     install_framework(config, settings, providers)
@@ -379,25 +383,31 @@ def cluster_facts(
     inventory: Inventory,
     management: ManagementRead,
     allowed: Sequence[str],
+    options: Options,
 ) -> tuple[dict[str, str], dict[str, str]]:
     """Each cluster's credentials (cluster name to text: the Pulumi secret ``tars:<key>``,
     else what its management cluster Secret holds) and why a cluster cannot take the change
     (no credentials, an API server that does not answer them). Credentials that cannot be
-    used (a kubeconfig for another API server, no current context) stop the program: a
-    mistake in the stack's config, not a cluster's state."""
+    used (a kubeconfig for another API server, no current context) and, in crd mode, a
+    cluster without the TarsK8S CRDs stop the program: a mistake in the stack's config or
+    the cluster's install, not its state."""
     from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
-    from tars_components.jobs.fleet import probe, probe_context
+    from tars_components.jobs.fleet import probe, probe_context, serves
 
+    crd = options.mode == Mode.CRD
     texts: dict[str, str] = {}
     facts: dict[str, str] = {}
     refused: list[str] = []
     for cluster in inventory.clusters:
         key = cluster.credentials_key
         text = (config.get(key) if key else None) or management.secrets.get(cluster.name)
+        kubeconfig: str | None = None
         if text is None and key is None:  # the ambient kubeconfig's context of its name
             unanswered = probe_context(cluster.name)
             if unanswered:
                 facts[cluster.name] = unanswered
+            elif crd and not serves(None, cluster.name, options.crd_api_version):
+                refused.append(no_crds(cluster.name, options.crd_api_version))
             continue
         if text is None:
             why = f"no credentials: tars:{key} is not set" if key else "no credentials"
@@ -413,9 +423,19 @@ def cluster_facts(
         unanswered = probe(kubeconfig, cluster.name)
         if unanswered:
             facts[cluster.name] = unanswered
+        elif crd and not serves(kubeconfig, cluster.name, options.crd_api_version):
+            refused.append(no_crds(cluster.name, options.crd_api_version))
     if refused:
         fail(f"{len(refused)} cluster(s) refused: nothing is applied", refused)
     return texts, facts
+
+
+def no_crds(cluster: str, api_version: str) -> str:
+    """Why a cluster without the TarsK8S CRDs cannot take a crd-mode stack."""
+    return (
+        f"cluster {cluster} does not serve {api_version}: the TarsK8S CRDs are not installed "
+        "there; install the TarsK8S controller on it first (docs/install-tarsk8s.md)"
+    )
 
 
 def run_as_a_batch_job() -> None:

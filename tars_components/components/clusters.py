@@ -15,19 +15,24 @@ server is not the inventory's is refused at preview, unless the cluster is liste
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+import functools
+import hashlib
+import json
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pulumi
 import pulumi_kubernetes as k8s
 import yaml
 
+from ..jobs.waves import Watched, WaveSettings, watched
 from ..loading.document_set import DocumentSet
 from ..models.cluster import Cluster, Inventory
 from ..pipeline import Targets, target_stacks
-from ..settings.options import Options
+from ..settings.options import Mode, Options
 from .from_stack import StackComponents, components_from_stack
+from .wave_gate import WaveGate
 
 
 class CredentialsError(ValueError):
@@ -210,6 +215,7 @@ def clusters_from_stack(
     configured: Sequence[Cluster] | None = None,
     skipped: Mapping[str, Skipped] | None = None,
     skip_unreachable: bool = True,
+    waves: WaveSettings | None = None,
 ) -> dict[str, ClusterComponents]:
     """Declare every cluster's provider and components (see the module docstring), by
     cluster name in inventory order. ``credentials`` maps a cluster's ``credentials_key`` to
@@ -222,14 +228,26 @@ def clusters_from_stack(
     "Unavailable clusters"): once this stack's last ``objects`` output is read, its objects
     are declared again with every change ignored, nothing if it never had any, and the
     program stops if this change would create or delete an object there; the waves after
-    it do not wait for it. ``skip_unreachable``: see :func:`cluster_provider`."""
+    it do not wait for it. ``skip_unreachable``: see :func:`cluster_provider`.
+
+    ``waves`` (``tars:waves``): after a wave that needs it, a :class:`WaveGate` waits for its
+    servers to be Ready (``timeoutSeconds``; the workloads then skip pulumi-kubernetes' own
+    awaits, which would fail the update at the first cluster not Ready), tolerates
+    ``maxFailures`` clusters that are not, and pauses; the next wave depends on the gate
+    (:func:`gated_waves` says after which waves)."""
     to = Targets(inventory, inventory.clusters, configured=tuple(configured or inventory.clusters))
     documents = {c.name: (own, old) for c, own, old in target_stacks(stack, to, previous) if c}
     found: dict[str, ClusterComponents] = {}
     before: list[pulumi.Resource] = []
     last: pulumi.Output[Mapping[str, Any]] | None = None
-    for wave in inventory.waves():
+    settings = waves or WaveSettings()
+    all_waves = inventory.waves()
+    gates = gated_waves(len(all_waves), settings, options) if not render_dir else set()
+    if settings.gated and options is not None and not render_dir:
+        options = replace(options, skip_await=True)  # the gates wait (timeoutSeconds)
+    for index, wave in enumerate(all_waves):
         this_wave: list[pulumi.Resource] = []
+        declared: list[tuple[Cluster, StackComponents]] = []
         for cluster in wave:
             own, old = documents[cluster.name]
             key = cluster.credentials_key
@@ -276,8 +294,85 @@ def clusters_from_stack(
             found[cluster.name] = ClusterComponents(cluster, provider, built)
             this_wave.extend(built.all())
             this_wave.extend(built.plain.values())
+            declared.append((cluster, built))
+        if index in gates and declared:
+            this_wave = [
+                _gate(index, declared, credentials or {}, allow_server_change, settings, this_wave)
+            ]
         before = this_wave
     return found
+
+
+def gated_waves(count: int, settings: WaveSettings, options: Options | None) -> set[int]:
+    """The waves (by index, of ``count``) a :class:`WaveGate` follows: with ``tars:waves``
+    (failures tolerated, a pause) every wave, the last too, since the gates then do the waiting
+    (the workloads skip pulumi-kubernetes' awaits); in crd mode every wave but the last (a
+    TServer is applied at once; its status says when its pods are Ready)."""
+    crd = options is not None and options.mode == Mode.CRD and not options.skip_await
+    if settings.gated:
+        return set(range(count))
+    if crd:
+        return set(range(count - 1))
+    return set()
+
+
+def _gate(
+    index: int,
+    declared: Sequence[tuple[Cluster, StackComponents]],
+    credentials: Mapping[str, pulumi.Input[str]],
+    allow_server_change: Collection[str],
+    settings: WaveSettings,
+    after: Sequence[pulumi.Resource],
+) -> WaveGate:
+    """The gate after wave ``index``: its clusters' servers (from their components' objects),
+    their kubeconfigs (a secret) and a digest of their manifests."""
+    watched_objects = pulumi.Output.all(**{c.name: built.objects() for c, built in declared}).apply(
+        lambda by: {name: [w.to_dict() for w in watched_ids(ids)] for name, ids in by.items()}
+    )
+    revision = pulumi.Output.all(*(built.manifests() for _, built in declared)).apply(
+        lambda manifests: hashlib.sha256(
+            json.dumps(manifests, sort_keys=True, default=str).encode()
+        ).hexdigest()
+    )
+    kubeconfigs: dict[str, pulumi.Input[str]] = {}
+    for cluster, _ in declared:
+        key = cluster.credentials_key
+        given = credentials.get(key) if key else None
+        kubeconfigs[cluster.name] = (
+            pulumi.Output.secret(given).apply(
+                functools.partial(_provider_kubeconfig, cluster, allow_server_change)
+            )
+            if given is not None
+            else ""
+        )
+    return WaveGate(
+        f"wave-{index}",
+        index,
+        watched_objects,
+        pulumi.Output.all(**kubeconfigs),
+        revision,
+        settings.allowed(len(declared)),
+        settings.pause_seconds,
+        settings.timeout_seconds,
+        pulumi.ResourceOptions(depends_on=list(after)),
+    )
+
+
+def _provider_kubeconfig(cluster: Cluster, allowed: Collection[str], text: str) -> str:
+    return cluster_kubeconfig(cluster, text, cluster.name in allowed)
+
+
+def watched_ids(ids: Iterable[str]) -> list[Watched]:
+    """The watched objects (:func:`tars_components.jobs.waves.watched`) among object ids
+    (``apiVersion/kind:namespace/name``)."""
+    objects = []
+    for item in ids:
+        left, _, where = item.rpartition(":")
+        api_version, _, kind = left.rpartition("/")
+        namespace, _, name = where.partition("/")
+        meta = {"namespace": namespace, "name": name}
+        objects.append({"apiVersion": api_version, "kind": kind, "metadata": meta})
+    return watched(objects)
 
 
 def _left_as_it_is(

@@ -30,6 +30,7 @@ from ..settings.options import (
     parse_release,
     parse_storage_classes,
 )
+from .waves import WaveSettings, wave_settings
 
 NAMESPACE_KEY = "tars"
 
@@ -73,6 +74,8 @@ class StackSettings:
     unavailable_clusters: str = "fail"
     """``tars:unavailableClusters``: ``fail`` or ``skip`` a cluster that cannot take the
     change."""
+    waves: WaveSettings = field(default_factory=WaveSettings)
+    """``tars:waves``: failures tolerated per wave, the pause between waves, their timeout."""
 
 
 def settings_from_config(
@@ -160,6 +163,7 @@ def settings_from_config(
         clusters=clusters,
         management=management,
         unavailable_clusters=unavailable_policy(lookup("unavailableClusters")),
+        waves=wave_settings(lookup("waves")),
     )
 
 

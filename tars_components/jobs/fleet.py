@@ -129,6 +129,22 @@ def probe(kubeconfig: str, cluster: str) -> str | None:
     return None
 
 
+def serves(kubeconfig: str | None, cluster: str, api_version: str) -> bool:
+    """True when the API server of ``cluster`` (through ``kubeconfig``, or the ambient
+    context of its name when None) serves ``api_version`` (``k8s.tars.io/v1beta3``: the
+    TarsK8S CRDs are installed); True too when it cannot be asked (:func:`probe` says so)."""
+    try:
+        conn = (
+            connection_from_text(kubeconfig, f"the credentials of cluster {cluster}")
+            if kubeconfig is not None
+            else connection(cluster)
+        )
+        found = ApiClient(conn, timeout=PROBE_TIMEOUT).get(f"/apis/{api_version}")
+    except LiveReadError:
+        return True
+    return found is not None
+
+
 def probe_context(context: str, environ: Mapping[str, str] | None = None) -> str | None:
     """:func:`probe` for a cluster without credentials of its own: the ambient kubeconfig's
     context of its name."""
@@ -169,5 +185,6 @@ __all__ = [
     "probe_context",
     "read_management",
     "secret_field",
+    "serves",
     "skip_problems",
 ]

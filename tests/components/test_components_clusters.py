@@ -68,9 +68,10 @@ def _config(stack_dir: Path, **extra: Any) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def answering(*down: str) -> Iterator[list[str]]:
+def answering(*down: str, missing: tuple[str, ...] = ()) -> Iterator[list[str]]:
     """The program's probe of each cluster's API server (no server runs here): every one
-    answers but those named ``down``; yields the clusters probed."""
+    answers but those named ``down``, and serves the TarsK8S CRDs but those ``missing``;
+    yields the clusters probed."""
     from tars_components.jobs import fleet
 
     probed: list[str] = []
@@ -81,11 +82,17 @@ def answering(*down: str) -> Iterator[list[str]]:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(fleet, "probe", probe)
+        patch.setattr(fleet, "serves", lambda kubeconfig, cluster, api: cluster not in missing)
         yield probed
 
 
-def run_program(config: dict[str, Any], *down: str, into: Recording | None = None) -> Recording:
-    with answering(*down):
+def run_program(
+    config: dict[str, Any],
+    *down: str,
+    into: Recording | None = None,
+    missing: tuple[str, ...] = (),
+) -> Recording:
+    with answering(*down, missing=missing):
         return record(lambda: runpy.run_path(PROGRAM), config=config, recording=into)
 
 
@@ -261,3 +268,53 @@ def test_the_waves_and_each_clusters_pods_are_stack_outputs(recording: Recording
     assert sorted(progress) == ["bj", "sh"]
     # under mocks nothing reports a status yet: the servers are listed, their counts unknown
     assert progress["sh"] and all(v is None for v in progress["sh"].values())
+
+
+def test_waves_with_tolerated_failures_are_gated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tars:waves`` with ``maxFailures``: a WaveGate after each wave, the next wave's
+    components depending on it, the workloads not awaited by pulumi-kubernetes (the gate
+    waits instead), the gate given each cluster's servers and kubeconfig as a secret."""
+    from tars_components.components import wave_gate
+
+    passed: list[dict[str, Any]] = []
+    monkeypatch.setattr(wave_gate, "_pass", lambda props: passed.append(props) or props)
+    root = project(tmp_path, BJ_REPLICAS)
+    waves = json.dumps({"maxFailures": 1, "pauseSeconds": 30, "timeoutSeconds": 120})
+    done = run_program(_config(root / "stacks" / "dev", **{"tars:waves": waves}))
+    gates = {r.name: r for r in done.of_type(wave_gate.RESOURCE_TYPE)}
+    assert sorted(gates) == ["wave-0", "wave-1"]
+    zero = gates["wave-0"]
+    assert zero.inputs["allowed"] == 1 and zero.inputs["pauseSeconds"] == 30
+    watched = zero.inputs["clusters"]["sh"]
+    assert {
+        "apiVersion": "apps/v1",
+        "kind": "StatefulSet",
+        "namespace": "tars-dev",
+        "name": ORDER,
+    } in watched
+    assert is_secret_value(zero.inputs["kubeconfigs"])
+    assert done.plaintext("t0k3n-value") == []
+    bj_framework = next(r for r in done.registrations if r.name == "bj/tars-dev" and not r.custom)
+    assert zero.urn in bj_framework.dependencies
+    sets = done.of_type("kubernetes:apps/v1:StatefulSet")
+    assert sets and all(
+        s.inputs["metadata"]["annotations"].get("pulumi.com/skipAwait") == "true" for s in sets
+    )
+    assert [p["wave"] for p in passed] == [0, 1]
+
+
+def test_without_wave_settings_expand_mode_has_no_gate(recording: Recording) -> None:
+    assert recording.of_type("pulumi-python:dynamic/tars:WaveGate") == []
+
+
+def test_a_crd_mode_cluster_without_the_tarsk8s_crds_is_refused(tmp_path: Path) -> None:
+    root = project(tmp_path, BJ_REPLICAS)
+    config = _config(root / "stacks" / "dev", **{"tars:mode": "crd"})
+    refused = Recording()
+    with pytest.raises(pulumi.RunError, match=r"1 cluster\(s\) refused: nothing is applied"):
+        run_program(config, into=refused, missing=("bj",))
+    shown = "\n".join(message for _, message in refused.log)
+    assert "cluster bj does not serve k8s.tars.io/v1beta3" in shown
+    assert "install the TarsK8S controller on it first" in shown

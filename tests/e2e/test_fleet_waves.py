@@ -1,0 +1,159 @@
+"""Waves that wait and can stop (docs/pulumi/clusters.md, "Waves"), on three real loopback
+clusters in waves 0, 1, 2: ``b``'s pods can never be scheduled (a ClusterOverride gives its
+TServer a node selector no node matches). With ``tars:waves`` ``maxFailures: 1`` the gate
+after wave 1 waits its timeout, tolerates ``b`` and pauses before ``c``; with ``maxFailures:
+0`` the gate stops the update and ``c`` keeps its last version."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from support.builders.clusters import override
+from support.builders.documents import stack_text
+from support.builders.rollouts import base, server
+from support.engines import e2e
+
+pytestmark = pytest.mark.e2e
+
+STACK = "waves"
+NAMESPACE = "tars-dev"
+NAME = "shop-orderserver"
+MEMBERS = ("a", "b", "c")
+TIMEOUT = 20
+PAUSE = 3
+
+
+@pytest.fixture(scope="module")
+def fleet(
+    tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, e2e.Cluster]]:
+    root = tmp_path_factory.mktemp("waves")
+    e2e.cluster_up(root, MEMBERS, namespaces=(NAMESPACE,), nodes=1)
+    try:
+        yield {m: e2e.Cluster(root, m, tools["kubectl"]) for m in MEMBERS}
+    finally:
+        e2e.cluster_down(root)
+
+
+def write_stack(project: Path, replicas: int) -> None:
+    stack_dir = project / "stacks" / STACK
+    stack_dir.mkdir(parents=True, exist_ok=True)
+    nowhere = [{"key": "e2e.tars.io/nowhere", "operator": "Exists"}]
+    documents = [
+        *base(),
+        server(replicas=replicas),
+        override("b-nowhere", clusters=["b"], targets=[{"kind": "TServer"}], nodeSelector=nowhere),
+    ]
+    (stack_dir / "stack.yaml").write_text(stack_text(*documents), encoding="utf-8")
+
+
+def set_waves(pulumi: e2e.Pulumi, project: Path, max_failures: int) -> None:
+    value = json.dumps(
+        {"maxFailures": max_failures, "pauseSeconds": PAUSE, "timeoutSeconds": TIMEOUT}
+    )
+    pulumi("config", "set", "tars:waves", value, "--stack", STACK, cwd=project).ok()
+
+
+@pytest.fixture(scope="module")
+def project(
+    fleet: dict[str, e2e.Cluster],
+    venv: Path,
+    pulumi: e2e.Pulumi,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
+    dest = tmp_path_factory.mktemp("waves-project") / "tars"
+    project = e2e.project_copy(dest, venv)
+    write_stack(project, replicas=2)
+    clusters = [
+        {"name": m, "apiServer": c.api_server, "credentials": f"kubeconfig-{m}", "wave": i}
+        for i, (m, c) in enumerate(fleet.items())
+    ]
+    config = {
+        "config": {
+            "tars:namespace": NAMESPACE,
+            "tars:stackDir": f"stacks/{STACK}",
+            "tars:mode": "expand",
+            "tars:renderDir": "",
+            "tars:clusters": clusters,
+        }
+    }
+    (project / f"Pulumi.{STACK}.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    pulumi("stack", "init", STACK, cwd=project).ok()
+    for m, c in fleet.items():
+        text = c.kubeconfig.read_text(encoding="utf-8")
+        pulumi(
+            "config", "set", "--secret", f"kubeconfig-{m}", text, "--stack", STACK, cwd=project
+        ).ok()
+    return project
+
+
+def statefulset(cluster: e2e.Cluster) -> dict[str, Any]:
+    return cluster.get("statefulset", NAME, f"--namespace={NAMESPACE}")
+
+
+def created(cluster: e2e.Cluster) -> datetime:
+    stamp = statefulset(cluster)["metadata"]["creationTimestamp"]
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def gate_outputs(pulumi: e2e.Pulumi, project: Path) -> dict[str, Any]:
+    state = json.loads(pulumi("stack", "export", "--stack", STACK, cwd=project).ok().stdout)
+    return {
+        r["urn"].rsplit("::", 1)[-1]: r.get("outputs") or {}
+        for r in state["deployment"]["resources"]
+        if r["type"] == "pulumi-python:dynamic/tars:WaveGate"
+    }
+
+
+def test_a_tolerated_failure_lets_the_next_wave_go_on_after_the_pause(
+    project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
+) -> None:
+    set_waves(pulumi, project, max_failures=1)
+    up = pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    ready = {
+        m: (statefulset(c).get("status") or {}).get("readyReplicas", 0) for m, c in fleet.items()
+    }
+    assert ready == {"a": 2, "b": 0, "c": 2}, up.output
+    # c was created once the gate after b had waited its timeout and paused
+    assert (created(fleet["c"]) - created(fleet["b"])).total_seconds() >= TIMEOUT + PAUSE - 1
+    gates = gate_outputs(pulumi, project)
+    assert sorted(gates) == ["wave-0", "wave-1", "wave-2"]
+    assert gates["wave-0"]["failed"] == {} and gates["wave-2"]["failed"] == {}
+    assert "0 of 2 ready" in gates["wave-1"]["failed"]["b"]
+    # the kubeconfigs the gates read with are never in the state in plain text
+    state = pulumi("stack", "export", "--stack", STACK, cwd=project).ok().stdout
+    assert "current-context" not in state
+
+
+def test_no_tolerance_stops_the_update_at_the_failed_wave(
+    project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
+) -> None:
+    set_waves(pulumi, project, max_failures=0)
+    write_stack(project, replicas=3)
+    up = pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project)
+    assert up.code != 0
+    assert "wave 1: cluster b is not Ready" in up.output, up.output
+    assert "at most 0 allowed" in up.output and "the waves after it are not applied" in up.output
+    replicas = {m: statefulset(c)["spec"]["replicas"] for m, c in fleet.items()}
+    assert replicas == {"a": 3, "b": 3, "c": 2}
+
+
+def test_crd_mode_on_clusters_without_the_tarsk8s_crds_is_a_clear_error(
+    project: Path, pulumi: e2e.Pulumi
+) -> None:
+    pulumi("config", "set", "tars:mode", "crd", "--stack", STACK, cwd=project).ok()
+    try:
+        refused = pulumi("preview", "--stack", STACK, cwd=project)
+        assert refused.code != 0
+        for m in MEMBERS:
+            assert f"cluster {m} does not serve k8s.tars.io/v1beta3" in refused.output, (
+                refused.output
+            )
+    finally:
+        pulumi("config", "set", "tars:mode", "expand", "--stack", STACK, cwd=project).ok()
