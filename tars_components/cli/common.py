@@ -315,7 +315,7 @@ def _management_inventory(found: StackSettings) -> StackSettings:
         raise UsageError(f"the management cluster cannot be read: {exc}") from None
     if read.violations:
         raise UsageError("\n".join(v.format() for v in read.violations))
-    return replace(found, clusters=read.clusters)
+    return replace(found, clusters=read.clusters, cluster_credentials=dict(read.secrets))
 
 
 def add_cluster_argument(cmd: argparse.ArgumentParser) -> None:

@@ -96,6 +96,13 @@ def add_parser(commands: Subparsers) -> None:
         "of an export",
     )
     cmd.add_argument(
+        "--live-from-clusters",
+        action="store_true",
+        help="with --stack ENV and a cluster inventory: like --live-from, for every cluster, "
+        "each read with its management cluster Secret's credentials or else the kubeconfig "
+        "context named after it",
+    )
+    cmd.add_argument(
         "--field-manager",
         metavar="NAME",
         action="append",
@@ -147,8 +154,15 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.max_chars < 1000:
         raise UsageError(f"--max-chars must be at least 1000, got {args.max_chars}")
-    if args.live is not None and args.live_from is not None:
-        raise UsageError("diff takes --live EXPORT or --live-from CONTEXT, not both")
+    given = [args.live is not None, args.live_from is not None, args.live_from_clusters]
+    if sum(given) > 1:
+        raise UsageError(
+            "diff takes one of --live EXPORT, --live-from CONTEXT and --live-from-clusters"
+        )
+    if args.live_from_clusters:
+        from .diff_live import run_live_clusters
+
+        return run_live_clusters(args, out)
     if args.live is not None or args.live_from is not None:
         from .diff_live import run_live
 

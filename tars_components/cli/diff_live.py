@@ -4,6 +4,7 @@ field-manager conflicts, docs/cli/diff.md#against-a-live-export)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..kernel.errors import UsageError
 
 if TYPE_CHECKING:
+    from ..diff.live import LiveDiff
     from ..settings.options import Options
 from .common import (
     EXIT_CHANGES,
@@ -103,3 +105,71 @@ def run_live(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(live_text(result, colour=use_colour(args.color, out)))
     return EXIT_CHANGES if args.exit_code and result.differs else EXIT_OK
+
+
+def run_live_clusters(args: argparse.Namespace, out: TextIO) -> int:
+    """``diff --stack ENV --live-from-clusters``: every cluster of the inventory read (its
+    management cluster Secret's credentials, else the kubeconfig context of its name) and
+    compared with its own render; each cluster's drift and conflicts in ``--format``, in the
+    sections a diff of a stack with clusters prints (text ``=== cluster NAME ===``, markdown
+    ``#### Cluster `NAME```, JSON ``{"clusters": {NAME: {changes, summary, conflicts}}}``).
+    Exit codes as ``--live-from``; a cluster that cannot be read is exit 2 and nothing is
+    printed."""
+    from ..diff.live import live_diff
+    from ..diff.live_printers import live_markdown, live_text
+    from ..expansion.ownership import server_ownerships
+    from ..jobs.config import effective_ownership
+    from ..jobs.live import read_live_with
+    from ..jobs.multicluster import live_target
+    from ..kubeapi import LiveReadError, connection, connection_from_text
+    from ..loading.load import load_stack
+    from ..pipeline import targets
+    from ..settings.options import Mode
+
+    if args.new_stack is not None or args.old_stack is not None or not args.stack:
+        raise UsageError("diff --live-from-clusters takes --stack ENV only")
+    if args.cluster:
+        raise UsageError("--live-from-clusters reads every cluster: use --live-from --cluster")
+    args.stack_dir = None
+    found = settings(args)
+    options = replace(found.options, field_ownership=effective_ownership(found))
+    stack = load_stack(found.stack_dir, options.namespace, found.limits, options.release)
+    inventory = targets(stack, found.clusters).inventory
+    if inventory is None:
+        raise UsageError("--live-from-clusters: the stack has no cluster inventory")
+    names = inventory.names
+    results: dict[str, LiveDiff] = {}
+    for name in names:
+        target = live_target(stack, options, found.clusters, name, "diff --live-from-clusters")
+        if not target.build.ok:
+            print_violations(target.build.violations, out if args.format != "json" else sys.stderr)
+            return refusal_summary(found.stack_dir, target.build.violations)
+        text = found.cluster_credentials.get(name)
+        try:
+            conn = (
+                connection_from_text(text, f"the credentials of cluster {name}")
+                if text is not None
+                else connection(name)
+            )
+            live = read_live_with(conn, options, [options.namespace])
+        except LiveReadError as exc:
+            raise UsageError(f"--live-from-clusters: cluster {name}: {exc}") from None
+        results[name] = live_diff(
+            target.build.objects,
+            [dict(o) for o in live.objects],
+            server_ownerships(target.stack, options),
+            own_managers(args),
+            crd_mode=options.mode == Mode.CRD,
+        )
+    differs = any(r.differs for r in results.values())
+    if args.format == "json":
+        document = {"clusters": {n: r.to_json() for n, r in results.items()}}
+        out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    share = max(1000, args.max_chars // len(results))
+    for name, result in results.items():  # as a diff of a stack with clusters prints them
+        if args.format == "markdown":
+            out.write(f"#### Cluster `{name}`\n\n" + live_markdown(result, share) + "\n")
+        elif args.format == "text":
+            out.write(f"=== cluster {name} ===\n")
+            out.write(live_text(result, colour=use_colour(args.color, out)))
+    return EXIT_CHANGES if args.exit_code and differs else EXIT_OK

@@ -74,6 +74,9 @@ class StackSettings:
     unavailable_clusters: str = "fail"
     """``tars:unavailableClusters``: ``fail`` or ``skip`` a cluster that cannot take the
     change."""
+    cluster_credentials: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """The clusters' credentials as the management cluster's Secrets give them (cluster name
+    to text), once read (``tars-components … --stack`` with a management cluster context)."""
     waves: WaveSettings = field(default_factory=WaveSettings)
     """``tars:waves``: failures tolerated per wave, the pause between waves, their timeout."""
 

@@ -22,7 +22,7 @@ from ..diff.objects import api_group, identity
 from ..expansion.kruise import KRUISE_API_VERSION
 from ..expansion.ownership import object_key, owned_paths, server_ownerships
 from ..expansion.tapp import TAPP_API_VERSION
-from ..kubeapi import ApiClient, connection, read_objects, resource_path
+from ..kubeapi import ApiClient, Connection, connection, read_objects, resource_path
 from ..loading.document_set import DocumentSet
 from ..models.live import HPA_API_VERSION, STORAGE_CLASS_API_VERSION, LiveState
 from ..models.managed_fields import (
@@ -64,7 +64,11 @@ def read_live(
     """The objects of :func:`live_kinds` in ``namespaces``, read with the kubeconfig's
     ``context`` (None: its current one). Raises
     :class:`~tars_components.kubeapi.LiveReadError`."""
-    conn = connection(context, environ)
+    return read_live_with(connection(context, environ), options, namespaces)
+
+
+def read_live_with(conn: Connection, options: Options, namespaces: Sequence[str]) -> LiveState:
+    """:func:`read_live` through a connection already made (a cluster's own credentials)."""
     namespaced, cluster_scoped = live_kinds(options)
     objects = read_objects(ApiClient(conn), namespaced, namespaces, cluster_scoped)
     return LiveState(tuple(objects), tuple(namespaces), f"context {conn.context}")

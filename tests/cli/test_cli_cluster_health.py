@@ -56,3 +56,15 @@ def test_a_bad_policy_is_a_usage_error(tmp_path: Path) -> None:
     done = run("validate", "--stack", "mc", cwd=root)
     assert done.returncode == 2
     assert "tars:unavailableClusters must be fail or skip, got 'maybe'" in done.stderr
+
+
+def test_live_from_clusters_needs_a_stack_with_clusters(tmp_path: Path) -> None:
+    root = _stack(tmp_path, None)
+    both = run("diff", "--stack", "mc", "--live-from-clusters", "--live-from", "x", cwd=root)
+    assert both.returncode == 2 and "one of --live EXPORT" in both.stderr
+    one = run("diff", "--stack", "mc", "--live-from-clusters", "--cluster", "bj", cwd=root)
+    assert one.returncode == 2 and "use --live-from --cluster" in one.stderr
+    # the clusters' contexts (named after them) do not exist here: exit 2, nothing printed
+    env_less = run("diff", "--stack", "mc", "--live-from-clusters", cwd=root)
+    assert env_less.returncode == 2 and env_less.stdout == ""
+    assert "--live-from-clusters: cluster " in env_less.stderr

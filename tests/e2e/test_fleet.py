@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from support.builders.clusters import override
 from support.builders.documents import stack_text
 from support.builders.rollouts import base, server
@@ -35,11 +34,8 @@ def fleet(
 ) -> Iterator[dict[str, e2e.Cluster]]:
     """Three loopback clusters (one namespace, one fake node each) for this module."""
     root = tmp_path_factory.mktemp("fleet")
-    e2e.cluster_up(root, MEMBERS, namespaces=(NAMESPACE,), nodes=1)
-    try:
-        yield {m: e2e.Cluster(root, m, tools["kubectl"]) for m in MEMBERS}
-    finally:
-        e2e.cluster_down(root)
+    with e2e.fleet_up(root, MEMBERS, tools["kubectl"], (NAMESPACE,)) as clusters:
+        yield clusters
 
 
 @pytest.fixture(scope="module")
@@ -63,26 +59,8 @@ def project(
         ),
     ]
     (stack_dir / "stack.yaml").write_text(stack_text(*documents), encoding="utf-8")
-    clusters = [
-        {"name": m, "apiServer": c.api_server, "credentials": f"kubeconfig-{m}", "wave": i}
-        for i, (m, c) in enumerate(fleet.items())
-    ]
-    config = {
-        "config": {
-            "tars:namespace": NAMESPACE,
-            "tars:stackDir": f"stacks/{STACK}",
-            "tars:mode": "expand",
-            "tars:renderDir": "",
-            "tars:clusters": clusters,
-        }
-    }
-    (project / f"Pulumi.{STACK}.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
-    pulumi("stack", "init", STACK, cwd=project).ok()
-    for m, c in fleet.items():
-        text = c.kubeconfig.read_text(encoding="utf-8")
-        pulumi(
-            "config", "set", "--secret", f"kubeconfig-{m}", text, "--stack", STACK, cwd=project
-        ).ok()
+    clusters, secrets = e2e.clusters_config(fleet)
+    e2e.fleet_stack(project, pulumi, STACK, NAMESPACE, {"tars:clusters": clusters}, secrets)
     return project
 
 
@@ -140,3 +118,37 @@ def test_drift_on_one_cluster_is_seen_against_that_clusters_render(
     assert [(f["old"], f["new"]) for f in fields] == [(5, 3)], document
     kinds = {c["kind"] for c in document["changes"]}
     assert not kinds & {"Cluster", "ClusterOverride"}, kinds
+
+
+def test_a_live_diff_across_every_cluster(
+    project: Path, venv: Path, fleet: dict[str, e2e.Cluster]
+) -> None:
+    """``diff --stack ENV --live-from-clusters``: each cluster read with the kubeconfig context
+    of its name and compared with its own render; only b drifted (scaled above)."""
+    paths = os.pathsep.join(str(c.kubeconfig) for c in fleet.values())
+    done = subprocess.run(
+        [
+            str(venv / "bin" / "tars-components"),
+            *("diff", "--stack", STACK, "--live-from-clusters", "--format", "json"),
+            "--exit-code",
+        ],
+        cwd=project,
+        env={**os.environ, "KUBECONFIG": paths},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 3, done.stderr
+    document = json.loads(done.stdout)
+    assert sorted(document["clusters"]) == ["a", "b", "c"]
+    changed = {
+        name: [
+            (f["old"], f["new"])
+            for c in result["changes"]
+            if c["kind"] == "StatefulSet"
+            for f in c["fields"]
+            if f["path"] == "spec.replicas"
+        ]
+        for name, result in document["clusters"].items()
+    }
+    assert changed == {"a": [], "b": [(5, 3)], "c": []}, document

@@ -124,20 +124,10 @@ def project(
     dest = tmp_path_factory.mktemp("health-project") / "tars"
     project = e2e.project_copy(dest, venv)
     write_stack(project, replicas=2)
-    config = {
-        "config": {
-            "tars:namespace": NAMESPACE,
-            "tars:stackDir": f"stacks/{STACK}",
-            "tars:mode": "expand",
-            "tars:renderDir": "",
-            "tars:managementCluster": {"kubeconfig": "mgmt", "labelSelector": f"env={STACK}"},
-            "tars:unavailableClusters": "fail",
-        }
-    }
-    (project / f"Pulumi.{STACK}.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
-    pulumi("stack", "init", STACK, cwd=project).ok()
+    management = {"kubeconfig": "mgmt", "labelSelector": f"env={STACK}"}
+    settings = {"tars:managementCluster": management, "tars:unavailableClusters": "fail"}
     text = fleet["a"].kubeconfig.read_text(encoding="utf-8")
-    pulumi("config", "set", "--secret", "mgmt", text, "--stack", STACK, cwd=project).ok()
+    e2e.fleet_stack(project, pulumi, STACK, NAMESPACE, settings, {"mgmt": text})
     return project
 
 

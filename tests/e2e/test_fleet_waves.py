@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from support.builders.clusters import override
 from support.builders.documents import stack_text
 from support.builders.rollouts import base, server
@@ -34,11 +33,8 @@ def fleet(
     tools: dict[str, str], tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[dict[str, e2e.Cluster]]:
     root = tmp_path_factory.mktemp("waves")
-    e2e.cluster_up(root, MEMBERS, namespaces=(NAMESPACE,), nodes=1)
-    try:
-        yield {m: e2e.Cluster(root, m, tools["kubectl"]) for m in MEMBERS}
-    finally:
-        e2e.cluster_down(root)
+    with e2e.fleet_up(root, MEMBERS, tools["kubectl"], (NAMESPACE,)) as clusters:
+        yield clusters
 
 
 def write_stack(project: Path, replicas: int) -> None:
@@ -70,26 +66,8 @@ def project(
     dest = tmp_path_factory.mktemp("waves-project") / "tars"
     project = e2e.project_copy(dest, venv)
     write_stack(project, replicas=2)
-    clusters = [
-        {"name": m, "apiServer": c.api_server, "credentials": f"kubeconfig-{m}", "wave": i}
-        for i, (m, c) in enumerate(fleet.items())
-    ]
-    config = {
-        "config": {
-            "tars:namespace": NAMESPACE,
-            "tars:stackDir": f"stacks/{STACK}",
-            "tars:mode": "expand",
-            "tars:renderDir": "",
-            "tars:clusters": clusters,
-        }
-    }
-    (project / f"Pulumi.{STACK}.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
-    pulumi("stack", "init", STACK, cwd=project).ok()
-    for m, c in fleet.items():
-        text = c.kubeconfig.read_text(encoding="utf-8")
-        pulumi(
-            "config", "set", "--secret", f"kubeconfig-{m}", text, "--stack", STACK, cwd=project
-        ).ok()
+    clusters, secrets = e2e.clusters_config(fleet)
+    e2e.fleet_stack(project, pulumi, STACK, NAMESPACE, {"tars:clusters": clusters}, secrets)
     return project
 
 

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -366,6 +366,57 @@ def program_venv(dest: Path) -> Path:
         check=True,
     )
     return dest
+
+
+@contextlib.contextmanager
+def fleet_up(
+    root: Path, names: Sequence[str], kubectl: str, namespaces: Sequence[str]
+) -> Iterator[dict[str, Cluster]]:
+    """Loopback clusters ``names`` in ``root`` (``namespaces``, one fake node each), by name;
+    stopped afterwards."""
+    cluster_up(root, names, namespaces=namespaces, nodes=1)
+    try:
+        yield {m: Cluster(root, m, kubectl) for m in names}
+    finally:
+        cluster_down(root)
+
+
+def fleet_stack(
+    project: Path,
+    pulumi: Pulumi,
+    stack: str,
+    namespace: str,
+    config: Mapping[str, Any],
+    secrets: Mapping[str, str] = {},
+) -> None:
+    """Stack ``stack`` of ``project`` in expand mode applying to clusters (``stacks/<stack>``,
+    ``namespace``), the ``tars:*`` ``config`` on top, and each of ``secrets`` (config key to
+    text) set as a Pulumi secret."""
+    values = {
+        "tars:namespace": namespace,
+        "tars:stackDir": f"stacks/{stack}",
+        "tars:mode": "expand",
+        "tars:renderDir": "",
+        **config,
+    }
+    text = yaml.safe_dump({"config": values})
+    (project / f"Pulumi.{stack}.yaml").write_text(text, encoding="utf-8")
+    pulumi("stack", "init", stack, cwd=project).ok()
+    for key, value in secrets.items():
+        pulumi("config", "set", "--secret", key, value, "--stack", stack, cwd=project).ok()
+
+
+def clusters_config(fleet: Mapping[str, Cluster]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """``tars:clusters`` for ``fleet`` (waves in its order, each cluster's kubeconfig the
+    secret ``kubeconfig-<name>``) and those secrets."""
+    clusters = [
+        {"name": m, "apiServer": c.api_server, "credentials": f"kubeconfig-{m}", "wave": i}
+        for i, (m, c) in enumerate(fleet.items())
+    ]
+    secrets = {
+        f"kubeconfig-{m}": c.kubeconfig.read_text(encoding="utf-8") for m, c in fleet.items()
+    }
+    return clusters, secrets
 
 
 def project_copy(dest: Path, venv: Path) -> Path:
