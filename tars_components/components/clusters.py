@@ -3,7 +3,9 @@
 :func:`clusters_from_stack` declares, for each cluster of the inventory, a Kubernetes provider
 (``cluster-<name>``) and the components of that cluster's documents (the overrides applied,
 :func:`tars_components.pipeline.target_stacks`), every logical name prefixed
-``<cluster>/``; the clusters of wave n+1 depend on every component of wave n.
+``<cluster>/``; the clusters of wave n+1 depend on every component of wave n, or on the
+:class:`~tars_components.components.wave_gate.WaveGate` that follows it (``tars:waves``, crd
+mode); a cluster that cannot take the change may be left as it is (:class:`Skipped`).
 
 The provider's kubeconfig is built by :func:`cluster_kubeconfig` from the cluster's
 credentials (a Pulumi secret): one cluster, context and user, all named after the cluster, so
@@ -174,9 +176,9 @@ def cluster_provider(
 
 @dataclass(frozen=True)
 class Skipped:
-    """A cluster left as it is (``tars:unavailableClusters: skip``): why, the objects this
-    change renders for it (``apiVersion/kind:namespace/name``) and its objects as the last
-    update left them (the stack's own ``objects`` output; None before the first)."""
+    """A cluster left as it is (``tars:unavailableClusters: skip``): why, and the objects this
+    change renders for it (``apiVersion/kind:namespace/name``), compared with its objects as
+    the last update left them (:func:`own_objects`)."""
 
     reason: str
     rendered: tuple[str, ...]
@@ -409,27 +411,6 @@ def _left_as_it_is(
         return built.objects()
 
     return ClusterComponents(cluster, None, None, skip.reason, last.apply(after))
-
-
-def credential_problems(
-    inventory: Inventory,
-    lookup: Callable[[str], str | None],
-    allow_server_change: Collection[str] = (),
-) -> list[str]:
-    """What :func:`cluster_kubeconfig` refuses, for every cluster whose credentials ``lookup``
-    (a config key to its value, e.g. ``pulumi.Config.get``) can read now: a program checks them
-    before declaring anything. Never quotes a credential."""
-    problems: list[str] = []
-    for cluster in inventory.clusters:
-        key = cluster.credentials_key
-        value = lookup(key) if key else None
-        if value is None:
-            continue
-        try:
-            cluster_kubeconfig(cluster, value, cluster.name in allow_server_change)
-        except CredentialsError as exc:
-            problems.append(str(exc))
-    return problems
 
 
 def cluster_credentials(
