@@ -217,7 +217,7 @@ def test_an_unhealthy_status_and_a_stopped_api_server_stop_or_skip_their_cluster
         assert sorted(skipped) == ["b", "c"], skipped
         assert "ApiserverIsDown" in skipped["b"] and "does not answer" in skipped["c"]
     finally:
-        fleet["c"].component("start", "kube-apiserver")
+        fleet["c"].restart_api_server()
         management.kubectl("apply", "-f", "-", stdin=json.dumps(stellaris("b", fleet["b"], 1)))
         policy(pulumi, project, "fail")
     assert replicas({"c": fleet["c"]}) == {"c": 3}  # c was left as it was
@@ -257,7 +257,7 @@ def test_an_api_server_stopped_during_up_holds_the_waves_after_it(
         assert replicas({"a": a, "c": c}) == {"a": 5, "c": 5}
         assert sorted(outputs(pulumi, project)["skipped"]) == ["b"]
     finally:
-        b.component("start", "kube-apiserver")
+        b.restart_api_server()
         policy(pulumi, project, "fail")
     pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
     assert replicas(fleet) == {"a": 5, "b": 5, "c": 5}

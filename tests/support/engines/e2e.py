@@ -105,6 +105,15 @@ class Cluster:
         done = self.kubectl("get", kind, name, *ns, "--ignore-not-found", "-o", "name", check=False)
         return done.returncode == 0 and done.stdout.strip() != ""
 
+    def restart_api_server(self) -> None:
+        """Start its stopped kube-apiserver again, then restart its kube-controller-manager:
+        after an API server was away for a minute, the controller manager's watches can stay
+        stale (a StatefulSet's status no longer follows its pods), which a real control plane's
+        liveness probes would restart it for."""
+        self.component("start", "kube-apiserver")
+        self.component("stop", "kube-controller-manager")
+        self.component("start", "kube-controller-manager")
+
     def component(self, verb: str, component: str) -> None:
         """``tools/e2e/cluster stop|start DIR COMPONENT --cluster NAME``."""
         subprocess.run(
