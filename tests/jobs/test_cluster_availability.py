@@ -8,16 +8,16 @@ from __future__ import annotations
 import base64
 import contextlib
 import io
-import json
 import shutil
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from support.engines.fake_api import JsonHandler
 
 from tars_components.jobs.config import settings_from_config
 from tars_components.jobs.fleet import read_management, secret_field, skip_problems
@@ -107,7 +107,7 @@ def _cluster(name: str, **status: Any) -> dict[str, Any]:
     }
 
 
-class _Management(BaseHTTPRequestHandler):
+class _Management(JsonHandler):
     """Two Clusters (bj unhealthy) and the Secret of one."""
 
     paths: list[str] = []
@@ -123,17 +123,6 @@ class _Management(BaseHTTPRequestHandler):
             self._reply(200, {"kind": "Secret", "data": data})
         else:
             self._reply(404, {"kind": "Status", "message": "not found"})
-
-    def _reply(self, code: int, body: Any) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture

@@ -9,12 +9,13 @@ import json
 import sys
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from support.engines.fake_api import JsonHandler
 
 from tars_components.kubeapi import ApiClient, Connection, LiveReadError, connection
 from tars_components.kubeapi.client import plural, resource_path
@@ -114,7 +115,7 @@ def test_resource_paths() -> None:
     )
 
 
-class _Api(BaseHTTPRequestHandler):
+class _Api(JsonHandler):
     """Serves two pages of StatefulSets, 404 for TApps, 403 for Secrets; records headers."""
 
     seen: list[dict[str, str]] = []
@@ -133,17 +134,6 @@ class _Api(BaseHTTPRequestHandler):
             self._reply(404, {"kind": "Status", "message": "not found"})
         else:
             self._reply(403, {"kind": "Status", "message": 'secrets is forbidden: User "ci"'})
-
-    def _reply(self, code: int, body: Any) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture
