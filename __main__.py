@@ -392,7 +392,7 @@ def cluster_facts(
     cluster without the TarsK8S CRDs stop the program: a mistake in the stack's config or
     the cluster's install, not its state."""
     from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
-    from tars_components.jobs.fleet import probe, probe_context, serves
+    from tars_components.jobs.fleet import probe, serves
 
     crd = options.mode == Mode.CRD
     texts: dict[str, str] = {}
@@ -401,9 +401,8 @@ def cluster_facts(
     for cluster in inventory.clusters:
         key = cluster.credentials_key
         text = (config.get(key) if key else None) or management.secrets.get(cluster.name)
-        kubeconfig: str | None = None
         if text is None and key is None:  # the ambient kubeconfig's context of its name
-            unanswered = probe_context(cluster.name)
+            unanswered = probe(None, cluster.name)
             if unanswered:
                 facts[cluster.name] = unanswered
             elif crd and not serves(None, cluster.name, options.crd_api_version):

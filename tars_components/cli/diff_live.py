@@ -119,9 +119,10 @@ def run_live_clusters(args: argparse.Namespace, out: TextIO) -> int:
     from ..diff.live_printers import live_markdown, live_text
     from ..expansion.ownership import server_ownerships
     from ..jobs.config import effective_ownership
+    from ..jobs.fleet import cluster_connection
     from ..jobs.live import read_live_with
     from ..jobs.multicluster import live_target
-    from ..kubeapi import LiveReadError, connection, connection_from_text
+    from ..kubeapi import LiveReadError
     from ..loading.load import load_stack
     from ..pipeline import targets
     from ..settings.options import Mode
@@ -144,13 +145,8 @@ def run_live_clusters(args: argparse.Namespace, out: TextIO) -> int:
         if not target.build.ok:
             print_violations(target.build.violations, out if args.format != "json" else sys.stderr)
             return refusal_summary(found.stack_dir, target.build.violations)
-        text = found.cluster_credentials.get(name)
         try:
-            conn = (
-                connection_from_text(text, f"the credentials of cluster {name}")
-                if text is not None
-                else connection(name)
-            )
+            conn = cluster_connection(found.cluster_credentials.get(name), name)
             live = read_live_with(conn, options, [options.namespace])
         except LiveReadError as exc:
             raise UsageError(f"--live-from-clusters: cluster {name}: {exc}") from None

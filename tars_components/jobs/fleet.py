@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..kernel.errors import Violation
-from ..kubeapi import ApiClient, LiveReadError, connection, connection_from_text, resource_path
+from ..kubeapi import (
+    ApiClient,
+    Connection,
+    LiveReadError,
+    connection,
+    connection_from_text,
+    resource_path,
+)
 from ..loading.clusters import management_clusters
 from ..models.cluster import (
     CLUSTER_KIND,
@@ -117,42 +124,36 @@ def secret_field(secret: Mapping[str, Any] | None, ref: SecretReference) -> tupl
     return None, f"{named} has no field {ref.field}"
 
 
-def probe(kubeconfig: str, cluster: str) -> str | None:
-    """Why the API server of ``cluster`` cannot take a change, asking it with ``kubeconfig``
-    (the provider's: :func:`tars_components.components.clusters.cluster_kubeconfig`); None
-    when it answers."""
+def cluster_connection(kubeconfig: str | None, cluster: str) -> Connection:
+    """The connection to ``cluster``: through ``kubeconfig`` (its credentials as text, named
+    in errors without quoting them), or with None the ambient kubeconfig's context of its
+    name. Raises :class:`LiveReadError`."""
+    if kubeconfig is None:
+        return connection(cluster)
+    return connection_from_text(kubeconfig, f"the credentials of cluster {cluster}")
+
+
+def probe(kubeconfig: str | None, cluster: str) -> str | None:
+    """Why the API server of ``cluster`` cannot take a change, asking it through
+    :func:`cluster_connection` (the provider's kubeconfig:
+    :func:`tars_components.components.clusters.cluster_kubeconfig`); None when it answers."""
     try:
-        conn = connection_from_text(kubeconfig, f"the credentials of cluster {cluster}")
-        ApiClient(conn, timeout=PROBE_TIMEOUT).get("/version")
+        ApiClient(cluster_connection(kubeconfig, cluster), timeout=PROBE_TIMEOUT).get("/version")
     except LiveReadError as exc:
         return f"its API server does not answer: {exc}"
     return None
 
 
 def serves(kubeconfig: str | None, cluster: str, api_version: str) -> bool:
-    """True when the API server of ``cluster`` (through ``kubeconfig``, or the ambient
-    context of its name when None) serves ``api_version`` (``k8s.tars.io/v1beta3``: the
-    TarsK8S CRDs are installed); True too when it cannot be asked (:func:`probe` says so)."""
+    """True when the API server of ``cluster`` (:func:`cluster_connection`) serves
+    ``api_version`` (``k8s.tars.io/v1beta3``: the TarsK8S CRDs are installed); True too when
+    it cannot be asked (:func:`probe` says so)."""
     try:
-        conn = (
-            connection_from_text(kubeconfig, f"the credentials of cluster {cluster}")
-            if kubeconfig is not None
-            else connection(cluster)
-        )
+        conn = cluster_connection(kubeconfig, cluster)
         found = ApiClient(conn, timeout=PROBE_TIMEOUT).get(f"/apis/{api_version}")
     except LiveReadError:
         return True
     return found is not None
-
-
-def probe_context(context: str, environ: Mapping[str, str] | None = None) -> str | None:
-    """:func:`probe` for a cluster without credentials of its own: the ambient kubeconfig's
-    context of its name."""
-    try:
-        ApiClient(connection(context, environ), timeout=PROBE_TIMEOUT).get("/version")
-    except LiveReadError as exc:
-        return f"its API server does not answer: {exc}"
-    return None
 
 
 def skip_problems(
@@ -181,8 +182,8 @@ def skip_problems(
 __all__ = [
     "PROBE_TIMEOUT",
     "ManagementRead",
+    "cluster_connection",
     "probe",
-    "probe_context",
     "read_management",
     "secret_field",
     "serves",

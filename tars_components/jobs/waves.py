@@ -12,7 +12,6 @@ one function here that does I/O, through :mod:`tars_components.kubeapi`).
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -20,7 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..kernel.errors import UsageError
-from ..kubeapi import ApiClient, LiveReadError, connection, connection_from_text, resource_path
+from ..kubeapi import ApiClient, LiveReadError, resource_path
+from ..loading.clusters import known_fields, structured_setting
+from .fleet import cluster_connection
 
 DEFAULT_TIMEOUT = 600
 """Seconds a wave's servers have to become Ready (pulumi-kubernetes' await default)."""
@@ -64,16 +65,10 @@ def wave_settings(value: Any) -> WaveSettings:
     where = "tars:waves"
     if value is None or value == "":
         return WaveSettings()
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise UsageError(f"{where}: not valid JSON") from None
+    value = structured_setting(value, where, "not valid JSON")
     if not isinstance(value, Mapping):
         raise UsageError(f"{where}: a mapping {{maxFailures, pauseSeconds, timeoutSeconds}}")
-    unknown = sorted(str(k) for k in value if k not in _WAVE_KEYS)
-    if unknown:
-        raise UsageError(f"{where}.{unknown[0]}: unknown field (expected {', '.join(_WAVE_KEYS)})")
+    known_fields(value, where, _WAVE_KEYS)
     failures, percent = _failures(value.get("maxFailures", 0), where)
     pause = _seconds(value.get("pauseSeconds", 0), f"{where}.pauseSeconds", 0)
     timeout = _seconds(value.get("timeoutSeconds", DEFAULT_TIMEOUT), f"{where}.timeoutSeconds", 1)
@@ -238,12 +233,7 @@ def _api_reader(kubeconfigs: Mapping[str, str]) -> Reader:
 
     def read(cluster: str, o: Watched) -> Mapping[str, Any] | None:
         if cluster not in clients:
-            text = kubeconfigs.get(cluster) or ""
-            conn = (  # no credentials of its own: the ambient kubeconfig's context of its name
-                connection_from_text(text, f"the credentials of cluster {cluster}")
-                if text
-                else connection(cluster)
-            )
+            conn = cluster_connection(kubeconfigs.get(cluster) or None, cluster)
             clients[cluster] = ApiClient(conn, timeout=10.0)
         return clients[cluster].get(resource_path(o.api_version, o.kind, o.namespace, o.name))
 

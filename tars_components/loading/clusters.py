@@ -228,6 +228,25 @@ def management_clusters(
 _MANAGEMENT_KEYS = ("context", "kubeconfig", "labelSelector")
 
 
+def structured_setting(value: Any, where: str, problem: str) -> Any:
+    """A structured ``tars:*`` setting as written in YAML, or from its JSON text (as
+    ``pulumi.Config.get`` gives it); :class:`UsageError` ``<where>: <problem>`` when that text
+    is not JSON."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        raise UsageError(f"{where}: {problem}") from None
+
+
+def known_fields(value: Mapping[str, Any], where: str, keys: Sequence[str]) -> None:
+    """:class:`UsageError` naming the first field of a setting's mapping not in ``keys``."""
+    unknown = sorted(str(k) for k in value if k not in keys)
+    if unknown:
+        raise UsageError(f"{where}.{unknown[0]}: unknown field (expected {', '.join(keys)})")
+
+
 def management_from_config(value: Any) -> ManagementCluster | None:
     """``tars:managementCluster``: a context name, or a mapping (or its JSON text) with
     ``context`` or ``kubeconfig`` (the Pulumi secret config key of the management cluster's
@@ -240,17 +259,10 @@ def management_from_config(value: Any) -> ManagementCluster | None:
         text = value.strip()
         if not text.startswith("{"):
             return ManagementCluster(context=text)
-        try:
-            value = json.loads(text)
-        except ValueError:
-            raise UsageError(f"{where}: not valid JSON") from None
+    value = structured_setting(value, where, "not valid JSON")
     if not isinstance(value, Mapping):
         raise UsageError(f"{where}: a context name or {{context | kubeconfig, labelSelector}}")
-    unknown = sorted(str(k) for k in value if k not in _MANAGEMENT_KEYS)
-    if unknown:
-        raise UsageError(
-            f"{where}.{unknown[0]}: unknown field (expected {', '.join(_MANAGEMENT_KEYS)})"
-        )
+    known_fields(value, where, _MANAGEMENT_KEYS)
     for key in _MANAGEMENT_KEYS:
         if key in value and (not isinstance(value[key], str) or not value[key].strip()):
             raise UsageError(f"{where}.{key}: must be a non-empty string")
@@ -515,11 +527,7 @@ def clusters_from_config(value: Any, where: str = "tars:clusters") -> tuple[Clus
     its file)."""
     if value is None or value == "":
         return ()
-    if isinstance(value, str):  # pulumi.Config.get gives structured values as JSON text
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise UsageError(f"{where}: must be a list of clusters (YAML or JSON)") from None
+    value = structured_setting(value, where, "must be a list of clusters (YAML or JSON)")
     if not isinstance(value, list):
         raise UsageError(f"{where}: must be a list of clusters, got {_shown(value)}")
     allowed = {"name", "apiServer", "credentials", "credentialsType", "labels", "wave", "overrides"}
