@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 from support.builders.clusters import override
-from support.builders.documents import stack_text
-from support.builders.rollouts import base, server
+from support.builders.rollouts import server, write_stack
 from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
@@ -49,16 +48,13 @@ def project(
     secrets, one TServer at 2 replicas, 3 on ``b``."""
     dest = tmp_path_factory.mktemp("fleet-project") / "tars"
     project = e2e.project_copy(dest, venv)
-    stack_dir = project / "stacks" / STACK
-    stack_dir.mkdir()
-    documents = [
-        *base(),
+    write_stack(
+        project / "stacks" / STACK,
         server(replicas=2),
         override(
             "b-replicas", clusters=["b"], targets=[{"kind": "TServer", "name": NAME}], replicas=3
         ),
-    ]
-    (stack_dir / "stack.yaml").write_text(stack_text(*documents), encoding="utf-8")
+    )
     clusters, secrets = e2e.clusters_config(fleet)
     e2e.fleet_stack(project, pulumi, STACK, NAMESPACE, {"tars:clusters": clusters}, secrets)
     return project

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 import yaml
 from support.builders.clusters import UNHEALTHY
-from support.builders.documents import stack_text
-from support.builders.rollouts import base, server
+from support.builders.rollouts import server
+from support.builders.rollouts import write_stack as stack_dir
 from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
@@ -132,10 +132,7 @@ def project(
 
 
 def write_stack(project: Path, replicas: int) -> None:
-    stack_dir = project / "stacks" / STACK
-    stack_dir.mkdir(parents=True, exist_ok=True)
-    text = stack_text(*base(), server(replicas=replicas))
-    (stack_dir / "stack.yaml").write_text(text, encoding="utf-8")
+    stack_dir(project / "stacks" / STACK, server(replicas=replicas))
 
 
 def policy(pulumi: e2e.Pulumi, project: Path, value: str) -> None:

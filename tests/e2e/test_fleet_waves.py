@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from support.builders.clusters import override
-from support.builders.documents import stack_text
-from support.builders.rollouts import base, server
+from support.builders.rollouts import server
+from support.builders.rollouts import write_stack as stack_dir
 from support.engines import e2e
 
 pytestmark = pytest.mark.e2e
@@ -38,15 +38,12 @@ def fleet(
 
 
 def write_stack(project: Path, replicas: int) -> None:
-    stack_dir = project / "stacks" / STACK
-    stack_dir.mkdir(parents=True, exist_ok=True)
     nowhere = [{"key": "e2e.tars.io/nowhere", "operator": "Exists"}]
-    documents = [
-        *base(),
+    stack_dir(
+        project / "stacks" / STACK,
         server(replicas=replicas),
         override("b-nowhere", clusters=["b"], targets=[{"kind": "TServer"}], nodeSelector=nowhere),
-    ]
-    (stack_dir / "stack.yaml").write_text(stack_text(*documents), encoding="utf-8")
+    )
 
 
 def set_waves(pulumi: e2e.Pulumi, project: Path, max_failures: int) -> None:
