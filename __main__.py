@@ -29,16 +29,19 @@ credentials may name another API server than the inventory's. ``tars:managementC
 the inventory (and the credentials of its ``secretRef`` Secrets) from a Stellaris management
 cluster; ``tars:unavailableClusters`` (``fail`` or ``skip``) decides what happens to a cluster
 that cannot take the change (docs/pulumi/clusters.md, "Unavailable clusters"); ``tars:waves``
-(``maxFailures``, ``pauseSeconds``, ``timeoutSeconds``) how the waves wait for each other.
+(``maxFailures``, ``pauseSeconds``, ``timeoutSeconds``) how the waves wait for each other, and
+``approvedWaves`` how many of them take the change (docs/pulumi/clusters.md, "Waves").
+``tars:installController`` and ``tars:installFramework`` install TarsK8S itself on each
+cluster first (docs/pulumi/clusters.md, "Bootstrapping the fleet").
 """
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -46,7 +49,12 @@ import pulumi_kubernetes as k8s
 from tars_components.components import components_from_stack, config_secrets
 from tars_components.components.kube import object_id
 from tars_components.components.server import field_manager
-from tars_components.jobs.config import StackSettings, effective_ownership, settings_from_config
+from tars_components.jobs.config import (
+    FrameworkInstallSettings,
+    StackSettings,
+    effective_ownership,
+    settings_from_config,
+)
 from tars_components.jobs.fleet import ManagementRead
 from tars_components.jobs.live import (
     HandoverPlan,
@@ -66,6 +74,9 @@ from tars_components.models.live import LiveState
 from tars_components.pipeline import Validation, validate
 from tars_components.rules.clusters import TM011, unavailable_violations
 from tars_components.settings.options import Mode, Options, with_storage_classes
+
+if TYPE_CHECKING:
+    from tars_components.platform.values import ControllerValues, FrameworkValues
 
 PROJECT_DIR = Path(__file__).resolve().parent
 
@@ -96,8 +107,10 @@ def check(
             PROJECT_DIR / previous_dir if previous_dir else None,
             settings.clusters,
             live=live,
-            # a skipped cluster's objects are compared with the last update's
-            objects=live is not None or settings.unavailable_clusters == "skip",
+            # a skipped or held cluster's objects are compared with the last update's
+            objects=live is not None
+            or settings.unavailable_clusters == "skip"
+            or settings.waves.approved is not None,
             # an unavailable cluster is reported with the others the deployment finds
             # (deploy_clusters), under the stack's policy
             policy="skip",
@@ -209,28 +222,72 @@ def forecast_conflicts(
         fail(f"{len(lines)} field(s) owned by another manager: nothing is applied", lines)
 
 
-def install_framework(
-    config: pulumi.Config, settings: StackSettings, providers: Mapping[str, k8s.Provider]
-) -> None:
-    """``tars:installFramework``: the TarsK8S framework of the stack namespace, on the one
-    cluster (``providers`` keyed ``""``) or on each cluster of the inventory (by name, its
-    resources named ``<cluster>/...``, its nodes from the per-cluster mapping if given)."""
-    from tars_components.components.platform import install_framework_from_settings
-    from tars_components.jobs.config import framework_install_from_config
+@dataclass(frozen=True)
+class Bootstrap:
+    """``tars:installController`` and ``tars:installFramework``, read and checked once
+    (:func:`bootstrap`): what each cluster gets before the stack's own components."""
+
+    controller: ControllerValues | None
+    framework: FrameworkInstallSettings | None
+    framework_values: FrameworkValues | None
+
+    def install(
+        self, cluster: str, provider: k8s.Provider, opts: pulumi.ResourceOptions
+    ) -> list[pulumi.Resource]:
+        """On ``cluster`` (``""`` without clusters; its resources named ``<cluster>/...``)
+        through ``provider``: the TarsK8S controller (its webhook CA made by the program,
+        :class:`WebhookCa`), then the framework of the stack namespace (its nodes from the
+        per-cluster mapping if given); the resources the cluster's components wait for."""
+        from tars_components.components.platform import (
+            TarsController,
+            TarsControllerArgs,
+            install_framework_from_settings,
+        )
+        from tars_components.components.webhook_ca import WebhookCa
+
+        prefix = f"{cluster}/" if cluster else ""
+        placed = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(provider=provider))
+        controller = None
+        if self.controller is not None:
+            ca = WebhookCa(f"{prefix}tars-webhook-ca", opts)
+            args = TarsControllerArgs(self.controller, ca.cert_pem, ca.key_pem)
+            controller = TarsController(f"{prefix}tars-controller", args, placed)
+        waits: list[pulumi.Resource] = list(controller.ready) if controller else []
+        if self.framework is not None and self.framework_values is not None:
+            settings = self.framework.for_cluster(cluster) if cluster else self.framework
+            waits.append(
+                install_framework_from_settings(
+                    settings, self.framework_values, placed, prefix, controller
+                )
+            )
+        return waits
+
+
+def bootstrap(config: pulumi.Config, settings: StackSettings) -> Bootstrap | None:
+    """The stack's :class:`Bootstrap`, its values files read; None when neither
+    ``tars:installController`` nor ``tars:installFramework`` is on."""
+    from tars_components.jobs.config import (
+        controller_values_from_config,
+        framework_install_from_config,
+    )
+    from tars_components.platform import values as chart
+    from tars_components.platform.job import read_values
 
     try:
-        install = framework_install_from_config(config.get, settings.options.namespace)
-        if install is None:
-            return
-        for name, provider in providers.items():
-            install_framework_from_settings(
-                install.for_cluster(name) if name else install,
-                PROJECT_DIR,
-                pulumi.ResourceOptions(provider=provider),
-                prefix=f"{name}/" if name else "",
-            )
+        controller_file = controller_values_from_config(config.get)
+        framework = framework_install_from_config(config.get, settings.options.namespace)
+        found = Bootstrap(
+            read_values(PROJECT_DIR / controller_file, chart.ControllerValues)
+            if controller_file
+            else None,
+            framework,
+            read_values(PROJECT_DIR / framework.values_file, chart.FrameworkValues)
+            if framework is not None
+            else None,
+        )
     except UsageError as exc:
-        fail("invalid tars:installFramework", str(exc).splitlines())
+        fail("invalid tars:installController or tars:installFramework", str(exc).splitlines())
+    return found if found.controller is not None or found.framework is not None else None
 
 
 def main() -> None:
@@ -263,6 +320,8 @@ def main() -> None:
         render_yaml_to_directory=settings.render_dir,
         context=None if settings.render_dir else settings.kube_context,
     )
+    install = bootstrap(config, settings)  # tars:installController, tars:installFramework
+    waits = install.install("", provider, pulumi.ResourceOptions()) if install else []
     built = components_from_stack(
         stack,
         options=settings.options,
@@ -270,14 +329,13 @@ def main() -> None:
             provider=provider,
             protect=protect,
             retain_on_delete=retain_on_delete,
+            depends_on=waits,
         ),
         previous=previous,
         external_replicas=settings.external_replicas,
         secrets=config_secrets(stack, config),
         salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
     )
-
-    install_framework(config, settings, {"": provider})  # tars:installFramework
 
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("namespaces", list(built.frameworks))
@@ -314,11 +372,19 @@ def deploy_clusters(
 
     stack, previous, inventory = checked.stack, checked.previous, checked.run.inventory
     policy = settings.unavailable_clusters
+    install = bootstrap(config, settings)  # tars:installController, tars:installFramework
     allowed = [n.strip() for n in (config.get("allowApiServerChange") or "").split(",")]
     texts, facts = (
         ({}, {})
         if settings.render_dir
-        else cluster_facts(config, inventory, management, allowed, settings.options)
+        else cluster_facts(
+            config,
+            inventory,
+            management,
+            allowed,
+            settings.options,
+            install is not None and install.controller is not None,
+        )
     )
     unavailable = unavailable_violations(inventory, policy, facts)
     if unavailable and policy == "fail":
@@ -328,15 +394,22 @@ def deploy_clusters(
         )
     for violation in unavailable:
         pulumi.log.warn(violation.format())
-    rendered = {r.name: r.build.objects for r in checked.run.results}
+    rendered = {
+        r.name: tuple(sorted(object_id(o) for o in r.build.objects)) for r in checked.run.results
+    }
     skipped = {
         c.name: Skipped(
-            "; ".join(r for r in (c.unavailable, facts.get(c.name)) if r),
-            tuple(sorted(object_id(o) for o in rendered.get(c.name, []))),
+            "; ".join(r for r in (c.unavailable, facts.get(c.name)) if r), rendered.get(c.name, ())
         )
         for c in inventory.clusters
         if not settings.render_dir and (c.unavailable or c.name in facts)
     }
+    waves = settings.waves
+    for index, wave in enumerate(inventory.waves()):  # tars:waves approvedWaves
+        for cluster in wave:
+            if waves.held(index) and not settings.render_dir and cluster.name not in skipped:
+                why = f"wave {index} waits for approval (tars:waves approvedWaves {waves.approved})"
+                skipped[cluster.name] = Skipped(why, rendered.get(cluster.name, ()), held=True)
     built = clusters_from_stack(
         stack,
         inventory,
@@ -354,22 +427,24 @@ def deploy_clusters(
         secrets=config_secrets(stack, config),
         salt_key=config.get_secret("accountSaltKey") if stack.accounts else None,
         configured=settings.clusters,
-        skipped=skipped if policy == "skip" else None,
+        skipped=skipped,
         skip_unreachable=policy == "skip",
         waves=settings.waves,
+        bootstrap=install.install if install else None,
     )
-    providers = {name: c.provider for name, c in built.items() if c.provider is not None}
-    install_framework(config, settings, providers)
     pulumi.export("mode", settings.options.mode.value)
     pulumi.export("clusters", {name: c.cluster.api_server for name, c in built.items()})
     pulumi.export("waves", [[c.name for c in wave] for wave in inventory.waves()])
-    pulumi.export("skipped", {name: c.skipped for name, c in built.items() if c.skipped})
+    pulumi.export(
+        "skipped", {name: c.skipped for name, c in built.items() if c.skipped and not c.held}
+    )
+    pulumi.export("held", {name: c.skipped for name, c in built.items() if c.held})
     pulumi.export(  # each cluster's servers' pods as their workloads report them once applied
         "progress",
         {
             name: {key: s.pods for key, s in c.components.servers.items() if s.pods is not None}
             if c.components is not None
-            else {"skipped": c.skipped}
+            else {"held" if c.held else "skipped": c.skipped}
             for name, c in built.items()
         },
     )
@@ -384,17 +459,19 @@ def cluster_facts(
     management: ManagementRead,
     allowed: Sequence[str],
     options: Options,
+    installs_controller: bool = False,
 ) -> tuple[dict[str, str], dict[str, str]]:
     """Each cluster's credentials (cluster name to text: the Pulumi secret ``tars:<key>``,
     else what its management cluster Secret holds) and why a cluster cannot take the change
     (no credentials, an API server that does not answer them). Credentials that cannot be
     used (a kubeconfig for another API server, no current context) and, in crd mode, a
-    cluster without the TarsK8S CRDs stop the program: a mistake in the stack's config or
-    the cluster's install, not its state."""
+    cluster without the TarsK8S CRDs (unless this stack installs the controller,
+    ``installs_controller``) stop the program: a mistake in the stack's config or the
+    cluster's install, not its state."""
     from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
     from tars_components.jobs.fleet import probe, serves
 
-    crd = options.mode == Mode.CRD
+    crd = options.mode == Mode.CRD and not installs_controller
     texts: dict[str, str] = {}
     facts: dict[str, str] = {}
     refused: list[str] = []
@@ -433,7 +510,8 @@ def no_crds(cluster: str, api_version: str) -> str:
     """Why a cluster without the TarsK8S CRDs cannot take a crd-mode stack."""
     return (
         f"cluster {cluster} does not serve {api_version}: the TarsK8S CRDs are not installed "
-        "there; install the TarsK8S controller on it first (docs/install-tarsk8s.md)"
+        "there; install the TarsK8S controller on it first (docs/install-tarsk8s.md), or let "
+        "this stack install it (tars:installController: true)"
     )
 
 

@@ -36,6 +36,9 @@ from ..settings.options import Mode, Options
 from .from_stack import StackComponents, components_from_stack
 from .wave_gate import WaveGate
 
+Bootstrap = Callable[[str, k8s.Provider, pulumi.ResourceOptions], list[pulumi.Resource]]
+"""What a cluster gets before its components (see :func:`clusters_from_stack`)."""
+
 
 class CredentialsError(ValueError):
     """Credentials that cannot be used for a cluster; the message never quotes them."""
@@ -119,14 +122,16 @@ def _kubeconfig(
 
 @dataclass
 class ClusterComponents:
-    """One cluster's provider and components; a skipped cluster has neither until its last
-    update's objects are read (``skipped``: why; ``left``: its objects as declared)."""
+    """One cluster's provider and components; a skipped or held cluster has neither until
+    its last update's objects are read (``skipped``: why; ``held``: its wave waits for its
+    approval; ``left``: its objects as declared)."""
 
     cluster: Cluster
     provider: k8s.Provider | None
     components: StackComponents | None
     skipped: str | None = None
     left: pulumi.Output[list[str]] | None = None
+    held: bool = False
 
     def objects(self) -> pulumi.Output[list[str]]:
         """Every object of the cluster (``apiVersion/kind:namespace/name``)."""
@@ -176,12 +181,14 @@ def cluster_provider(
 
 @dataclass(frozen=True)
 class Skipped:
-    """A cluster left as it is (``tars:unavailableClusters: skip``): why, and the objects this
-    change renders for it (``apiVersion/kind:namespace/name``), compared with its objects as
-    the last update left them (:func:`own_objects`)."""
+    """A cluster left as it is (``tars:unavailableClusters: skip``, or ``held``: its wave is
+    beyond ``tars:waves`` ``approvedWaves``): why, and the objects this change renders for it
+    (``apiVersion/kind:namespace/name``), compared with its objects as the last update left
+    them (:func:`own_objects`)."""
 
     reason: str
     rendered: tuple[str, ...]
+    held: bool = False
 
 
 def _ignore_everything(
@@ -218,6 +225,7 @@ def clusters_from_stack(
     skipped: Mapping[str, Skipped] | None = None,
     skip_unreachable: bool = True,
     waves: WaveSettings | None = None,
+    bootstrap: Bootstrap | None = None,
 ) -> dict[str, ClusterComponents]:
     """Declare every cluster's provider and components (see the module docstring), by
     cluster name in inventory order. ``credentials`` maps a cluster's ``credentials_key`` to
@@ -236,7 +244,12 @@ def clusters_from_stack(
     servers to be Ready (``timeoutSeconds``; the workloads then skip pulumi-kubernetes' own
     awaits, which would fail the update at the first cluster not Ready), tolerates
     ``maxFailures`` clusters that are not, and pauses; the next wave depends on the gate
-    (:func:`gated_waves` says after which waves)."""
+    (:func:`gated_waves` says after which waves).
+
+    ``bootstrap`` declares what a cluster gets before its components (the TarsK8S controller,
+    the framework: ``tars:installController``, ``tars:installFramework``), given the cluster's
+    name, its provider and its placement (a skipped cluster's ignores every change); its
+    components wait for the resources it returns."""
     to = Targets(inventory, inventory.clusters, configured=tuple(configured or inventory.clusters))
     documents = {c.name: (own, old) for c, own, old in target_stacks(stack, to, previous) if c}
     found: dict[str, ClusterComponents] = {}
@@ -257,6 +270,7 @@ def clusters_from_stack(
             def declare(
                 placed: pulumi.ResourceOptions,
                 provider_opts: pulumi.ResourceOptions | None = None,
+                documents: DocumentSet | None = None,
                 cluster: Cluster = cluster,
                 own: DocumentSet = own,
                 old: DocumentSet | None = old,
@@ -270,13 +284,14 @@ def clusters_from_stack(
                     provider_opts,
                     skip_unreachable,
                 )
+                waits = bootstrap(cluster.name, provider, placed) if bootstrap else []
                 built = components_from_stack(
-                    own,
+                    documents or own,
                     options=options,
                     opts=pulumi.ResourceOptions.merge(
                         opts,
                         pulumi.ResourceOptions.merge(
-                            placed, pulumi.ResourceOptions(provider=provider)
+                            placed, pulumi.ResourceOptions(provider=provider, depends_on=waits)
                         ),
                     ),
                     previous=old,
@@ -290,7 +305,9 @@ def clusters_from_stack(
             skip = (skipped or {}).get(cluster.name)
             if skip is not None:
                 last = last if last is not None else own_objects()
-                found[cluster.name] = _left_as_it_is(cluster, skip, last, declare)
+                found[cluster.name] = _left_as_it_is(
+                    cluster, skip, last, declare, own, options or Options(namespace=own.namespace)
+                )
                 continue
             provider, built = declare(pulumi.ResourceOptions(depends_on=list(before)))
             found[cluster.name] = ClusterComponents(cluster, provider, built)
@@ -382,35 +399,56 @@ def _left_as_it_is(
     skip: Skipped,
     last: pulumi.Output[Mapping[str, Any]],
     declare: Callable[
-        [pulumi.ResourceOptions, pulumi.ResourceOptions | None],
+        [pulumi.ResourceOptions, pulumi.ResourceOptions | None, DocumentSet | None],
         tuple[k8s.Provider, StackComponents],
     ],
+    own: DocumentSet,
+    options: Options,
 ) -> ClusterComponents:
-    """A skipped cluster: once the last update's objects are known, its objects declared
-    again with every change ignored (its provider's too: missing or rotated credentials keep
-    the last ones), nothing when it has none, a stop when this change creates or deletes
-    one there (:func:`tars_components.jobs.fleet.skip_problems`)."""
+    """A skipped or held cluster: once the last update's objects are known, its objects
+    declared again with every change ignored (its provider's too: missing or rotated
+    credentials keep the last ones), nothing when it has none. A skipped cluster stops the
+    program when this change creates or deletes an object there
+    (:func:`tars_components.jobs.fleet.skip_problems`); a held one leaves out the documents
+    new to it, which wait for the approval of its wave
+    (:func:`tars_components.jobs.waves.hold_plan`)."""
     from ..jobs.fleet import skip_problems
+    from ..jobs.waves import hold_plan
+
+    what = "held" if skip.held else "skipped"
 
     def after(objects: Mapping[str, Any]) -> Any:
         deployed = objects.get(cluster.name)
         had = [str(o) for o in deployed] if isinstance(deployed, list) else []
-        problems = skip_problems(cluster.name, skip.reason, skip.rendered, had)
+        documents = None
+        if skip.held:
+            plan = hold_plan(cluster.name, skip.reason, own, options, skip.rendered, had)
+            problems = list(plan.problems)
+            documents = plan.stack
+            if plan.waiting and had:
+                pulumi.log.warn(
+                    f"cluster {cluster.name} is held ({skip.reason}): "
+                    f"{', '.join(plan.waiting)} wait(s) for its approval"
+                )
+        else:
+            problems = skip_problems(cluster.name, skip.reason, skip.rendered, had)
         if problems:
             for problem in problems:
                 pulumi.log.error(problem)
-            raise pulumi.RunError(f"cluster {cluster.name} cannot be skipped: nothing is applied")
+            raise pulumi.RunError(f"cluster {cluster.name} cannot be {what}: nothing is applied")
         if not had:
+            until = "its wave is approved" if skip.held else "it is available"
             pulumi.log.warn(
-                f"cluster {cluster.name} is skipped ({skip.reason}): the stack never applied it, "
-                "so it is left out until it is available"
+                f"cluster {cluster.name} is {what} ({skip.reason}): the stack never applied it, "
+                f"so it is left out until {until}"
             )
             return []
         ignored = pulumi.ResourceOptions(ignore_changes=["*"])
-        _, built = declare(pulumi.ResourceOptions(transforms=[_ignore_everything]), ignored)
+        placed = pulumi.ResourceOptions(transforms=[_ignore_everything])
+        _, built = declare(placed, ignored, documents)
         return built.objects()
 
-    return ClusterComponents(cluster, None, None, skip.reason, last.apply(after))
+    return ClusterComponents(cluster, None, None, skip.reason, last.apply(after), skip.held)
 
 
 def cluster_credentials(

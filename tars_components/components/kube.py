@@ -18,7 +18,7 @@ from pulumi_kubernetes.apiextensions import CustomResource
 from pulumi_kubernetes.apiextensions.CustomResource import CustomResourceArgs
 
 from ..models import GROUP
-from ..models.kind_facts import EXPANDED_KINDS, REPLICAS_PATHS, pulumi_class_path
+from ..models.kind_facts import EXPANDED_KINDS, REPLICAS_PATHS, object_id, pulumi_class_path
 
 
 class TypedResource(Protocol):
@@ -119,12 +119,6 @@ def kubernetes_resource(
     if api_version.split("/")[0] in (GROUP, *ENGINE_GROUPS):
         return TarsCustomResource(resource_name, obj, opts)
     raise ValueError(f"no resource class for {api_version} {kind}")
-
-
-def object_id(obj: Mapping[str, Any]) -> str:
-    """``<apiVersion>/<kind>:<namespace>/<name>``, one line per object in stack outputs."""
-    meta = obj.get("metadata") or {}
-    return f"{obj['apiVersion']}/{obj['kind']}:{meta.get('namespace', 'default')}/{meta['name']}"
 
 
 def child_name(component_name: str, obj: Mapping[str, Any]) -> str:

@@ -23,7 +23,8 @@ TFrameworkConfig       ``ignore_changes`` on ``imageBuild.maxBuildTime``,
 TImages                ``ignore_changes`` on ``releases`` (tarsimage and TarsWeb append
                        releases; the chart merges them)
 framework TServers     ``ignore_changes`` on ``spec.k8s.replicas`` (TarsWeb scales them)
-Ingress ``tars-web``   create-only: ``ignore_changes`` on ``spec``, ``metadata.annotations``
+Ingress ``tars-web``   create-only: ``ignore_changes`` on ``spec``, ``metadata.annotations``;
+                       not awaited (``pulumi.com/skipAwait``)
 =====================  ==============================================================
 
 The CA: ``pulumi_tls`` (an RSA 2048 key, a ten-year self-signed CA certificate) unless a CA is
@@ -37,7 +38,6 @@ import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pulumi
@@ -76,6 +76,14 @@ FRAMEWORK_IGNORE_CHANGES: dict[str, list[str]] = {
 """What each framework kind leaves to the running platform (see the module docstring)."""
 
 
+_WORKLOAD_KINDS = frozenset({"Deployment", "DaemonSet"})
+_PREREQUISITE_KINDS = frozenset(
+    {"ServiceAccount", "ConfigMap", "Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding"}
+)
+"""What the controller's workloads wait for, besides the CRDs, the namespace and the CA's
+Secret."""
+
+
 def _snake(name: str) -> str:
     return re.sub(r"([A-Z])", r"_\1", name).lower()
 
@@ -99,6 +107,16 @@ def _resource_name(component: str, obj: Mapping[str, Any]) -> str:
     meta = obj["metadata"]
     namespace = f"{meta['namespace']}-" if meta.get("namespace") else ""
     return f"{component}-{str(obj['kind']).lower()}-{namespace}{meta['name']}"
+
+
+def _without_await(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """``obj`` with ``pulumi.com/skipAwait``: pulumi-kubernetes would wait for the Ingress to
+    get an address (and its Service endpoints), which no cluster without an ingress controller
+    ever gives it (``pulumi up`` failing after ten minutes, found on a real cluster); helm
+    installs the chart without waiting for it either."""
+    meta = dict(obj["metadata"])
+    meta["annotations"] = {**(meta.get("annotations") or {}), "pulumi.com/skipAwait": "true"}
+    return {**obj, "metadata": meta}
 
 
 def _substitute(value: Any, replacements: Mapping[str, Any]) -> Any:
@@ -165,12 +183,26 @@ class TarsController(pulumi.ComponentResource):
         namespace: list[pulumi.Resource] = []
         webhook: list[pulumi.Resource] = []
         rest: list[pulumi.Resource] = []
+        prepared: list[pulumi.Resource] = []
         self._provider = kubernetes_provider(self)
         child = pulumi.ResourceOptions(parent=self, provider=self._provider)
-        for obj in objects:
+        # As helm installs them: a workload after what its pods need (a pod of a Deployment
+        # created before its ServiceAccount is refused, and its ReplicaSet retries only
+        # after a back-off), the webhook configurations after the webhook
+        ordered = sorted(
+            objects,
+            key=lambda o: (
+                2 if o["kind"].endswith("Configuration") else o["kind"] in _WORKLOAD_KINDS
+            ),
+        )
+        for obj in ordered:
             kind, meta = obj["kind"], obj["metadata"]
             body = _substitute(obj, replacements)
-            if kind == "CustomResourceDefinition":
+            if kind in _WORKLOAD_KINDS:
+                opts_ = pulumi.ResourceOptions.merge(
+                    child, pulumi.ResourceOptions(depends_on=[*crds, *namespace, *prepared])
+                )
+            elif kind == "CustomResourceDefinition":
                 opts_ = pulumi.ResourceOptions.merge(
                     child, pulumi.ResourceOptions(retain_on_delete=True)
                 )
@@ -201,10 +233,13 @@ class TarsController(pulumi.ComponentResource):
                 namespace.append(resource)
                 self.secret = self._secret(name, cert, key, [*crds, resource])
                 rest.append(self.secret)
+                prepared.append(self.secret)
             elif kind in ("Deployment", "Service") and "webhook" in meta["name"]:
                 webhook.append(resource)
             elif not kind.endswith("WebhookConfiguration"):
                 rest.append(resource)
+            if kind in _PREREQUISITE_KINDS:
+                prepared.append(resource)
         webhook_configs = [
             r for (k, _, _), r in self.resources.items() if k.endswith("Configuration")
         ]
@@ -353,8 +388,9 @@ class TarsFrameworkInstall(pulumi.ComponentResource):
                 depends_on=[*ready, *first],
                 ignore_changes=FRAMEWORK_IGNORE_CHANGES.get(kind),
             )
+            body = _without_await(obj) if kind == "Ingress" else obj
             resource = register_object(
-                _resource_name(name, obj), obj, pulumi.ResourceOptions.merge(child, options)
+                _resource_name(name, obj), body, pulumi.ResourceOptions.merge(child, options)
             )
             self.resources[(kind, meta.get("namespace", ""), meta["name"])] = resource
         self.namespace = args.namespace
@@ -376,21 +412,20 @@ class TarsFrameworkInstall(pulumi.ComponentResource):
 
 def install_framework_from_settings(
     settings: FrameworkInstallSettings,
-    project_dir: str | Path,
+    values: FrameworkValues,
     opts: pulumi.ResourceOptions | None = None,
     prefix: str = "",
+    controller: TarsController | None = None,
 ) -> TarsFrameworkInstall:
-    """``tars:installFramework``: read the values file (relative to the project directory) and
-    declare the namespace's :class:`TarsFrameworkInstall` (named ``<prefix><namespace>-framework``:
-    ``<cluster>/`` for each cluster of an inventory). Raises :class:`UsageError`."""
-    from ..platform.job import read_values
-
-    values = read_values(Path(project_dir) / settings.values_file, FrameworkValues)
+    """``tars:installFramework``: the namespace's :class:`TarsFrameworkInstall` from the values
+    read from ``settings.values_file`` (named ``<prefix><namespace>-framework``: ``<cluster>/``
+    for each cluster of an inventory), after ``controller`` when the stack installs it too."""
     return TarsFrameworkInstall(
         f"{prefix}{settings.namespace}-framework",
         TarsFrameworkInstallArgs(
             values=values,
             namespace=settings.namespace,
+            controller=controller,
             nodes=settings.nodes,
             local_volume_nodes=settings.local_volume_nodes,
         ),

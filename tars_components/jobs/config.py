@@ -283,6 +283,22 @@ def _plain(value: Any) -> Any:
     return value
 
 
+# --- tars:installController: the TarsK8S controller on each cluster of the stack ----------
+
+DEFAULT_CONTROLLER_VALUES = "platform/controller.values.yaml"
+
+
+def controller_values_from_config(get: Callable[[str], Any] | Mapping[str, Any]) -> str | None:
+    """``tars:installController``: the ``tarscontroller`` chart's values file to install the
+    TarsK8S controller from (``tars:controllerValues``, relative to the project directory;
+    defaults to ``platform/controller.values.yaml``), or None when it is off (the default).
+    Raises :class:`UsageError` for a value that is not a boolean."""
+    lookup: Callable[[str], Any] = get.get if isinstance(get, Mapping) else get
+    if not _switched_on(lookup, "installController"):
+        return None
+    return str(lookup("controllerValues") or DEFAULT_CONTROLLER_VALUES)
+
+
 # --- tars:installFramework: the TarsK8S framework install of the stack namespace --
 
 DEFAULT_FRAMEWORK_VALUES = "platform/framework.values.yaml"
@@ -325,18 +341,26 @@ class FrameworkInstallSettings:
         )
 
 
+def _switched_on(lookup: Callable[[str], Any], key: str) -> bool:
+    """Whether the boolean ``tars:<key>`` is on (off when unset). Raises :class:`UsageError`
+    for a value that is not a boolean."""
+    value = lookup(key)
+    text = "" if value is None else str(value).strip().lower()
+    if text in ("", "false", "no", "off", "0"):
+        return False
+    if text not in ("true", "yes", "on", "1"):
+        raise UsageError(f"tars:{key} must be true or false, got {value!r}")
+    return True
+
+
 def framework_install_from_config(
     get: Callable[[str], Any] | Mapping[str, Any], namespace: str
 ) -> FrameworkInstallSettings | None:
     """The framework install the config asks for, or None when ``tars:installFramework`` is
     off (the default). Raises :class:`UsageError` for a value that is not a boolean."""
     lookup: Callable[[str], Any] = get.get if isinstance(get, Mapping) else get
-    value = lookup("installFramework")
-    text = "" if value is None else str(value).strip().lower()
-    if text in ("", "false", "no", "off", "0"):
+    if not _switched_on(lookup, "installFramework"):
         return None
-    if text not in ("true", "yes", "on", "1"):
-        raise UsageError(f"tars:installFramework must be true or false, got {value!r}")
 
     def split(raw: Any) -> tuple[str, ...]:
         return tuple(n.strip() for n in str(raw or "").split(",") if n.strip())

@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..kernel.errors import UsageError
 from ..kubeapi import ApiClient, LiveReadError, resource_path
 from ..loading.clusters import known_fields, structured_setting
+from ..loading.document_set import DocumentSet
+from ..models import TServerDocument
+from ..pipeline.stack import expand_server
+from ..settings.options import Mode, Options
 from .fleet import cluster_connection
 
 DEFAULT_TIMEOUT = 600
@@ -43,6 +47,13 @@ class WaveSettings:
     percent: bool = False
     pause_seconds: int = 0
     timeout_seconds: int = DEFAULT_TIMEOUT
+    approved: int | None = None
+    """``approvedWaves``: how many waves, from the first, take the change (None: all); the
+    later ones are held (:meth:`held`)."""
+
+    def held(self, wave: int) -> bool:
+        """True when wave ``wave`` (from 0) waits for its approval."""
+        return self.approved is not None and wave >= self.approved
 
     def allowed(self, clusters: int) -> int:
         """The clusters of a wave of ``clusters`` that may fail."""
@@ -56,23 +67,34 @@ class WaveSettings:
         return self.max_failures > 0 or self.pause_seconds > 0
 
 
-_WAVE_KEYS = ("maxFailures", "pauseSeconds", "timeoutSeconds")
+_WAVE_KEYS = ("maxFailures", "pauseSeconds", "timeoutSeconds", "approvedWaves")
 
 
 def wave_settings(value: Any) -> WaveSettings:
     """``tars:waves`` (a mapping or its JSON text): ``maxFailures`` (a count or ``"N%"``),
-    ``pauseSeconds``, ``timeoutSeconds``. Raises :class:`UsageError` naming the field."""
+    ``pauseSeconds``, ``timeoutSeconds``, ``approvedWaves``. Raises :class:`UsageError`
+    naming the field."""
     where = "tars:waves"
     if value is None or value == "":
         return WaveSettings()
     value = structured_setting(value, where, "not valid JSON")
     if not isinstance(value, Mapping):
-        raise UsageError(f"{where}: a mapping {{maxFailures, pauseSeconds, timeoutSeconds}}")
+        raise UsageError(
+            f"{where}: a mapping {{maxFailures, pauseSeconds, timeoutSeconds, approvedWaves}}"
+        )
     known_fields(value, where, _WAVE_KEYS)
     failures, percent = _failures(value.get("maxFailures", 0), where)
     pause = _seconds(value.get("pauseSeconds", 0), f"{where}.pauseSeconds", 0)
     timeout = _seconds(value.get("timeoutSeconds", DEFAULT_TIMEOUT), f"{where}.timeoutSeconds", 1)
-    return WaveSettings(failures, percent, pause, timeout)
+    approved = value.get("approvedWaves")
+    if approved is not None:
+        if isinstance(approved, bool) or not str(approved).isdigit():
+            raise UsageError(
+                f"{where}.approvedWaves: how many waves, from the first, take the change "
+                f"(0 or more), got {approved!r}"
+            )
+        approved = int(approved)
+    return WaveSettings(failures, percent, pause, timeout, approved)
 
 
 def _failures(value: Any, where: str) -> tuple[int, bool]:
@@ -197,6 +219,86 @@ def verdict(
     return WaveResult(ok, failed, tuple(lines))
 
 
+@dataclass(frozen=True)
+class HoldPlan:
+    """What a held cluster (a wave beyond ``approvedWaves``) is declared with: ``stack``, its
+    documents but those new to it, whose objects (``waiting``) wait for the wave's approval;
+    ``problems``: the rest of the change that cannot wait (an object deleted there, or created
+    for a document it has already)."""
+
+    stack: DocumentSet
+    waiting: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+Identity = tuple[str, str, str]
+
+
+def _identity(object_id: str) -> Identity:
+    left, _, where = object_id.rpartition(":")
+    namespace, _, name = where.partition("/")
+    return left.rpartition("/")[2], namespace, name
+
+
+def hold_plan(
+    cluster: str,
+    reason: str,
+    stack: DocumentSet,
+    options: Options,
+    rendered: Collection[str],
+    deployed: Collection[str],
+) -> HoldPlan:
+    """How ``cluster``, held for ``reason``, keeps its objects as the last update left them
+    (``deployed``, ``apiVersion/kind:namespace/name``) while this change renders ``rendered``
+    from ``stack`` for it: a document (a TServer, any document in crd mode, a plain object)
+    none of whose objects is deployed there waits, left out of the stack; any other creation
+    or deletion is a problem. Nothing deployed (a cluster the stack never reached): nothing is
+    declared, everything waits."""
+    if not deployed:
+        return HoldPlan(replace(stack, documents=(), objects=()), tuple(sorted(rendered)))
+    by_identity: dict[Identity, list[str]] = {}
+    for item in rendered:
+        by_identity.setdefault(_identity(item), []).append(item)
+    had = set(deployed)
+    waiting: list[str] = []
+
+    def new(identities: Iterable[Identity]) -> bool:
+        found = [i for identity in identities for i in by_identity.get(identity, [])]
+        if found and had.isdisjoint(found):
+            waiting.extend(found)
+            return True
+        return False
+
+    documents = []
+    for doc in stack.documents:
+        if options.mode == Mode.EXPAND and isinstance(doc, TServerDocument):
+            framework = stack.framework(doc.namespace)
+            identities = [
+                (
+                    str(o["kind"]),
+                    str(o["metadata"].get("namespace") or "default"),
+                    o["metadata"]["name"],
+                )
+                for o in expand_server(doc, framework, options)
+            ]
+        else:
+            identities = [(doc.kind, doc.namespace or "default", doc.name)]
+        if not new(identities):
+            documents.append(doc)
+    objects = [o for o in stack.objects if not new([(o.kind, o.namespace or "default", o.name)])]
+    rest = set(rendered) - set(waiting)
+    problems = []
+    for what, names in (("create", rest - had), ("delete", had - rest)):
+        if names:
+            problems.append(
+                f"cluster {cluster} is held ({reason}) but this change would {what} "
+                f"{', '.join(sorted(names))} there, which cannot wait with a new document: "
+                "approve the wave (tars:waves approvedWaves) to make that change"
+            )
+    kept = replace(stack, documents=tuple(documents), objects=tuple(objects))
+    return HoldPlan(kept, tuple(sorted(waiting)), tuple(problems))
+
+
 Reader = Callable[[str, Watched], Mapping[str, Any] | None]
 
 
@@ -243,9 +345,11 @@ def _api_reader(kubeconfigs: Mapping[str, str]) -> Reader:
 __all__ = [
     "DEFAULT_TIMEOUT",
     "WATCHED_KINDS",
+    "HoldPlan",
     "Watched",
     "WaveResult",
     "WaveSettings",
+    "hold_plan",
     "not_ready",
     "verdict",
     "watch_wave",

@@ -4,7 +4,9 @@ pulumi_kubernetes class (as a dotted path, so this module imports no Pulumi)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 RBAC_API = "rbac.authorization.k8s.io/v1"
 """The apiVersion of Role, RoleBinding, ClusterRole and ClusterRoleBinding."""
@@ -117,3 +119,9 @@ def pulumi_class_path(
     if facts is None or facts.api_version != api_version or (among and kind not in among):
         return None
     return facts.pulumi_class
+
+
+def object_id(obj: Mapping[str, Any]) -> str:
+    """``<apiVersion>/<kind>:<namespace>/<name>``, one line per object in stack outputs."""
+    meta = obj.get("metadata") or {}
+    return f"{obj['apiVersion']}/{obj['kind']}:{meta.get('namespace', 'default')}/{meta['name']}"

@@ -6,6 +6,7 @@ naming another API server than the inventory's refused)."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import runpy
@@ -19,7 +20,12 @@ import yaml
 from support.builders.clusters import BJ_REPLICAS, ORDER, project
 
 from tars_components.components.clusters import CredentialsError, cluster_kubeconfig
-from tars_components.components.testing import Recording, is_secret_value, record
+from tars_components.components.testing import (
+    Recording,
+    is_secret_value,
+    record,
+    strip_secrets,
+)
 from tars_components.models.cluster import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -318,3 +324,105 @@ def test_a_crd_mode_cluster_without_the_tarsk8s_crds_is_refused(tmp_path: Path) 
     shown = "\n".join(message for _, message in refused.log)
     assert "cluster bj does not serve k8s.tars.io/v1beta3" in shown
     assert "install the TarsK8S controller on it first" in shown
+
+
+def _add_server(stack_dir: Path, name: str) -> None:
+    """A copy of the order server named ``name`` (its app-server ``shop-<name>``)."""
+    order = yaml.safe_load((stack_dir / "20-shop-order.yaml").read_text())
+    order["metadata"]["name"] = f"shop-{name}"
+    order["spec"]["server"] = name
+    (stack_dir / f"25-{name}.yaml").write_text(yaml.safe_dump(order))
+
+
+def test_a_wave_beyond_approved_waves_is_held_and_new_servers_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tars:waves`` ``approvedWaves: 1``: wave 0 (sh) takes the change, bj (wave 1) keeps
+    its objects as the last update left them, every change ignored; a server new to bj waits
+    for the approval of its wave, left out there."""
+    from tars_components.components import clusters
+
+    root = project(tmp_path, BJ_REPLICAS)
+    stack_dir = root / "stacks" / "dev"
+    last = run_program(_config(stack_dir)).outputs["objects"]
+    monkeypatch.setattr(clusters, "own_objects", lambda: pulumi.Output.from_input(last))
+    _add_server(stack_dir, "stockserver")
+    waves = json.dumps({"approvedWaves": 1})
+    done = run_program(_config(stack_dir, **{"tars:waves": waves}))
+    why = "wave 1 waits for approval (tars:waves approvedWaves 1)"
+    assert done.outputs["held"] == {"bj": why} and done.outputs["skipped"] == {}
+    assert done.outputs["progress"]["bj"] == {"held": why}
+    shown = "\n".join(message for _, message in done.log)
+    assert "cluster bj is held" in shown and "wait(s) for its approval" in shown
+    kube = [r for r in done.registrations if r.type.startswith("kubernetes:")]
+    bj = [r for r in kube if r.name.startswith("bj/")]
+    # its provider keeps its last inputs; its resources' ignoreChanges come from a transform,
+    # which only the engine runs (tests/e2e/test_fleet_waves.py)
+    held = next(p for p in done.of_type(PROVIDER) if p.name == "cluster-bj")
+    assert held.ignore_changes == ("*",) and bj
+    assert not any("stockserver" in r.name for r in bj)  # waits for wave 1's approval
+    assert any("stockserver" in r.name for r in kube if r.name.startswith("sh/"))
+    assert not any(r.ignore_changes for r in kube if r.name.startswith("sh/"))
+    assert sorted(done.outputs["objects"]["bj"]) == sorted(last["bj"])
+
+
+def test_a_held_wave_refuses_a_deletion(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tars_components.components import clusters
+
+    root = project(tmp_path, BJ_REPLICAS)
+    stack_dir = root / "stacks" / "dev"
+    last = run_program(_config(stack_dir)).outputs["objects"]
+    monkeypatch.setattr(clusters, "own_objects", lambda: pulumi.Output.from_input(last))
+    (stack_dir / "30-shop-gateway.yaml").unlink()
+    refused = Recording()
+    config = _config(stack_dir, **{"tars:waves": json.dumps({"approvedWaves": 1})})
+    with pytest.raises(pulumi.RunError, match="cluster bj cannot be held: nothing is applied"):
+        run_program(config, into=refused)
+    shown = "\n".join(message for _, message in refused.log)
+    assert "but this change would delete" in shown and "shop-gatewayserver" in shown
+
+
+def test_install_controller_installs_it_on_every_cluster_with_a_ca_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tars:installController`` (crd mode, clusters without the TarsK8S CRDs yet): one
+    controller per cluster through that cluster's provider, each with a webhook CA the
+    program made (the key a secret everywhere); the framework waits for the controller, the
+    stack's own components for both."""
+    from tars_components.components import wave_gate, webhook_ca
+
+    monkeypatch.setattr(wave_gate, "_pass", lambda props: props)  # crd mode: a gate, no wait
+    root = project(tmp_path, BJ_REPLICAS)
+    extra = {"tars:mode": "crd", "tars:installController": "true", "tars:installFramework": "true"}
+    done = run_program(_config(root / "stacks" / "dev", **extra), missing=("sh", "bj"))
+    controllers = {r.name: r for r in done.of_type("tars:index:TarsController")}
+    assert sorted(controllers) == ["bj/tars-controller", "sh/tars-controller"]
+    cas = {r.name: r for r in done.of_type(webhook_ca.RESOURCE_TYPE)}
+    assert sorted(cas) == ["bj/tars-webhook-ca", "sh/tars-webhook-ca"]
+    assert (
+        cas["sh/tars-webhook-ca"].outputs["certPem"] != cas["bj/tars-webhook-ca"].outputs["certPem"]
+    )
+    assert all(is_secret_value(c.outputs["keyPem"]) for c in cas.values())
+    keys = [str(strip_secrets(c.outputs["keyPem"])) for c in cas.values()]
+    urns = {p.name.removeprefix("cluster-"): p.urn for p in done.of_type(PROVIDER)}
+    for name, controller in controllers.items():
+        cluster = name.split("/", 1)[0]
+        children = [r for r in done.children(controller) if r.type.startswith("kubernetes:")]
+        assert {r.provider_urn for r in children} == {urns[cluster]}
+        secret = next(r for r in children if r.type == "kubernetes:core/v1:Secret")
+        assert is_secret_value(secret.inputs["stringData"])
+        webhooks = [r for r in children if r.type.endswith("WebhookConfiguration")]
+        cert = str(cas[f"{cluster}/tars-webhook-ca"].outputs["certPem"])
+        bundles = {w["clientConfig"]["caBundle"] for r in webhooks for w in r.inputs["webhooks"]}
+        assert bundles == {base64.b64encode(cert.encode()).decode()}
+        framework = next(
+            r for r in done.registrations if r.name == f"{cluster}/tars-dev" and not r.custom
+        )
+        install = next(r for r in done.registrations if r.name == f"{cluster}/tars-dev-framework")
+        # waiting on a component is waiting on its resources
+        assert {c.urn for c in done.children(install)} <= set(framework.dependencies)
+        assert {c.urn for c in children if c.type.endswith("CustomResourceDefinition")} <= set(
+            framework.dependencies
+        )
+    for key in keys:
+        assert "PRIVATE KEY" in key and done.plaintext(key.splitlines()[1]) == []

@@ -8,7 +8,6 @@ Secret removed, one's status unhealthy, one's API server stopped: under
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from collections.abc import Iterator
@@ -28,33 +27,7 @@ STACK = "health"
 NAMESPACE = "tars-dev"
 NAME = "shop-orderserver"
 MEMBERS = ("a", "b", "c")
-SECRETS = "stellaris-system"
-
-# Stellaris's Cluster kind as the management cluster serves it (a CRD written for this test:
-# cluster-scoped, any spec and status)
-CLUSTER_CRD: dict[str, Any] = {
-    "apiVersion": "apiextensions.k8s.io/v1",
-    "kind": "CustomResourceDefinition",
-    "metadata": {"name": "clusters.stellaris.harmonycloud.cn"},
-    "spec": {
-        "group": "stellaris.harmonycloud.cn",
-        "scope": "Cluster",
-        "names": {"kind": "Cluster", "plural": "clusters", "singular": "cluster"},
-        "versions": [
-            {
-                "name": "v1alpha1",
-                "served": True,
-                "storage": True,
-                "schema": {
-                    "openAPIV3Schema": {
-                        "type": "object",
-                        "x-kubernetes-preserve-unknown-fields": True,
-                    }
-                },
-            }
-        ],
-    },
-}
+SECRETS = e2e.STELLARIS_SECRETS
 
 
 @pytest.fixture(scope="module")
@@ -66,50 +39,10 @@ def fleet(
     e2e.cluster_up(root, MEMBERS, namespaces=(NAMESPACE, SECRETS), nodes=1)
     try:
         clusters = {m: e2e.Cluster(root, m, tools["kubectl"]) for m in MEMBERS}
-        management = clusters["a"]
-        management.kubectl("apply", "-f", "-", stdin=json.dumps(CLUSTER_CRD))
-        management.kubectl(
-            "wait", "--for=condition=Established", "crd/clusters.stellaris.harmonycloud.cn"
-        )
-        for wave, (name, cluster) in enumerate(clusters.items()):
-            put_secret(management, name, cluster)
-            management.kubectl("apply", "-f", "-", stdin=json.dumps(stellaris(name, cluster, wave)))
+        e2e.stellaris_inventory(clusters["a"], clusters, STACK)
         yield clusters
     finally:
         e2e.cluster_down(root)
-
-
-def stellaris(name: str, cluster: e2e.Cluster, wave: int) -> dict[str, Any]:
-    return {
-        "apiVersion": "stellaris.harmonycloud.cn/v1alpha1",
-        "kind": "Cluster",
-        "metadata": {
-            "name": name,
-            "labels": {"env": STACK},
-            "annotations": {"tars-components.io/wave": str(wave)},
-        },
-        "spec": {
-            "apiserver": cluster.api_server,
-            "secretRef": {
-                "type": "kubeconfig",
-                "name": f"cluster-{name}-secret",
-                "namespace": SECRETS,
-                "field": "admin.conf",
-            },
-        },
-        "status": {"healthy": True, "status": "online"},
-    }
-
-
-def put_secret(management: e2e.Cluster, name: str, cluster: e2e.Cluster) -> None:
-    text = cluster.kubeconfig.read_text(encoding="utf-8")
-    secret = {
-        "apiVersion": "v1",
-        "kind": "Secret",
-        "metadata": {"name": f"cluster-{name}-secret", "namespace": SECRETS},
-        "data": {"admin.conf": base64.b64encode(text.encode()).decode()},
-    }
-    management.kubectl("apply", "-f", "-", stdin=json.dumps(secret))
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +119,7 @@ def test_a_missing_credential_stops_the_preview_or_skips_only_its_cluster(
         assert replicas(fleet) == {"a": 3, "b": 2, "c": 3}  # b left as it was
         assert "cluster-b-secret" in outputs(pulumi, project)["skipped"]["b"]
     finally:
-        put_secret(management, "b", fleet["b"])
+        e2e.stellaris_secret(management, "b", fleet["b"])
         policy(pulumi, project, "fail")
     pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
     assert replicas(fleet) == {"a": 3, "b": 3, "c": 3}
@@ -197,7 +130,7 @@ def test_an_unhealthy_status_and_a_stopped_api_server_stop_or_skip_their_cluster
     project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
 ) -> None:
     management = fleet["a"]
-    unhealthy = stellaris("b", fleet["b"], 1) | {"status": UNHEALTHY}
+    unhealthy = e2e.stellaris_cluster("b", fleet["b"], 1, STACK) | {"status": UNHEALTHY}
     management.kubectl("apply", "-f", "-", stdin=json.dumps(unhealthy))
     fleet["c"].component("stop", "kube-apiserver")
     try:
@@ -215,7 +148,9 @@ def test_an_unhealthy_status_and_a_stopped_api_server_stop_or_skip_their_cluster
         assert "ApiserverIsDown" in skipped["b"] and "does not answer" in skipped["c"]
     finally:
         fleet["c"].restart_api_server()
-        management.kubectl("apply", "-f", "-", stdin=json.dumps(stellaris("b", fleet["b"], 1)))
+        management.kubectl(
+            "apply", "-f", "-", stdin=json.dumps(e2e.stellaris_cluster("b", fleet["b"], 1, STACK))
+        )
         policy(pulumi, project, "fail")
     assert replicas({"c": fleet["c"]}) == {"c": 3}  # c was left as it was
     pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()

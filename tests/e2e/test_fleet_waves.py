@@ -2,7 +2,9 @@
 clusters in waves 0, 1, 2: ``b``'s pods can never be scheduled (a ClusterOverride gives its
 TServer a node selector no node matches). With ``tars:waves`` ``maxFailures: 1`` the gate
 after wave 1 waits its timeout, tolerates ``b`` and pauses before ``c``; with ``maxFailures:
-0`` the gate stops the update and ``c`` keeps its last version."""
+0`` the gate stops the update and ``c`` keeps its last version. With ``approvedWaves: 1`` the
+later waves are held: their objects stay as the last update left them and a new server waits
+for their approval, until ``approvedWaves`` lets them take the change."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import Any
 
 import pytest
 from support.builders.clusters import override
+from support.builders.documents import tars_server
 from support.builders.rollouts import server
 from support.builders.rollouts import write_stack as stack_dir
 from support.engines import e2e
@@ -37,12 +40,13 @@ def fleet(
         yield clusters
 
 
-def write_stack(project: Path, replicas: int) -> None:
+def write_stack(project: Path, replicas: int, *more: dict[str, Any]) -> None:
     nowhere = [{"key": "e2e.tars.io/nowhere", "operator": "Exists"}]
     stack_dir(
         project / "stacks" / STACK,
         server(replicas=replicas),
         override("b-nowhere", clusters=["b"], targets=[{"kind": "TServer"}], nodeSelector=nowhere),
+        *more,
     )
 
 
@@ -75,6 +79,12 @@ def statefulset(cluster: e2e.Cluster) -> dict[str, Any]:
 def created(cluster: e2e.Cluster) -> datetime:
     stamp = statefulset(cluster)["metadata"]["creationTimestamp"]
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def stack_outputs(pulumi: e2e.Pulumi, project: Path) -> dict[str, Any]:
+    found = pulumi("stack", "output", "--json", "--show-secrets", "--stack", STACK, cwd=project)
+    outputs: dict[str, Any] = json.loads(found.ok().stdout)
+    return outputs
 
 
 def gate_outputs(pulumi: e2e.Pulumi, project: Path) -> dict[str, Any]:
@@ -132,3 +142,38 @@ def test_crd_mode_on_clusters_without_the_tarsk8s_crds_is_a_clear_error(
             )
     finally:
         pulumi("config", "set", "tars:mode", "expand", "--stack", STACK, cwd=project).ok()
+
+
+def test_waves_beyond_the_approved_ones_are_held_until_approved(
+    project: Path, pulumi: e2e.Pulumi, fleet: dict[str, e2e.Cluster]
+) -> None:
+    """The canary wave takes the change (replicas 4, a new server); b and c keep their last
+    objects, the new server waiting for their approval; approving every wave applies it."""
+    stock = tars_server("Shop", "StockServer")
+    write_stack(project, 4, stock)
+    waves = {"approvedWaves": 1, "timeoutSeconds": TIMEOUT}
+    pulumi("config", "set", "tars:waves", json.dumps(waves), "--stack", STACK, cwd=project).ok()
+    preview = pulumi("preview", "--diff", "--stack", STACK, cwd=project).ok()
+    assert "cluster b is held (wave 1 waits for approval" in preview.output, preview.output
+    assert "shop-stockserver wait(s) for its approval" in preview.output
+    up = pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    replicas = {m: statefulset(c)["spec"]["replicas"] for m, c in fleet.items()}
+    assert replicas == {"a": 4, "b": 3, "c": 2}, up.output
+
+    def stock_on(cluster: e2e.Cluster) -> bool:
+        return cluster.exists("statefulset", "shop-stockserver", NAMESPACE)
+
+    assert [m for m, c in fleet.items() if stock_on(c)] == ["a"]
+    outputs = stack_outputs(pulumi, project)
+    why = "wave 1 waits for approval (tars:waves approvedWaves 1)"
+    assert outputs["held"] == {"b": why, "c": why.replace("wave 1", "wave 2")}
+    assert outputs["progress"]["c"] == {"held": why.replace("wave 1", "wave 2")}
+
+    # the approval: every wave (b, whose pods never run, tolerated)
+    waves = {"approvedWaves": 3, "maxFailures": 1, "timeoutSeconds": TIMEOUT}
+    pulumi("config", "set", "tars:waves", json.dumps(waves), "--stack", STACK, cwd=project).ok()
+    up = pulumi("up", "--yes", "--skip-preview", "--stack", STACK, cwd=project).ok()
+    replicas = {m: statefulset(c)["spec"]["replicas"] for m, c in fleet.items()}
+    assert replicas == {"a": 4, "b": 4, "c": 4}, up.output
+    assert all(stock_on(c) for c in fleet.values())
+    assert stack_outputs(pulumi, project)["held"] == {}

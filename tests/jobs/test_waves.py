@@ -4,6 +4,7 @@ cluster)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from tars_components.components.clusters import gated_waves, watched_ids
 from tars_components.jobs.waves import (
     Watched,
     WaveSettings,
+    hold_plan,
     not_ready,
     verdict,
     watch_wave,
@@ -19,7 +21,12 @@ from tars_components.jobs.waves import (
 )
 from tars_components.kernel.errors import UsageError
 from tars_components.kubeapi import LiveReadError
+from tars_components.loading.load import load_stack
+from tars_components.models.kind_facts import object_id
+from tars_components.pipeline.stack import output_objects
 from tars_components.settings.options import Mode, Options
+
+DEV = Path(__file__).resolve().parents[2] / "stacks" / "dev"
 
 
 def test_settings() -> None:
@@ -34,9 +41,57 @@ def test_settings() -> None:
         ({"pauseSeconds": "5m"}, "pauseSeconds: a whole number of seconds"),
         ({"timeoutSeconds": 0}, "timeoutSeconds: a whole number of seconds of at least 1"),
         ({"pause": 1}, "tars:waves.pause: unknown field"),
+        ({"approvedWaves": -1}, "approvedWaves: how many waves, from the first"),
+        ({"approvedWaves": True}, "approvedWaves: how many waves"),
     ]:
         with pytest.raises(UsageError, match=says):
             wave_settings(bad)
+
+
+def test_approved_waves_hold_the_later_ones() -> None:
+    assert not any(WaveSettings().held(n) for n in range(5))  # by default every wave goes
+    one = wave_settings({"approvedWaves": "1"})
+    assert one.approved == 1 and not one.gated  # a hold needs no gate
+    assert [one.held(n) for n in range(3)] == [False, True, True]
+    assert wave_settings({"approvedWaves": 0}).held(0)  # a freeze: no wave takes the change
+
+
+def _ids(stack: Any, options: Options) -> list[str]:
+    return sorted(object_id(o) for o in output_objects(stack, options))
+
+
+@pytest.mark.parametrize("mode", [Mode.EXPAND, Mode.CRD])
+def test_a_held_cluster_keeps_its_objects_and_new_servers_wait(mode: Mode) -> None:
+    options = Options(namespace="tars-dev", mode=mode)
+    before = load_stack(DEV, "tars-dev")
+    gateway = next(s for s in before.servers if s.name == "shop-gatewayserver")
+    deployed = _ids(
+        before.with_documents([d for d in before.documents if d is not gateway]), options
+    )
+    rendered = _ids(before, options)  # this change adds the gateway
+    plan = hold_plan("bj", "wave 1 waits", before, options, rendered, deployed)
+    assert plan.problems == ()
+    assert gateway not in plan.stack.documents
+    assert len(plan.stack.documents) == len(before.documents) - 1
+    new = sorted(set(rendered) - set(deployed))
+    assert list(plan.waiting) == new and new  # its Service and workload, or its TServer
+    assert all("shop-gatewayserver" in i for i in plan.waiting)
+
+
+def test_a_held_cluster_refuses_a_deletion_and_is_left_out_when_never_applied() -> None:
+    options = Options(namespace="tars-dev")
+    stack = load_stack(DEV, "tars-dev")
+    rendered = _ids(stack, options)
+    gone = "v1/ConfigMap:tars-dev/removed-elsewhere"
+    plan = hold_plan("bj", "wave 1 waits", stack, options, rendered, [*rendered, gone])
+    assert plan.problems == (
+        f"cluster bj is held (wave 1 waits) but this change would delete {gone} there, which "
+        "cannot wait with a new document: approve the wave (tars:waves approvedWaves) to make "
+        "that change",
+    )
+    never = hold_plan("bj", "wave 1 waits", stack, options, rendered, [])
+    assert never.stack.documents == () and never.stack.objects == ()
+    assert list(never.waiting) == rendered and never.problems == ()
 
 
 def _sts(replicas: int, ready: int, updated: int, generation: int = 1, seen: int = 1) -> Any:

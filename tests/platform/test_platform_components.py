@@ -166,6 +166,23 @@ def test_order_crds_then_webhook_ready_then_framework(recording: Recording) -> N
         assert crds <= deps and webhook.urn in deps and configs <= deps, r.name
 
 
+def test_each_workload_waits_for_what_its_pods_need(recording: Recording) -> None:
+    """A pod of a Deployment created before its ServiceAccount is refused, and its ReplicaSet
+    retries only after a back-off (found on a real cluster): the workloads come after the
+    service accounts, RBAC and the CA's Secret, as helm orders them."""
+    controller = {key(r): r for r in kube(recording, "tars:index:TarsController")}
+    workloads = {k: r for k, r in controller.items() if k[0] in ("Deployment", "DaemonSet")}
+    assert len(workloads) == 3
+    for (_, namespace, _), workload in workloads.items():
+        account = workload.inputs["spec"]["template"]["spec"]["serviceAccountName"]
+        needed = [
+            controller[("ServiceAccount", namespace, account)],
+            controller[("Secret", "tars-system", "tars-webhook-ca")],
+            *(r for k, r in controller.items() if k[0].endswith("RoleBinding")),
+        ]
+        assert {r.urn for r in needed} <= set(workload.dependencies), workload.name
+
+
 def test_nothing_fights_the_running_platform(recording: Recording) -> None:
     for r in kube(recording, "tars:index:TarsFrameworkInstall"):
         kind = key(r)[0]
@@ -174,6 +191,9 @@ def test_nothing_fights_the_running_platform(recording: Recording) -> None:
     assert by_key[("TServer", NAMESPACE, "tars-tarsweb")].ignore_changes == ("spec.k8s.replicas",)
     assert "recordLimit" in by_key[("TFrameworkConfig", NAMESPACE, "tars-framework")].ignore_changes
     assert by_key[("TImage", NAMESPACE, "tars-tarsweb")].ignore_changes == ("releases",)
+    # no ingress controller, no address: pulumi-kubernetes must not wait for one
+    ingress = by_key[("Ingress", NAMESPACE, "tars-web")]
+    assert ingress.inputs["metadata"]["annotations"]["pulumi.com/skipAwait"] == "true"
     for r in recording.of_type("kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition"):
         assert r.retain_on_delete
     assert by_key[("Namespace", "", "tars-system")].retain_on_delete

@@ -1,4 +1,5 @@
-"""``tars:installFramework``: a stack turns the framework install of its namespace on."""
+"""``tars:installFramework`` and ``tars:installController``: a stack turns the framework
+install of its namespace, and the controller, on."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import pytest
 import yaml
 
 from tars_components.components.testing import record
-from tars_components.jobs.config import framework_install_from_config
+from tars_components.jobs.config import (
+    controller_values_from_config,
+    framework_install_from_config,
+)
 from tars_components.kernel.errors import UsageError
 from tars_components.platform import FrameworkValues, build_framework
 from tars_components.platform.job import read_values
@@ -60,7 +64,45 @@ def test_a_bad_setting_stops_the_program() -> None:
         )
 
 
+def test_install_controller_on_the_one_cluster_comes_first() -> None:
+    """Without clusters: the controller (its CA the program's own), then the framework after
+    it, then the stack's components after both."""
+    recording = record(
+        lambda: runpy.run_path(PROGRAM),
+        config=dev_config(installController="true", installFramework="true"),
+        stack="dev",
+    )
+    [controller] = recording.of_type("tars:index:TarsController")
+    [ca] = recording.of_type("pulumi-python:dynamic/tars:WebhookCa")
+    assert (controller.name, ca.name) == ("tars-controller", "tars-webhook-ca")
+    [install] = recording.of_type("tars:index:TarsFrameworkInstall")
+    crds = {
+        r.urn for r in recording.children(controller) if r.type.endswith("CustomResourceDefinition")
+    }
+    framework = next(r for r in recording.registrations if r.name == "tars-dev" and not r.custom)
+    assert crds <= set(framework.dependencies)
+    assert {r.urn for r in recording.children(install)} <= set(framework.dependencies)
+
+
+def test_a_bad_controller_setting_stops_the_program() -> None:
+    with pytest.raises(Exception, match="invalid tars:installController"):
+        record(
+            lambda: runpy.run_path(PROGRAM),
+            config=dev_config(installController="true", controllerValues="missing.yaml"),
+            stack="dev",
+        )
+
+
 def test_config_parsing() -> None:
+    assert controller_values_from_config({}) is None
+    assert controller_values_from_config({"installController": "false"}) is None
+    on = controller_values_from_config({"installController": "true"})
+    assert on == "platform/controller.values.yaml"
+    assert controller_values_from_config(
+        {"installController": 1, "controllerValues": "c.yaml"}
+    ) == ("c.yaml")
+    with pytest.raises(UsageError, match="tars:installController must be true or false"):
+        controller_values_from_config({"installController": "perhaps"})
     assert framework_install_from_config({}, "ns") is None
     assert framework_install_from_config({"installFramework": "false"}, "ns") is None
     on = framework_install_from_config(

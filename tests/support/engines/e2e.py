@@ -7,6 +7,7 @@ the control plane, and every check reads the API server with ``kubectl``.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -599,3 +600,85 @@ def objects_of(render_dir: Path) -> Iterator[dict[str, Any]]:
         for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
             if doc:
                 yield doc
+
+
+# --- a Stellaris management cluster ----------------------------------------------------------
+
+STELLARIS_SECRETS = "stellaris-system"
+"""The namespace of the management cluster that holds the clusters' credentials."""
+
+STELLARIS_CRD: dict[str, Any] = {
+    "apiVersion": "apiextensions.k8s.io/v1",
+    "kind": "CustomResourceDefinition",
+    "metadata": {"name": "clusters.stellaris.harmonycloud.cn"},
+    "spec": {
+        "group": "stellaris.harmonycloud.cn",
+        "scope": "Cluster",
+        "names": {"kind": "Cluster", "plural": "clusters", "singular": "cluster"},
+        "versions": [
+            {
+                "name": "v1alpha1",
+                "served": True,
+                "storage": True,
+                "schema": {
+                    "openAPIV3Schema": {
+                        "type": "object",
+                        "x-kubernetes-preserve-unknown-fields": True,
+                    }
+                },
+            }
+        ],
+    },
+}
+"""Stellaris's Cluster kind as a management cluster serves it (a CRD written for these tests:
+cluster-scoped, any spec and status)."""
+
+
+def stellaris_cluster(name: str, cluster: Cluster, wave: int, env: str) -> dict[str, Any]:
+    """The Stellaris Cluster of ``cluster``, healthy, labelled ``env=<env>``, in ``wave``, its
+    credentials in the Secret :func:`stellaris_secret` writes."""
+    return {
+        "apiVersion": "stellaris.harmonycloud.cn/v1alpha1",
+        "kind": "Cluster",
+        "metadata": {
+            "name": name,
+            "labels": {"env": env},
+            "annotations": {"tars-components.io/wave": str(wave)},
+        },
+        "spec": {
+            "apiserver": cluster.api_server,
+            "secretRef": {
+                "type": "kubeconfig",
+                "name": f"cluster-{name}-secret",
+                "namespace": STELLARIS_SECRETS,
+                "field": "admin.conf",
+            },
+        },
+        "status": {"healthy": True, "status": "online"},
+    }
+
+
+def stellaris_secret(management: Cluster, name: str, cluster: Cluster) -> None:
+    """The Secret holding ``cluster``'s kubeconfig in ``management``."""
+    text = cluster.kubeconfig.read_text(encoding="utf-8")
+    secret = {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": f"cluster-{name}-secret", "namespace": STELLARIS_SECRETS},
+        "data": {"admin.conf": base64.b64encode(text.encode()).decode()},
+    }
+    management.kubectl("apply", "-f", "-", stdin=json.dumps(secret))
+
+
+def stellaris_inventory(management: Cluster, fleet: Mapping[str, Cluster], env: str) -> None:
+    """``management`` serving the Stellaris Cluster kind, with a Cluster and a credentials
+    Secret (in :data:`STELLARIS_SECRETS`, which must exist) for each of ``fleet``, in waves in
+    its order."""
+    management.kubectl("apply", "-f", "-", stdin=json.dumps(STELLARIS_CRD))
+    management.kubectl(
+        "wait", "--for=condition=Established", "crd/clusters.stellaris.harmonycloud.cn"
+    )
+    for wave, (name, cluster) in enumerate(fleet.items()):
+        stellaris_secret(management, name, cluster)
+        body = stellaris_cluster(name, cluster, wave, env)
+        management.kubectl("apply", "-f", "-", stdin=json.dumps(body))
