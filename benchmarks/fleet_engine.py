@@ -119,8 +119,9 @@ class Fleet:
         self.pulumi(*args, cwd=self.project, timeout=3600).ok()
         return time.perf_counter() - start
 
-    def cli(self, *args: str) -> float:
-        """Seconds of ``tars-components ARGS`` in the project (exit 0 or 1: a diff found)."""
+    def cli(self, *args: str, says: tuple[str, ...] = ()) -> float:
+        """Seconds of ``tars-components ARGS`` in the project, which must exit 0 and print
+        each of ``says``."""
         env = {**self.pulumi.env(), "KUBECONFIG": str(self.kubeconfig)}
         start = time.perf_counter()
         done = subprocess.run(
@@ -132,8 +133,9 @@ class Fleet:
             check=False,
         )
         seconds = time.perf_counter() - start
-        if done.returncode not in (0, 1):
-            raise RuntimeError(f"tars-components {' '.join(args)}: {done.stderr}")
+        missing = [text for text in says if text not in done.stdout]
+        if done.returncode != 0 or missing:
+            raise RuntimeError(f"tars-components {' '.join(args)}: {done.stdout}{done.stderr}")
         return seconds
 
 
@@ -181,7 +183,13 @@ def measure(fleet: Fleet, servers: int, repeat: int) -> dict[str, dict[str, floa
     out = fleet.root / "render-out"
     found["live diff"] = interleaved(
         {
-            "live diff": lambda: fleet.cli("diff", "--stack", "files", "--live-from-clusters"),
+            "live diff": lambda: fleet.cli(
+                "diff",
+                "--stack",
+                "files",
+                "--live-from-clusters",
+                says=tuple(f"=== cluster {m} ===" for m in MEMBERS),
+            ),
             "render": lambda: fleet.cli("render", "--stack", "files", "--out", str(out)),
         },
         repeat,
