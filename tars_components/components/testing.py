@@ -30,9 +30,9 @@ import base64
 import gc
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import dill  # type: ignore[import-untyped,unused-ignore]
 import pulumi
@@ -397,6 +397,31 @@ class _LogRecorder(logging.Handler):
         self.recording.log.append((record.levelname, record.getMessage()))
 
 
+class _UnrunTransforms:
+    """The SDK's callback server as newer SDKs give it under mocks, for older ones (the floor),
+    whose mocks have none: a resource's transforms are registered with the mock monitor and
+    never run (only the engine runs them), on every SDK alike."""
+
+    def register_transform(self, transform: Any) -> Any:
+        from pulumi.runtime.proto import callback_pb2
+
+        return callback_pb2.Callback(target="mocks", token=f"transform-{id(transform)}")
+
+
+def _prime_features() -> None:
+    """Ask the mock monitor what it supports, as the SDK's entry point does before a real
+    program runs; older SDKs read that from a cache their test runner never fills (and have
+    no callback server under mocks: :class:`_UnrunTransforms`)."""
+    settings = pulumi.runtime.settings.SETTINGS
+    if not hasattr(settings, "feature_support"):  # newer SDKs ask the monitor every time
+        return
+    load = cast(
+        "Callable[[], Awaitable[None]]", pulumi.runtime.settings._load_monitor_feature_support
+    )
+    asyncio.get_event_loop().run_until_complete(load())
+    settings.callbacks = _UnrunTransforms()
+
+
 def record(
     program: Callable[[], Any],
     config: Mapping[str, Any] | None = None,
@@ -436,6 +461,7 @@ def record(
         logger=logger,
         monitor=monitor,
     )
+    _prime_features()
     root = pulumi.runtime.settings.get_root_resource()
 
     def body() -> pulumi.Output[Any]:
