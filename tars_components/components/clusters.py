@@ -31,6 +31,7 @@ import yaml
 from ..jobs.waves import Watched, WaveSettings, watched
 from ..loading.document_set import DocumentSet
 from ..models.cluster import Cluster, Inventory
+from ..models.kind_facts import object_of_id
 from ..pipeline import Targets, target_stacks
 from ..settings.options import Mode, Options
 from .from_stack import StackComponents, components_from_stack
@@ -384,14 +385,7 @@ def _provider_kubeconfig(cluster: Cluster, allowed: Collection[str], text: str) 
 def watched_ids(ids: Iterable[str]) -> list[Watched]:
     """The watched objects (:func:`tars_components.jobs.waves.watched`) among object ids
     (``apiVersion/kind:namespace/name``)."""
-    objects = []
-    for item in ids:
-        left, _, where = item.rpartition(":")
-        api_version, _, kind = left.rpartition("/")
-        namespace, _, name = where.partition("/")
-        meta = {"namespace": namespace, "name": name}
-        objects.append({"apiVersion": api_version, "kind": kind, "metadata": meta})
-    return watched(objects)
+    return watched(object_of_id(item) for item in ids)
 
 
 def _left_as_it_is(

@@ -81,6 +81,22 @@ class StackSettings:
     """``tars:waves``: failures tolerated per wave, the pause between waves, their timeout."""
 
 
+def config_flag(lookup: Callable[[str], Any], key: str, default: bool = False) -> bool:
+    """The boolean ``tars:<key>`` (``default`` when unset). Raises :class:`UsageError` for a
+    value that is not a boolean."""
+    value = lookup(key)
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        return value
+    lowered = str(value).strip().lower()
+    if lowered in ("true", "yes", "on", "1"):
+        return True
+    if lowered in ("false", "no", "off", "0"):
+        return False
+    raise UsageError(f"tars:{key} must be true or false, got {value!r}")
+
+
 def settings_from_config(
     get: Callable[[str], Any] | Mapping[str, Any], env: str = "dev"
 ) -> StackSettings:
@@ -97,17 +113,7 @@ def settings_from_config(
         return default if value is None or value == "" else str(value)
 
     def flag(key: str, default: bool) -> bool:
-        value = lookup(key)
-        if value is None or value == "":
-            return default
-        if isinstance(value, bool):
-            return value
-        lowered = str(value).strip().lower()
-        if lowered in ("true", "yes", "on", "1"):
-            return True
-        if lowered in ("false", "no", "off", "0"):
-            return False
-        raise UsageError(f"tars:{key} must be true or false, got {value!r}")
+        return config_flag(lookup, key, default)
 
     mode_text = text("mode", Mode.EXPAND.value)
     try:
@@ -294,7 +300,7 @@ def controller_values_from_config(get: Callable[[str], Any] | Mapping[str, Any])
     defaults to ``platform/controller.values.yaml``), or None when it is off (the default).
     Raises :class:`UsageError` for a value that is not a boolean."""
     lookup: Callable[[str], Any] = get.get if isinstance(get, Mapping) else get
-    if not _switched_on(lookup, "installController"):
+    if not config_flag(lookup, "installController"):
         return None
     return str(lookup("controllerValues") or DEFAULT_CONTROLLER_VALUES)
 
@@ -341,25 +347,13 @@ class FrameworkInstallSettings:
         )
 
 
-def _switched_on(lookup: Callable[[str], Any], key: str) -> bool:
-    """Whether the boolean ``tars:<key>`` is on (off when unset). Raises :class:`UsageError`
-    for a value that is not a boolean."""
-    value = lookup(key)
-    text = "" if value is None else str(value).strip().lower()
-    if text in ("", "false", "no", "off", "0"):
-        return False
-    if text not in ("true", "yes", "on", "1"):
-        raise UsageError(f"tars:{key} must be true or false, got {value!r}")
-    return True
-
-
 def framework_install_from_config(
     get: Callable[[str], Any] | Mapping[str, Any], namespace: str
 ) -> FrameworkInstallSettings | None:
     """The framework install the config asks for, or None when ``tars:installFramework`` is
     off (the default). Raises :class:`UsageError` for a value that is not a boolean."""
     lookup: Callable[[str], Any] = get.get if isinstance(get, Mapping) else get
-    if not _switched_on(lookup, "installFramework"):
+    if not config_flag(lookup, "installFramework"):
         return None
 
     def split(raw: Any) -> tuple[str, ...]:

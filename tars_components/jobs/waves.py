@@ -23,6 +23,7 @@ from ..kubeapi import ApiClient, LiveReadError, resource_path
 from ..loading.clusters import known_fields, structured_setting
 from ..loading.document_set import DocumentSet
 from ..models import TServerDocument
+from ..models.kind_facts import object_of_id
 from ..pipeline.stack import expand_server
 from ..settings.options import Mode, Options
 from .fleet import cluster_connection
@@ -234,10 +235,9 @@ class HoldPlan:
 Identity = tuple[str, str, str]
 
 
-def _identity(object_id: str) -> Identity:
-    left, _, where = object_id.rpartition(":")
-    namespace, _, name = where.partition("/")
-    return left.rpartition("/")[2], namespace, name
+def _identity(obj: Mapping[str, Any]) -> Identity:
+    meta = obj.get("metadata") or {}
+    return str(obj["kind"]), str(meta.get("namespace") or "default"), str(meta["name"])
 
 
 def hold_plan(
@@ -258,7 +258,7 @@ def hold_plan(
         return HoldPlan(replace(stack, documents=(), objects=()), tuple(sorted(rendered)))
     by_identity: dict[Identity, list[str]] = {}
     for item in rendered:
-        by_identity.setdefault(_identity(item), []).append(item)
+        by_identity.setdefault(_identity(object_of_id(item)), []).append(item)
     had = set(deployed)
     waiting: list[str] = []
 
@@ -273,19 +273,12 @@ def hold_plan(
     for doc in stack.documents:
         if options.mode == Mode.EXPAND and isinstance(doc, TServerDocument):
             framework = stack.framework(doc.namespace)
-            identities = [
-                (
-                    str(o["kind"]),
-                    str(o["metadata"].get("namespace") or "default"),
-                    o["metadata"]["name"],
-                )
-                for o in expand_server(doc, framework, options)
-            ]
+            identities = [_identity(o) for o in expand_server(doc, framework, options)]
         else:
             identities = [(doc.kind, doc.namespace or "default", doc.name)]
         if not new(identities):
             documents.append(doc)
-    objects = [o for o in stack.objects if not new([(o.kind, o.namespace or "default", o.name)])]
+    objects = [o for o in stack.objects if not new([_identity(o.body)])]
     rest = set(rendered) - set(waiting)
     problems = []
     for what, names in (("create", rest - had), ("delete", had - rest)):

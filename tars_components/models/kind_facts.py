@@ -125,3 +125,16 @@ def object_id(obj: Mapping[str, Any]) -> str:
     """``<apiVersion>/<kind>:<namespace>/<name>``, one line per object in stack outputs."""
     meta = obj.get("metadata") or {}
     return f"{obj['apiVersion']}/{obj['kind']}:{meta.get('namespace', 'default')}/{meta['name']}"
+
+
+def object_of_id(item: str) -> dict[str, Any]:
+    """The identity of an object from its :func:`object_id` (``apiVersion``, ``kind``,
+    ``metadata.namespace`` and ``metadata.name``)."""
+    left, _, where = item.rpartition(":")
+    api_version, _, kind = left.rpartition("/")
+    namespace, _, name = where.partition("/")
+    return {
+        "apiVersion": api_version,
+        "kind": kind,
+        "metadata": {"namespace": namespace, "name": name},
+    }
